@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost.h - read-copy update for Linux threads whose readers may be
+ * preempted or block, with priority boosting of stalled readers.
+ *
+ * The whole public API is in this file.  The read side is inline; its
+ * implementation detail (the per-thread reader record) is at the end,
+ * in the section marked "implementation detail", in the manner of
+ * liburcu's static/ headers.
+ *
+ * ABI note: struct rcb_reader is visible so that rcb_read_lock() and
+ * rcb_read_unlock() can be inlined.  Changing its layout, or the meaning
+ * of rcb__gp, changes the ABI and bumps RCB_SONAME_MAJOR.
+ */
+#ifndef RCUBOOST_H
+#define RCUBOOST_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rcuboost/config.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RCB_VERSION_MAJOR 0
+#define RCB_VERSION_MINOR 1
+#define RCB_VERSION_PATCH 0
+/* Bumped with every change of struct rcb_reader or of struct rcb__gp. */
+#define RCB_SONAME_MAJOR 0
+
+#if defined(RCB_BUILDING_LIBRARY)
+#define RCB_API __attribute__((visibility("default")))
+#else
+#define RCB_API
+#endif
+
+#define RCB_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RCB_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ------------------------------------------------------------------ */
+/* Types                                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Embed in an object that is freed through rcb_call().  The library owns
+ * the head from rcb_call() until it invokes the callback.
+ */
+struct rcb_head {
+	struct rcb_head *_Atomic next;
+	void (*func)(struct rcb_head *head);
+	size_t bytes; /* as passed to rcb_call_sized(); 0 if unknown */
+};
+
+/* Which read-side ordering scheme is active; fixed at initialisation. */
+enum rcb_flavor {
+	/* Readers use compiler barriers only; updaters issue
+	 * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED). */
+	RCB_FLAVOR_MEMBARRIER = 0,
+	/* membarrier(2) unavailable: readers issue full fences. */
+	RCB_FLAVOR_FENCE = 1,
+};
+
+/* What the library does when the API is misused. */
+enum rcb_misuse_policy {
+	/* Library default: RCB_MISUSE_ABORT in debug builds of the
+	 * library, RCB_MISUSE_WARN otherwise; RCUBOOST_MISUSE overrides. */
+	RCB_MISUSE_DEFAULT = 0,
+	/* Print the message to stderr, refuse the call, return an error. */
+	RCB_MISUSE_WARN = 1,
+	/* Print the message to stderr and abort(). */
+	RCB_MISUSE_ABORT = 2,
+};
+
+/* Flavor choice for struct rcb_config.flavor. */
+enum rcb_flavor_request {
+	RCB_FLAVOR_AUTO = 0, /* membarrier if the kernel has it, else fence */
+	RCB_FLAVOR_REQUIRE_MEMBARRIER = 1, /* fail rcb_init() without it */
+	RCB_FLAVOR_REQUIRE_FENCE = 2,
+};
+
+/*
+ * Configuration for rcb_init().  Zero-initialise it and set what you
+ * need: a zero field means "default".  Environment variables are read
+ * only for fields left at zero.
+ */
+struct rcb_config {
+	enum rcb_flavor_request flavor; /* RCUBOOST_FLAVOR=auto|membarrier|fence */
+	enum rcb_misuse_policy misuse;  /* RCUBOOST_MISUSE=warn|abort */
+	/* Microseconds the callback thread waits to batch callbacks before
+	 * starting a grace period for them (default 0: start at once). */
+	unsigned int callback_batch_us;
+	/* Boosting (see the "Boosting" section); ignored when the library
+	 * was built without RCB_CONFIG_BOOST. */
+	int boost;                  /* 0 default (on), 1 on, -1 off; RCUBOOST_BOOST */
+	int boost_prio;             /* booster SCHED_RR priority; RCUBOOST_PRIO */
+	unsigned int boost_period_ms; /* RCUBOOST_PERIOD_MS */
+	unsigned int boost_elements;  /* power of two; RCUBOOST_ELEMENTS */
+	unsigned int stats_interval_s; /* RCUBOOST_STATS_INTERVAL */
+};
+
+/* Callbacks awaiting a grace period or their invocation. */
+struct rcb_backlog {
+	uint64_t callbacks;      /* queued by rcb_call*(), not yet invoked */
+	uint64_t bytes;          /* sum of their sizes (rcb_call_sized) */
+	uint64_t peak_callbacks; /* high-water mark since rcb_backlog_reset_peak() */
+	uint64_t peak_bytes;
+	uint64_t invoked;        /* callbacks invoked since initialisation */
+};
+
+/* Grace-period and misuse counters (rcb_stats()). */
+struct rcb_gp_stats {
+	uint64_t grace_periods;     /* grace periods completed */
+	uint64_t synchronize_calls; /* rcb_synchronize() calls that returned 0 */
+	uint64_t batched;           /* calls satisfied by another's grace period */
+	uint64_t futex_waits;       /* times an updater slept waiting for readers */
+	uint64_t misuse;            /* misuse reports (see rcb_misuse_policy) */
+	uint64_t registered_threads; /* threads currently registered */
+};
+
+/* ------------------------------------------------------------------ */
+/* Lifecycle                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * rcb_init - initialise the library with @cfg (NULL: defaults and the
+ * environment).  Optional: every entry point initialises lazily with
+ * rcb_init(NULL).  Context: not inside a read-side critical section;
+ * not async-signal-safe.
+ * Returns 0 on success, including a repeated call whose settings equal
+ * the active ones; -EBUSY if already initialised with other settings
+ * (the message names the first differing setting); -EINVAL for a bad
+ * setting or environment variable (the message names it and the accepted
+ * range); -ENOSYS if RCB_FLAVOR_REQUIRE_MEMBARRIER and the kernel lacks
+ * membarrier; -ENOMEM; -EAGAIN if a library thread cannot be created.
+ * Nothing is started when it fails.
+ */
+RCB_API int rcb_init(const struct rcb_config *cfg);
+
+/*
+ * rcb_shutdown - run every queued callback (as rcb_barrier()) and stop
+ * the library's threads.  Afterwards rcb_call() fails with -ESHUTDOWN
+ * until rcb_init() is called again; readers and rcb_synchronize() keep
+ * working.  Context: not in a read-side critical section, not from a
+ * callback.  Returns 0, -EDEADLK (called in a read-side critical section
+ * or from a callback), or -EALREADY (not running).
+ */
+RCB_API int rcb_shutdown(void);
+
+/* The active read-side flavor (initialises the library if needed). */
+RCB_API enum rcb_flavor rcb_flavor(void);
+/* "membarrier" or "fence". */
+RCB_API const char *rcb_flavor_name(enum rcb_flavor flavor);
+
+/* ------------------------------------------------------------------ */
+/* Registration                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * rcb_register_thread - make the calling thread known to grace periods.
+ * A thread that calls rcb_read_lock() without registering is registered
+ * automatically on its first outermost rcb_read_lock(), and every
+ * registered thread is unregistered automatically when it exits.
+ * Registering explicitly moves that cost (a mutex) out of the first
+ * critical section.  Context: outside read-side critical sections; not
+ * async-signal-safe.  Returns 0 (also when already registered), -ENOMEM.
+ */
+RCB_API int rcb_register_thread(void);
+
+/*
+ * rcb_unregister_thread - remove the calling thread from the registry.
+ * Returns 0, -EBUSY inside a read-side critical section (the thread stays
+ * registered; a misuse report names it), -ENOENT if not registered.
+ */
+RCB_API int rcb_unregister_thread(void);
+
+/* ------------------------------------------------------------------ */
+/* Read side (inline; see the implementation detail at the end)        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * rcb_read_lock - begin a read-side critical section.  Nestable.  The
+ * thread may be preempted or block inside it; a grace period waits for
+ * it.  Context: any registered or registrable thread; not from a signal
+ * handler that interrupted this thread's own rcb_read_lock/unlock.
+ * Cost in the common case: thread-local loads and one thread-local store;
+ * no atomic read-modify-write, no fence.
+ */
+static inline void rcb_read_lock(void);
+
+/*
+ * rcb_read_unlock - end a read-side critical section.  The outermost
+ * unlock lets grace periods proceed.  An unlock without a matching lock
+ * is reported as misuse and ignored.
+ */
+static inline void rcb_read_unlock(void);
+
+/* Non-zero if the calling thread is inside a read-side critical section. */
+static inline int rcb_read_ongoing(void);
+
+/*
+ * rcb_dereference - load an RCU-protected pointer inside a read-side
+ * critical section (consume ordering, implemented as acquire).
+ */
+#define rcb_dereference(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+
+/*
+ * rcb_assign_pointer - publish @v at @p: every store that initialised
+ * *v is visible to a reader that sees @v.  Returns nothing.
+ */
+#define rcb_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+
+/*
+ * rcb_xchg_pointer - publish @v at *@pp and return the old value, with
+ * the ordering of rcb_assign_pointer() plus acquire on the old value.
+ */
+#define rcb_xchg_pointer(pp, v) __atomic_exchange_n((pp), (v), __ATOMIC_ACQ_REL)
+
+/* ------------------------------------------------------------------ */
+/* Update side                                                        */
+/* ------------------------------------------------------------------ */
+
+/*
+ * rcb_synchronize - wait until every read-side critical section that
+ * began before the call has ended.  Concurrent callers share grace
+ * periods.  Waiting spins briefly, then sleeps on a futex.
+ * Ordering: everything before the call happens before the end of those
+ * critical sections' visibility, and every store the readers made is
+ * visible after the return (full barrier semantics on both sides).
+ * Context: outside read-side critical sections; may be called from a
+ * callback.  Returns 0, or -EDEADLK inside a read-side critical section
+ * (reported as misuse; it would wait for itself forever).
+ */
+RCB_API int rcb_synchronize(void);
+
+/*
+ * rcb_call - queue @func(@head) to run after a grace period, on the
+ * library's callback thread.  The enqueue is wait-free (one atomic
+ * exchange).  Context: anywhere a thread may run, including inside a
+ * read-side critical section and inside a callback; not async-signal-safe
+ * on its first call (lazy start of the callback thread).
+ * Returns 0, -EINVAL (@head or @func NULL; reported as misuse; nothing is
+ * queued), -ESHUTDOWN (after rcb_shutdown(); reported as misuse; nothing
+ * is queued, the caller still owns @head).
+ */
+RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head));
+
+/* As rcb_call(), and count @bytes in the backlog until @func has run. */
+RCB_API int rcb_call_sized(struct rcb_head *head,
+			   void (*func)(struct rcb_head *head), size_t bytes);
+
+/*
+ * rcb_barrier - wait until every callback queued (by any thread) before
+ * this call has been invoked.  Context: outside read-side critical
+ * sections and not from a callback.  Returns 0, or -EDEADLK (reported).
+ */
+RCB_API int rcb_barrier(void);
+
+/* Fill @out with the callback backlog.  Callable from anywhere. */
+RCB_API void rcb_backlog(struct rcb_backlog *out);
+/* Restart the backlog high-water marks from the current backlog. */
+RCB_API void rcb_backlog_reset_peak(void);
+
+/* Fill @out with grace-period counters. */
+RCB_API void rcb_stats(struct rcb_gp_stats *out);
+
+/* ------------------------------------------------------------------ */
+/* Implementation detail: the inline read side.  Not part of the API;  */
+/* the names below may change with RCB_SONAME_MAJOR.                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A reader's ctr is 0 outside critical sections.  Inside, its high bits
+ * are a snapshot of rcb__gp.ctr taken by the outermost rcb_read_lock()
+ * and its low RCB__NEST_BITS bits are the nesting depth.  rcb__gp.ctr
+ * advances by RCB__GP_STEP per grace period and never wraps in practice
+ * (2^32 grace periods at 64 bits), so a reader whose snapshot differs
+ * from rcb__gp.ctr started before the current grace period.
+ */
+#define RCB__NEST_BITS 32
+#define RCB__NEST_ONE 1UL
+#define RCB__NEST_MASK ((1UL << RCB__NEST_BITS) - 1)
+#define RCB__GP_STEP (1UL << RCB__NEST_BITS)
+
+_Static_assert(sizeof(unsigned long) == 8, "rcuboost needs an LP64 target");
+
+struct rcb_reader {
+	/* Written only by the owning thread; read by grace periods. */
+	_Atomic unsigned long ctr;
+	/* Boost state (RCU_BOOST_IDLE == 0).  Written under the boost
+	 * element lock; read without it by the owner's outermost unlock. */
+	_Atomic int boost_state;
+	/* 1 when registered and the membarrier flavor is active: the only
+	 * case the inline paths handle without calling the library. */
+	unsigned char fast;
+	unsigned char pad_[3];
+};
+
+struct rcb__gp {
+	/* Current grace-period counter; written only by grace periods. */
+	_Atomic unsigned long ctr;
+	/* -1 while an updater sleeps waiting for readers, else 0. */
+	_Atomic int futex;
+};
+
+RCB_API extern struct rcb__gp rcb__gp;
+RCB_API extern __thread struct rcb_reader rcb__reader;
+
+RCB_API void rcb__read_lock_slow(void);
+RCB_API void rcb__read_unlock_slow(unsigned long ctr);
+RCB_API void rcb__gp_wake(void);
+RCB_API void rcb__read_unlock_unboost(void);
+
+#define rcb__compiler_barrier() atomic_signal_fence(memory_order_seq_cst)
+
+static inline void rcb_read_lock(void)
+{
+	struct rcb_reader *r = &rcb__reader;
+	unsigned long tmp = atomic_load_explicit(&r->ctr, memory_order_relaxed);
+
+	if (RCB_LIKELY(!(tmp & RCB__NEST_MASK))) {
+		if (RCB_UNLIKELY(!r->fast)) {
+			rcb__read_lock_slow();
+			return;
+		}
+		atomic_store_explicit(&r->ctr,
+			atomic_load_explicit(&rcb__gp.ctr, memory_order_relaxed) +
+				RCB__NEST_ONE,
+			memory_order_relaxed);
+		/*
+		 * [RD-A] The ctr store above is ordered before the critical
+		 * section's loads: a compiler barrier here, which every
+		 * membarrier() an updater issues turns into a full barrier.
+		 * Pairs with [GP-A] and [GP-W] in src/gp.c.
+		 */
+		rcb__compiler_barrier();
+	} else {
+		atomic_store_explicit(&r->ctr, tmp + RCB__NEST_ONE,
+				      memory_order_relaxed);
+	}
+}
+
+static inline void rcb_read_unlock(void)
+{
+	struct rcb_reader *r = &rcb__reader;
+	unsigned long tmp = atomic_load_explicit(&r->ctr, memory_order_relaxed);
+
+	if (RCB_LIKELY((tmp & RCB__NEST_MASK) == RCB__NEST_ONE)) {
+		if (RCB_UNLIKELY(!r->fast)) {
+			rcb__read_unlock_slow(tmp);
+			return;
+		}
+		/*
+		 * [RD-B] The critical section's loads are ordered before the
+		 * store that ends it: compiler barrier, made a full barrier
+		 * by the updater's membarrier.  Pairs with [GP-B] in src/gp.c.
+		 */
+		rcb__compiler_barrier();
+		atomic_store_explicit(&r->ctr, 0, memory_order_relaxed);
+		/*
+		 * [RD-W] The ctr store is ordered before the load of
+		 * rcb__gp.futex (store-buffering with the updater).  Pairs
+		 * with [GP-W] in src/gp.c.
+		 */
+		rcb__compiler_barrier();
+		if (RCB_UNLIKELY(atomic_load_explicit(&rcb__gp.futex,
+						      memory_order_relaxed) == -1))
+			rcb__gp_wake();
+#if RCB_CONFIG_BOOST
+		/* article: rcu_read_unlock_unboost() */
+		if (RCB_UNLIKELY(atomic_load_explicit(&r->boost_state,
+						      memory_order_relaxed) != 0))
+			rcb__read_unlock_unboost();
+#endif
+	} else if (RCB_LIKELY(tmp & RCB__NEST_MASK)) {
+		atomic_store_explicit(&r->ctr, tmp - RCB__NEST_ONE,
+				      memory_order_relaxed);
+	} else {
+		rcb__read_unlock_slow(tmp);
+	}
+}
+
+static inline int rcb_read_ongoing(void)
+{
+	return (atomic_load_explicit(&rcb__reader.ctr, memory_order_relaxed) &
+		RCB__NEST_MASK) != 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RCUBOOST_H */

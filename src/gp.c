@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Grace periods.
+ *
+ * Algorithm.  Each registered thread has a reader record (struct
+ * rcb_reader, thread-local, see include/rcuboost.h) whose ctr is 0
+ * outside read-side critical sections and, inside, the value of
+ * rcb__gp.ctr read by the outermost rcb_read_lock() plus the nesting
+ * depth.  A grace period advances rcb__gp.ctr by RCB__GP_STEP and waits
+ * until no registered reader is inside a critical section that began
+ * with an older snapshot.  The read side has no fence: the updater's
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) executes a full barrier on
+ * every CPU running a thread of this process, which upgrades the
+ * readers' compiler barriers to full barriers at that instant.
+ *
+ * Invariants.
+ *  1. Only the owning thread writes its ctr; only a grace period (under
+ *     rcb__gp_lock) writes rcb__gp.ctr.  Neither write is a
+ *     read-modify-write visible to another thread.
+ *  2. rcb__gp.ctr only grows, by RCB__GP_STEP, and never wraps in
+ *     practice (2^32 grace periods), so "snapshot != rcb__gp.ctr" means
+ *     "began before the current grace period".  One counter advance per
+ *     grace period suffices (liburcu's two phase flips exist for a 1-bit
+ *     phase): a reader that read the old counter but whose ctr store the
+ *     scan missed stored it after [GP-A], so its critical section sees
+ *     every update made before the grace period.
+ *  3. A reader that the scan finds inside an old critical section keeps
+ *     the grace period waiting until it stores 0 or a new snapshot;
+ *     readers that begin after [GP-A] never hold up this grace period,
+ *     so the wait is bounded by the longest pre-existing section.
+ *  4. rcb__gp.futex is -1 only while a grace period may sleep waiting for
+ *     readers; an outermost unlock that sees -1 wakes it ([RD-W]/[GP-W]).
+ *  5. gp_seq_started/gp_seq_done are written under rcb__gp_lock; a caller
+ *     that read gp_seq_started == s on entry is satisfied once
+ *     gp_seq_done >= s + 1: that grace period started after its entry.
+ *
+ * Fence flavor (no membarrier): readers call the library on every
+ * outermost lock and unlock, which issue the fences, and
+ * rcb__membarrier() is a plain fence.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+RCB_API struct rcb__gp rcb__gp = { .ctr = RCB__GP_STEP, .futex = 0 };
+
+_Atomic unsigned long long rcb__gp_stat[5];
+
+/* Serialises grace periods; priority inheritance, so that a real-time
+ * caller queued behind a low-priority grace period leader lends it its
+ * priority. */
+static pthread_mutex_t rcb__gp_lock;
+static _Atomic unsigned long long gp_seq_started;
+static _Atomic unsigned long long gp_seq_done;
+
+static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
+
+/* Spin iterations (one registry scan each) before sleeping. */
+#define RCB_GP_SPIN_SCANS 100
+/* An updater asleep re-checks at least this often: a reader's wake-up
+ * cannot be lost (invariant 4), the timeout only bounds the damage of a
+ * bug. */
+#define RCB_GP_SLEEP_NS (10ull * 1000 * 1000)
+
+static void gp_lock_init(void)
+{
+	pthread_mutexattr_t a;
+	int err;
+
+	pthread_mutexattr_init(&a);
+	err = pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
+	if (err)
+		RCB_DIE("pthread_mutexattr_setprotocol", err);
+	err = pthread_mutex_init(&rcb__gp_lock, &a);
+	if (err)
+		RCB_DIE("pthread_mutex_init", err);
+	pthread_mutexattr_destroy(&a);
+}
+
+static int membarrier(int cmd, unsigned int flags)
+{
+	return (int)syscall(__NR_membarrier, cmd, flags, 0);
+}
+
+int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out)
+{
+	int mask;
+
+	gp_lock_init();
+	if (req == RCB_FLAVOR_REQUIRE_FENCE) {
+		active_flavor = RCB_FLAVOR_FENCE;
+		*out = active_flavor;
+		return 0;
+	}
+	mask = membarrier(MEMBARRIER_CMD_QUERY, 0);
+	if (mask >= 0 && (mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0) {
+		active_flavor = RCB_FLAVOR_MEMBARRIER;
+	} else {
+		if (req == RCB_FLAVOR_REQUIRE_MEMBARRIER)
+			return -ENOSYS;
+		active_flavor = RCB_FLAVOR_FENCE;
+	}
+	*out = active_flavor;
+	return 0;
+}
+
+void rcb__membarrier(void)
+{
+	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
+		if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0)
+			RCB_DIE("membarrier(PRIVATE_EXPEDITED)", errno);
+	} else {
+		rcb_fence_seq_cst();
+	}
+}
+
+uint64_t rcb__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int rcb__futex_wait(_Atomic int *uaddr, int val, uint64_t timeout_ns)
+{
+	struct timespec ts, *tsp = NULL;
+
+	if (timeout_ns) {
+		ts.tv_sec = (time_t)(timeout_ns / 1000000000ull);
+		ts.tv_nsec = (long)(timeout_ns % 1000000000ull);
+		tsp = &ts;
+	}
+	if (syscall(SYS_futex, (int *)uaddr, FUTEX_WAIT_PRIVATE, val, tsp,
+		    NULL, 0) == 0)
+		return 0;
+	switch (errno) {
+	case EAGAIN:
+		return 0;
+	case ETIMEDOUT:
+		return -ETIMEDOUT;
+	case EINTR:
+		return -EINTR;
+	default:
+		RCB_DIE("futex(FUTEX_WAIT_PRIVATE)", errno);
+	}
+}
+
+void rcb__futex_wake(_Atomic int *uaddr, int nr)
+{
+	if (syscall(SYS_futex, (int *)uaddr, FUTEX_WAKE_PRIVATE, nr, NULL,
+		    NULL, 0) < 0)
+		RCB_DIE("futex(FUTEX_WAKE_PRIVATE)", errno);
+}
+
+/*
+ * Called by an outermost rcb_read_unlock() that saw rcb__gp.futex == -1
+ * after ending its critical section.  Context: reader, any.
+ */
+RCB_API void rcb__gp_wake(void)
+{
+	int expect = -1;
+
+	if (rcb_cmpxchg_relaxed(&rcb__gp.futex, &expect, 0))
+		rcb__futex_wake(&rcb__gp.futex, 1);
+}
+
+/* Is @ctr a critical section that began before grace period @gp? */
+static inline bool holds_gp(unsigned long ctr, unsigned long gp)
+{
+	return (ctr & RCB__NEST_MASK) && (ctr & ~RCB__NEST_MASK) != gp;
+}
+
+/* One pass over the registry: true if some reader still holds @gp. */
+static bool readers_hold(unsigned long gp)
+{
+	struct rcb__thread *t;
+	bool held = false;
+
+	pthread_mutex_lock(&rcb__registry_lock);
+	rcb__for_each_thread(t) {
+		if (holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) {
+			held = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&rcb__registry_lock);
+	return held;
+}
+
+/*
+ * Wait until no registered reader holds grace period @gp.  Spins over
+ * the registry for a short while, then sleeps on rcb__gp.futex.
+ * Context: the grace-period leader, rcb__gp_lock held.
+ */
+static void wait_for_readers(unsigned long gp)
+{
+	for (int scan = 0;; scan++) {
+		if (scan >= RCB_GP_SPIN_SCANS) {
+			rcb_store_relaxed(&rcb__gp.futex, -1);
+			/*
+			 * [GP-W] The futex store is ordered before the scan
+			 * below: store-buffering with the reader's
+			 * "ctr = 0; load futex".  Pairs with [RD-W] in
+			 * rcb_read_unlock(): either the scan sees the reader
+			 * out, or the reader sees -1 and wakes us.
+			 */
+			rcb__membarrier();
+		}
+		if (!readers_hold(gp)) {
+			if (scan >= RCB_GP_SPIN_SCANS)
+				rcb_store_relaxed(&rcb__gp.futex, 0);
+			return;
+		}
+		if (scan < RCB_GP_SPIN_SCANS) {
+			if (scan < RCB_GP_SPIN_SCANS / 2)
+				rcb_cpu_relax();
+			else
+				sched_yield();
+			continue;
+		}
+		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_FUTEX], 1);
+		rcb__futex_wait(&rcb__gp.futex, -1, RCB_GP_SLEEP_NS);
+	}
+}
+
+/* One grace period.  Context: rcb__gp_lock held. */
+static void do_grace_period(void)
+{
+	unsigned long gp;
+
+	/*
+	 * [GP-A] Everything the caller did before (typically unpublishing
+	 * an object) is ordered before the counter advance and the scans,
+	 * on every CPU running a reader.  Pairs with [RD-A] in
+	 * rcb_read_lock(): a reader whose ctr store the scans miss sees
+	 * the caller's updates.
+	 */
+	rcb__membarrier();
+	gp = rcb_load_relaxed(&rcb__gp.ctr) + RCB__GP_STEP;
+	rcb_store_relaxed(&rcb__gp.ctr, gp);
+	/* [GP-C] The counter advance is ordered before the scans: a
+	 * reader that loads the old counter after a scan missed it is
+	 * covered by [GP-A].  Pairs with [RD-A]. */
+	rcb_fence_seq_cst();
+	wait_for_readers(gp);
+	/*
+	 * [GP-B] The scans that saw every old reader out are ordered
+	 * before what the caller does next (typically freeing): every
+	 * reader's critical-section loads completed before its ctr store.
+	 * Pairs with [RD-B] in rcb_read_unlock().
+	 */
+	rcb__membarrier();
+	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_GP], 1);
+}
+
+RCB_API int rcb_synchronize(void)
+{
+	unsigned long long snap;
+	int err;
+
+	if (RCB_UNLIKELY(rcb_read_ongoing())) {
+		rcb__misuse("rcb_synchronize",
+			    "called inside a read-side critical section; it would wait for itself forever");
+		return -EDEADLK;
+	}
+	if ((err = rcb__ensure_init()) != 0)
+		return err;
+	/* [GP-S] Our prior accesses are ordered before the read of
+	 * gp_seq_started, so a grace period counted as "after us" began
+	 * after them.  Pairs with the mutex release in the leader. */
+	rcb_fence_seq_cst();
+	snap = rcb_load_relaxed(&gp_seq_started);
+	err = pthread_mutex_lock(&rcb__gp_lock);
+	if (err)
+		RCB_DIE("pthread_mutex_lock(gp)", err);
+	if (rcb_load_relaxed(&gp_seq_done) >= snap + 1) {
+		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_BATCHED], 1);
+	} else {
+		rcb_store_relaxed(&gp_seq_started, rcb_load_relaxed(&gp_seq_started) + 1);
+		do_grace_period();
+		rcb_store_relaxed(&gp_seq_done, rcb_load_relaxed(&gp_seq_started));
+	}
+	pthread_mutex_unlock(&rcb__gp_lock);
+	/* [GP-E] A batched caller's later accesses follow the leader's
+	 * [GP-B]: the mutex acquire above orders them (acquire of the lock
+	 * released after [GP-B]); this fence makes the full-barrier
+	 * contract explicit for callers' non-atomic accesses.  Pairs with
+	 * [GP-B]. */
+	rcb_fence_seq_cst();
+	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_SYNC], 1);
+	return 0;
+}
+
+/*
+ * fork(): the child has one thread and a copy of memory.  The grace
+ * period lock is held across fork() so the child never inherits it held
+ * by a thread that does not exist there.
+ */
+void rcb__gp_fork_prepare(void)
+{
+	pthread_mutex_lock(&rcb__gp_lock);
+}
+
+void rcb__gp_fork_parent(void)
+{
+	pthread_mutex_unlock(&rcb__gp_lock);
+}
+
+void rcb__gp_after_fork_child(void)
+{
+	enum rcb_flavor f;
+
+	/* A PI mutex cannot be unlocked by a thread id other than its
+	 * owner's; in the child the owner's id changed, so re-create it. */
+	rcb_store_relaxed(&rcb__gp.futex, 0);
+	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
+		/* Registration belongs to the mm; make sure the child's new
+		 * mm has it.  The child is single-threaded, so falling back
+		 * to the fence flavor here is safe. */
+		if (rcb__membarrier_setup(RCB_FLAVOR_AUTO, &f) == 0)
+			rcb__settings.flavor = f;
+	} else {
+		gp_lock_init();
+	}
+}

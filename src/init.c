@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Lifecycle: configuration (struct rcb_config and the environment),
+ * lazy and explicit initialisation, shutdown, fork handling, and the
+ * library's two ways of complaining (misuse reports and RCB_DIE).
+ *
+ * Invariants.
+ *  1. rcb__settings is written only under init_lock before
+ *     rcb__initialized becomes true, and never after, except fields
+ *     documented as changeable by a re-init after rcb_shutdown().
+ *  2. A failing rcb_init() changes nothing: settings are parsed and
+ *     validated into a local copy first.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct rcb__settings rcb__settings;
+_Atomic bool rcb__initialized;
+_Atomic bool rcb__running;
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#ifdef RCB_DEBUG
+#define RCB_DEFAULT_MISUSE RCB_MISUSE_ABORT
+#else
+#define RCB_DEFAULT_MISUSE RCB_MISUSE_WARN
+#endif
+
+__attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
+					      const char *func,
+					      const char *what, int err)
+{
+	fprintf(stderr, "rcuboost: fatal: %s:%d: %s: %s: %s\n", file, line,
+		func, what, strerror(err));
+	abort();
+}
+
+void rcb__misuse(const char *call, const char *fmt, ...)
+{
+	char who[48];
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rcb__thread_label(who, sizeof(who));
+	fprintf(stderr, "rcuboost: misuse: %s: %s (thread %s)\n", call, msg,
+		who);
+	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_MISUSE], 1);
+	if (rcb__settings.misuse == RCB_MISUSE_ABORT ||
+	    (rcb__settings.misuse == RCB_MISUSE_DEFAULT &&
+	     RCB_DEFAULT_MISUSE == RCB_MISUSE_ABORT)) {
+		fprintf(stderr, "rcuboost: aborting (RCUBOOST_MISUSE=warn to continue)\n");
+		abort();
+	}
+}
+
+/* ---- environment ------------------------------------------------- */
+
+static int env_error(const char *name, const char *val, const char *range)
+{
+	fprintf(stderr,
+		"rcuboost: environment variable %s=\"%s\" is invalid: expected %s\n",
+		name, val, range);
+	return -EINVAL;
+}
+
+/* Parse decimal @name into *@out within [lo, hi]; absent leaves *@out. */
+static int env_uint(const char *name, unsigned long lo, unsigned long hi,
+		    unsigned long *out, bool *present)
+{
+	const char *v = getenv(name);
+	char range[64];
+	char *end;
+	unsigned long x;
+
+	*present = false;
+	if (!v)
+		return 0;
+	snprintf(range, sizeof(range), "an integer from %lu to %lu", lo, hi);
+	errno = 0;
+	if (*v < '0' || *v > '9')
+		return env_error(name, v, range);
+	x = strtoul(v, &end, 10);
+	if (errno || *end != '\0' || x < lo || x > hi)
+		return env_error(name, v, range);
+	*out = x;
+	*present = true;
+	return 0;
+}
+
+static int env_choice(const char *name, const char *const *words, int n,
+		      const char *range, int *out)
+{
+	const char *v = getenv(name);
+
+	if (!v)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(v, words[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	return env_error(name, v, range);
+}
+
+#define RCB_PRIO_MIN 1
+#define RCB_PRIO_MAX 99
+#define RCB_DEFAULT_PRIO 50
+#define RCB_DEFAULT_PERIOD_MS 10
+#define RCB_DEFAULT_ELEMENTS 4
+
+/* Fill @s from @cfg, the environment for zero fields, then defaults. */
+static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
+			  enum rcb_flavor_request *flavor_req)
+{
+	static const char *const flavors[] = { "auto", "membarrier", "fence" };
+	static const char *const policies[] = { "default", "warn", "abort" };
+	struct rcb_config c = { 0 };
+	unsigned long u;
+	bool have;
+	int i, err;
+
+	if (cfg)
+		c = *cfg;
+	if ((unsigned)c.flavor > RCB_FLAVOR_REQUIRE_FENCE ||
+	    (unsigned)c.misuse > RCB_MISUSE_ABORT || c.boost < -1 ||
+	    c.boost > 1 || c.boost_prio < 0 || c.boost_prio > RCB_PRIO_MAX ||
+	    c.boost_period_ms > 10000 || c.boost_elements > 64 ||
+	    (c.boost_elements & (c.boost_elements - 1)) ||
+	    c.boost_elements == 1 || c.callback_batch_us > 1000000 ||
+	    c.stats_interval_s > 86400) {
+		fprintf(stderr,
+			"rcuboost: rcb_init: struct rcb_config has a field out of range "
+			"(boost_prio 0..99, boost_period_ms 0..10000, boost_elements 0 or "
+			"a power of two 2..64, callback_batch_us 0..1000000, "
+			"stats_interval_s 0..86400)\n");
+		return -EINVAL;
+	}
+	if (c.flavor == RCB_FLAVOR_AUTO) {
+		i = 0;
+		if ((err = env_choice("RCUBOOST_FLAVOR", flavors, 3,
+				      "auto, membarrier or fence", &i)))
+			return err;
+		c.flavor = (enum rcb_flavor_request)i;
+	}
+	if (c.misuse == RCB_MISUSE_DEFAULT) {
+		i = 0;
+		if ((err = env_choice("RCUBOOST_MISUSE", policies, 3,
+				      "warn or abort", &i)))
+			return err;
+		c.misuse = (enum rcb_misuse_policy)i;
+	}
+	if (c.misuse == RCB_MISUSE_DEFAULT)
+		c.misuse = RCB_DEFAULT_MISUSE;
+	if (c.callback_batch_us == 0) {
+		if ((err = env_uint("RCUBOOST_CALLBACK_BATCH_US", 0, 1000000,
+				    &u, &have)))
+			return err;
+		if (have)
+			c.callback_batch_us = (unsigned)u;
+	}
+	if (c.boost == 0) {
+		if ((err = env_uint("RCUBOOST_BOOST", 0, 1, &u, &have)))
+			return err;
+		c.boost = have ? (u ? 1 : -1) : 1;
+	}
+	if (c.boost_prio == 0) {
+		if ((err = env_uint("RCUBOOST_PRIO", RCB_PRIO_MIN, RCB_PRIO_MAX,
+				    &u, &have)))
+			return err;
+		c.boost_prio = have ? (int)u : RCB_DEFAULT_PRIO;
+	}
+	if (c.boost_period_ms == 0) {
+		if ((err = env_uint("RCUBOOST_PERIOD_MS", 1, 10000, &u, &have)))
+			return err;
+		c.boost_period_ms = have ? (unsigned)u : RCB_DEFAULT_PERIOD_MS;
+	}
+	if (c.boost_elements == 0) {
+		const char *v = getenv("RCUBOOST_ELEMENTS");
+
+		if ((err = env_uint("RCUBOOST_ELEMENTS", 2, 64, &u, &have)))
+			return err;
+		if (have && (u & (u - 1)))
+			return env_error("RCUBOOST_ELEMENTS", v,
+					 "a power of two from 2 to 64");
+		c.boost_elements = have ? (unsigned)u : RCB_DEFAULT_ELEMENTS;
+	}
+	if (c.stats_interval_s == 0) {
+		if ((err = env_uint("RCUBOOST_STATS_INTERVAL", 0, 86400, &u,
+				    &have)))
+			return err;
+		if (have)
+			c.stats_interval_s = (unsigned)u;
+	}
+	s->misuse = c.misuse;
+	s->callback_batch_us = c.callback_batch_us;
+	s->boost = c.boost > 0;
+	s->boost_prio = c.boost_prio;
+	s->boost_period_ms = c.boost_period_ms;
+	s->boost_elements = c.boost_elements;
+	s->stats_interval_s = c.stats_interval_s;
+	*flavor_req = c.flavor;
+	return 0;
+}
+
+/* Name of the first setting in which @a and @b differ, or NULL. */
+static const char *settings_differ(const struct rcb__settings *a,
+				   const struct rcb__settings *b,
+				   enum rcb_flavor_request req)
+{
+	if ((req == RCB_FLAVOR_REQUIRE_FENCE && a->flavor != RCB_FLAVOR_FENCE) ||
+	    (req == RCB_FLAVOR_REQUIRE_MEMBARRIER &&
+	     a->flavor != RCB_FLAVOR_MEMBARRIER))
+		return "flavor";
+	if (a->misuse != b->misuse)
+		return "misuse";
+	if (a->callback_batch_us != b->callback_batch_us)
+		return "callback_batch_us";
+	if (a->boost != b->boost)
+		return "boost";
+	if (a->boost_prio != b->boost_prio)
+		return "boost_prio";
+	if (a->boost_period_ms != b->boost_period_ms)
+		return "boost_period_ms";
+	if (a->boost_elements != b->boost_elements)
+		return "boost_elements";
+	if (a->stats_interval_s != b->stats_interval_s)
+		return "stats_interval_s";
+	return NULL;
+}
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&init_lock);
+	rcb__callbacks_fork_prepare();
+	rcb__gp_fork_prepare();
+	pthread_mutex_lock(&rcb__registry_lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&rcb__registry_lock);
+	rcb__gp_fork_parent();
+	rcb__callbacks_fork_parent();
+	pthread_mutex_unlock(&init_lock);
+}
+
+static void fork_child(void)
+{
+	rcb__gp_after_fork_child();
+	rcb__registry_after_fork_child();
+	rcb__callbacks_after_fork_child();
+	pthread_mutex_init(&init_lock, NULL);
+}
+
+/* rcb_init(); @lazy: an implicit first use, satisfied by any earlier
+ * initialisation. */
+static int do_init(const struct rcb_config *cfg, bool lazy)
+{
+	struct rcb__settings s = { 0 };
+	enum rcb_flavor_request req;
+	const char *diff;
+	int err;
+
+	if (lazy && rcb_load_acquire(&rcb__initialized)) /* [INIT-A] */
+		return 0;
+	if ((err = build_settings(cfg, &s, &req)) != 0)
+		return err;
+	pthread_mutex_lock(&init_lock);
+	if (lazy && rcb_load_relaxed(&rcb__initialized)) {
+		pthread_mutex_unlock(&init_lock);
+		return 0;
+	}
+	if (rcb_load_relaxed(&rcb__initialized)) {
+		s.flavor = rcb__settings.flavor;
+		diff = settings_differ(&rcb__settings, &s, req);
+		if (rcb_load_relaxed(&rcb__running)) {
+			pthread_mutex_unlock(&init_lock);
+			if (diff) {
+				fprintf(stderr,
+					"rcuboost: rcb_init: already initialised with a different %s; "
+					"call rcb_shutdown() first\n", diff);
+				return -EBUSY;
+			}
+			return 0;
+		}
+		/* Re-initialisation after rcb_shutdown(): the flavor is
+		 * fixed for the life of the process (threads registered
+		 * under it). */
+		if (diff && strcmp(diff, "flavor") == 0) {
+			pthread_mutex_unlock(&init_lock);
+			fprintf(stderr,
+				"rcuboost: rcb_init: the flavor cannot change after the first initialisation\n");
+			return -EBUSY;
+		}
+		rcb__settings = s;
+		rcb_store_release(&rcb__running, true);
+		pthread_mutex_unlock(&init_lock);
+		return 0;
+	}
+	if ((err = rcb__membarrier_setup(req, &s.flavor)) != 0) {
+		pthread_mutex_unlock(&init_lock);
+		fprintf(stderr,
+			"rcuboost: rcb_init: membarrier(2) is required but unavailable: %s\n",
+			strerror(-err));
+		return err;
+	}
+	rcb__settings = s;
+	if ((err = pthread_atfork(fork_prepare, fork_parent, fork_child))) {
+		pthread_mutex_unlock(&init_lock);
+		return -err;
+	}
+	rcb_store_release(&rcb__running, true);
+	/* [INIT-R] Settings are complete before anyone sees the flag.
+	 * Pairs with [INIT-A] in rcb__ensure_init(). */
+	rcb_store_release(&rcb__initialized, true);
+	pthread_mutex_unlock(&init_lock);
+	return 0;
+}
+
+RCB_API int rcb_init(const struct rcb_config *cfg)
+{
+	return do_init(cfg, false);
+}
+
+int rcb__init_slow(void)
+{
+	return do_init(NULL, true);
+}
+
+RCB_API int rcb_shutdown(void)
+{
+	int err;
+
+	if (rcb_read_ongoing()) {
+		rcb__misuse("rcb_shutdown",
+			    "called inside a read-side critical section; it would wait for itself forever");
+		return -EDEADLK;
+	}
+	if (rcb__self()->in_callback) {
+		rcb__misuse("rcb_shutdown",
+			    "called from an RCU callback; it would wait for its own thread");
+		return -EDEADLK;
+	}
+	pthread_mutex_lock(&init_lock);
+	if (!rcb_load_relaxed(&rcb__running)) {
+		pthread_mutex_unlock(&init_lock);
+		return -EALREADY;
+	}
+	rcb_store_relaxed(&rcb__running, false);
+	pthread_mutex_unlock(&init_lock);
+	/* rcb_call() checks rcb__running inside a read-side critical
+	 * section: after this grace period, no enqueue can still be on its
+	 * way, so stopping the callback thread loses nothing. */
+	rcb_synchronize();
+	err = rcb__callbacks_stop();
+	return err;
+}
+
+RCB_API enum rcb_flavor rcb_flavor(void)
+{
+	if (rcb__ensure_init() != 0)
+		return RCB_FLAVOR_FENCE;
+	return rcb__settings.flavor;
+}
+
+RCB_API const char *rcb_flavor_name(enum rcb_flavor flavor)
+{
+	switch (flavor) {
+	case RCB_FLAVOR_MEMBARRIER:
+		return "membarrier";
+	case RCB_FLAVOR_FENCE:
+		return "fence";
+	}
+	return "unknown";
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Declarations shared between the library's source files.  Everything
+ * here is hidden (not exported); exported internals carry RCB_API and the
+ * rcb__ prefix and are declared in include/rcuboost.h.
+ */
+#ifndef RCB_INTERNAL_H
+#define RCB_INTERNAL_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rcuboost.h"
+#include "atomic.h"
+
+/* ---- fatal errors ------------------------------------------------ */
+
+/* Abort for a failure that cannot happen (a futex or pthread call
+ * returning what it never should): prints file:line, function and
+ * strerror(@err). */
+#define RCB_DIE(what, err) rcb__die(__FILE__, __LINE__, __func__, (what), (err))
+__attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
+					      const char *func,
+					      const char *what, int err);
+
+/* ---- misuse ------------------------------------------------------- */
+
+/*
+ * Report a misuse of the API by the calling thread: prints
+ * "rcuboost: <call>: <problem> (thread <tid> "<name>")" on stderr, counts
+ * it, and aborts when the policy is RCB_MISUSE_ABORT.  Returns only under
+ * RCB_MISUSE_WARN; the caller then refuses the call.
+ */
+__attribute__((format(printf, 2, 3), cold)) void
+rcb__misuse(const char *call, const char *fmt, ...);
+
+/* ---- per-thread private state ------------------------------------ */
+
+struct rcb__thread {
+	struct rcb__thread *prev, *next; /* registry list; registry lock */
+	struct rcb_reader *rd;           /* this thread's rcb__reader */
+	pid_t tid;
+	bool registered;
+	bool in_callback;  /* the callback thread while invoking callbacks */
+	bool exiting;      /* inside the thread-exit destructor */
+};
+
+/* The calling thread's private record (never NULL). */
+struct rcb__thread *rcb__self(void);
+
+/* Name of the calling thread for messages: "<tid> \"<comm>\"". */
+void rcb__thread_label(char *buf, size_t len);
+
+/* ---- library state (init.c) -------------------------------------- */
+
+struct rcb__settings {
+	enum rcb_flavor flavor;
+	enum rcb_misuse_policy misuse; /* WARN or ABORT, never DEFAULT */
+	unsigned int callback_batch_us;
+	int boost; /* 1 on, 0 off */
+	int boost_prio;
+	unsigned int boost_period_ms;
+	unsigned int boost_elements;
+	unsigned int stats_interval_s;
+};
+
+/* Settings in force; stable once rcb__initialized is true. */
+extern struct rcb__settings rcb__settings;
+extern _Atomic bool rcb__initialized;
+/* true between rcb_init() (explicit or lazy) and rcb_shutdown(). */
+extern _Atomic bool rcb__running;
+
+int rcb__init_slow(void);
+
+/* Initialise with defaults unless already done.  Cheap when done. */
+static inline int rcb__ensure_init(void)
+{
+	/* [INIT-A] pairs with [INIT-R] in rcb_init(): settings are visible. */
+	if (__builtin_expect(rcb_load_acquire(&rcb__initialized), 1))
+		return 0;
+	return rcb__init_slow();
+}
+
+/* ---- registry (registry.c) ---------------------------------------- */
+
+extern pthread_mutex_t rcb__registry_lock;
+extern struct rcb__thread rcb__registry; /* list head (sentinel) */
+
+#define rcb__for_each_thread(t)                                   \
+	for ((t) = rcb__registry.next; (t) != &rcb__registry; \
+	     (t) = (t)->next)
+
+int rcb__register_self(void);
+void rcb__registry_after_fork_child(void);
+
+/* ---- grace periods (gp.c) ----------------------------------------- */
+
+/* Full barrier on every thread of the process that is running: the
+ * membarrier syscall, or a plain fence in the fence flavor. */
+void rcb__membarrier(void);
+int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out);
+void rcb__gp_after_fork_child(void);
+void rcb__gp_fork_prepare(void);
+void rcb__gp_fork_parent(void);
+extern _Atomic unsigned long long rcb__gp_stat[5];
+enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
+       RCB__GPS_MISUSE };
+
+/* ---- futex -------------------------------------------------------- */
+
+/* Wait while *@uaddr == @val, at most @timeout_ns (0: forever).  Returns
+ * 0 on wake-up or value change, -ETIMEDOUT, or -EINTR. */
+int rcb__futex_wait(_Atomic int *uaddr, int val, uint64_t timeout_ns);
+void rcb__futex_wake(_Atomic int *uaddr, int nr);
+
+uint64_t rcb__now_ns(void);
+
+/* ---- callbacks (callback.c) --------------------------------------- */
+
+int rcb__callbacks_stop(void);
+void rcb__callbacks_fork_prepare(void);
+void rcb__callbacks_fork_parent(void);
+void rcb__callbacks_after_fork_child(void);
+
+#endif

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Thread registry and the read side's out-of-line paths.
+ *
+ * Every thread that uses the read side has two thread-local records: the
+ * public struct rcb_reader (inlined by rcb_read_lock/unlock) and the
+ * private struct rcb__thread that links it into the registry, the list
+ * that grace periods scan (and, with boosting, that finds readers).
+ *
+ * Invariants.
+ *  1. A thread is on the registry list iff its rcb__thread.registered is
+ *     true; both change only under rcb__registry_lock.
+ *  2. rcb_reader.fast is 1 only while the thread is registered and the
+ *     membarrier flavor is active; every other case takes the slow path
+ *     on the outermost lock and unlock.
+ *  3. A thread never leaves the registry inside a critical section:
+ *     rcb_unregister_thread() refuses, and the exit destructor ends an
+ *     abandoned critical section first (reporting it), so a grace period
+ *     never scans a freed record and never waits for a dead thread.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+RCB_API __thread struct rcb_reader rcb__reader;
+static __thread struct rcb__thread self;
+
+pthread_mutex_t rcb__registry_lock = PTHREAD_MUTEX_INITIALIZER;
+struct rcb__thread rcb__registry = { .prev = &rcb__registry,
+				     .next = &rcb__registry };
+
+/* Its destructor unregisters a thread that exits registered. */
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+struct rcb__thread *rcb__self(void)
+{
+	return &self;
+}
+
+void rcb__thread_label(char *buf, size_t len)
+{
+	char comm[17] = "?";
+
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	comm[16] = '\0';
+	snprintf(buf, len, "%d \"%s\"", (int)gettid(), comm);
+}
+
+static void thread_exit(void *arg);
+
+static void exit_key_create(void)
+{
+	int err = pthread_key_create(&exit_key, thread_exit);
+
+	if (err)
+		RCB_DIE("pthread_key_create", err);
+}
+
+static void update_fast(void)
+{
+	rcb__reader.fast = self.registered &&
+			   rcb__settings.flavor == RCB_FLAVOR_MEMBARRIER;
+}
+
+int rcb__register_self(void)
+{
+	int err;
+
+	if (self.registered)
+		return 0;
+	if ((err = rcb__ensure_init()) != 0)
+		return err;
+	pthread_once(&exit_key_once, exit_key_create);
+	if ((err = pthread_setspecific(exit_key, &self)) != 0)
+		return -err;
+	self.rd = &rcb__reader;
+	self.tid = gettid();
+	pthread_mutex_lock(&rcb__registry_lock);
+	self.next = &rcb__registry;
+	self.prev = rcb__registry.prev;
+	rcb__registry.prev->next = &self;
+	rcb__registry.prev = &self;
+	self.registered = true;
+	pthread_mutex_unlock(&rcb__registry_lock);
+	update_fast();
+	return 0;
+}
+
+RCB_API int rcb_register_thread(void)
+{
+	return rcb__register_self();
+}
+
+static void unregister_locked(void)
+{
+	self.prev->next = self.next;
+	self.next->prev = self.prev;
+	self.prev = self.next = NULL;
+	self.registered = false;
+}
+
+RCB_API int rcb_unregister_thread(void)
+{
+	if (!self.registered)
+		return -ENOENT;
+	if (rcb_read_ongoing()) {
+		rcb__misuse("rcb_unregister_thread",
+			    "called inside a read-side critical section; the thread stays registered");
+		return -EBUSY;
+	}
+	pthread_mutex_lock(&rcb__registry_lock);
+	unregister_locked();
+	pthread_mutex_unlock(&rcb__registry_lock);
+	update_fast();
+	pthread_setspecific(exit_key, NULL);
+	return 0;
+}
+
+/*
+ * pthread key destructor: the thread exits while registered.  A thread
+ * that exits inside a critical section would stall every grace period
+ * forever; end the section (reporting the bug) before leaving.
+ */
+static void thread_exit(void *arg)
+{
+	(void)arg;
+	self.exiting = true;
+	if (rcb_read_ongoing()) {
+		rcb__misuse("thread exit",
+			    "thread exits inside a read-side critical section (nesting %lu); ending it",
+			    rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK);
+		rcb_store_release(&rcb__reader.ctr, 0); /* [REG-X] pairs with [GP-B] */
+	}
+	if (self.registered) {
+		pthread_mutex_lock(&rcb__registry_lock);
+		unregister_locked();
+		pthread_mutex_unlock(&rcb__registry_lock);
+		update_fast();
+	}
+}
+
+/*
+ * Outermost rcb_read_lock() when rcb_reader.fast is 0: the thread is
+ * not registered yet (register it), or the fence flavor is active.
+ */
+RCB_API void rcb__read_lock_slow(void)
+{
+	if (!self.registered) {
+		int err = rcb__register_self();
+
+		if (err) {
+			char who[48];
+
+			rcb__thread_label(who, sizeof(who));
+			fprintf(stderr,
+				"rcuboost: rcb_read_lock: cannot register thread %s: %s\n",
+				who, strerror(-err));
+			RCB_DIE("rcb_read_lock: automatic registration", -err);
+		}
+	}
+	rcb_store_relaxed(&rcb__reader.ctr,
+			  rcb_load_relaxed(&rcb__gp.ctr) + RCB__NEST_ONE);
+	/* [RD-AF] Fence flavor's [RD-A]: the ctr store is ordered before
+	 * the critical section.  Pairs with [GP-A]/[GP-C] in gp.c. */
+	rcb_fence_seq_cst();
+}
+
+/*
+ * rcb_read_unlock() paths the inline code does not handle: an unlock
+ * without a lock (@ctr has nesting 0), or the outermost unlock in the
+ * fence flavor.
+ */
+RCB_API void rcb__read_unlock_slow(unsigned long ctr)
+{
+	if (!(ctr & RCB__NEST_MASK)) {
+		rcb__misuse("rcb_read_unlock",
+			    "unlock without a matching rcb_read_lock(); ignored");
+		return;
+	}
+	/* [RD-BF] Fence flavor's [RD-B]: the critical section is ordered
+	 * before the ctr store.  Pairs with [GP-B]. */
+	rcb_fence_seq_cst();
+	rcb_store_relaxed(&rcb__reader.ctr, 0);
+	/* [RD-WF] Fence flavor's [RD-W]: the ctr store is ordered before
+	 * the futex load.  Pairs with [GP-W]. */
+	rcb_fence_seq_cst();
+	if (rcb_load_relaxed(&rcb__gp.futex) == -1)
+		rcb__gp_wake();
+#if RCB_CONFIG_BOOST
+	if (rcb_load_relaxed(&rcb__reader.boost_state) != 0)
+		rcb__read_unlock_unboost();
+#endif
+}
+
+void rcb__registry_after_fork_child(void)
+{
+	/* Only the forking thread exists in the child; drop the others'
+	 * records (their memory is stale copies of other threads' TLS). */
+	pthread_mutex_init(&rcb__registry_lock, NULL);
+	rcb__registry.next = rcb__registry.prev = &rcb__registry;
+	if (self.registered) {
+		self.registered = false;
+		self.tid = gettid();
+		self.next = &rcb__registry;
+		self.prev = &rcb__registry;
+		rcb__registry.next = rcb__registry.prev = &self;
+		self.registered = true;
+	}
+	update_fast();
+}
