@@ -315,6 +315,28 @@ RCB_API void rcb__read_unlock_unboost(void);
 
 #define rcb__compiler_barrier() atomic_signal_fence(memory_order_seq_cst)
 
+/*
+ * ThreadSanitizer does not know that membarrier() turns the read side's
+ * compiler barriers into fences; tell it about those edges.  Compiled
+ * only into -fsanitize=thread builds.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define RCB__TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RCB__TSAN 1
+#endif
+#endif
+#ifdef RCB__TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define rcb__tsan_acquire(p) __tsan_acquire((void *)(p))
+#define rcb__tsan_release(p) __tsan_release((void *)(p))
+#else
+#define rcb__tsan_acquire(p) ((void)0)
+#define rcb__tsan_release(p) ((void)0)
+#endif
+
 static inline void rcb_read_lock(void)
 {
 	struct rcb_reader *r = &rcb__reader;
@@ -325,6 +347,7 @@ static inline void rcb_read_lock(void)
 			rcb__read_lock_slow();
 			return;
 		}
+		rcb__tsan_acquire(&rcb__gp.ctr);
 		atomic_store_explicit(&r->ctr,
 			atomic_load_explicit(&rcb__gp.ctr, memory_order_relaxed) +
 				RCB__NEST_ONE,
@@ -358,6 +381,7 @@ static inline void rcb_read_unlock(void)
 		 * by the updater's membarrier.  Pairs with [GP-B] in src/gp.c.
 		 */
 		rcb__compiler_barrier();
+		rcb__tsan_release(&r->ctr);
 		atomic_store_explicit(&r->ctr, 0, memory_order_relaxed);
 		/*
 		 * [RD-W] The ctr store is ordered before the load of

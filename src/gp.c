@@ -192,6 +192,8 @@ static bool readers_hold(unsigned long gp)
 			held = true;
 			break;
 		}
+		/* The edge [RD-B] -> [GP-B] that membarrier provides. */
+		rcb__tsan_acquire(&t->rd->ctr);
 	}
 	pthread_mutex_unlock(&rcb__registry_lock);
 	return held;
@@ -246,6 +248,7 @@ static void do_grace_period(void)
 	 * the caller's updates.
 	 */
 	rcb__membarrier();
+	rcb__tsan_release(&rcb__gp.ctr); /* the edge [GP-A] -> [RD-A] */
 	gp = rcb_load_relaxed(&rcb__gp.ctr) + RCB__GP_STEP;
 	rcb_store_relaxed(&rcb__gp.ctr, gp);
 	/* [GP-C] The counter advance is ordered before the scans: a

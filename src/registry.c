@@ -164,6 +164,7 @@ RCB_API void rcb__read_lock_slow(void)
 			RCB_DIE("rcb_read_lock: automatic registration", -err);
 		}
 	}
+	rcb__tsan_acquire(&rcb__gp.ctr);
 	rcb_store_relaxed(&rcb__reader.ctr,
 			  rcb_load_relaxed(&rcb__gp.ctr) + RCB__NEST_ONE);
 	/* [RD-AF] Fence flavor's [RD-A]: the ctr store is ordered before
@@ -186,6 +187,7 @@ RCB_API void rcb__read_unlock_slow(unsigned long ctr)
 	/* [RD-BF] Fence flavor's [RD-B]: the critical section is ordered
 	 * before the ctr store.  Pairs with [GP-B]. */
 	rcb_fence_seq_cst();
+	rcb__tsan_release(&rcb__reader.ctr);
 	rcb_store_relaxed(&rcb__reader.ctr, 0);
 	/* [RD-WF] Fence flavor's [RD-W]: the ctr store is ordered before
 	 * the futex load.  Pairs with [GP-W]. */

@@ -1,0 +1,34 @@
+# Thin wrapper over CMake/CTest.  Each goal does its own set-up: it checks
+# (and as root installs) the Debian packages it needs, configures, builds.
+BUILD   ?= build
+PREFIX  ?= /usr/local
+JOBS    ?= 2
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build test demo bench install models-deep clean
+
+all: build
+
+deps:
+	@sh scripts/deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j$(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+demo: build
+	$(BUILD)/tools/demo/rcuboost-demo
+
+bench: build
+	$(BUILD)/tools/bench/rcuboost-bench --json $(BUILD)/bench.json
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD)

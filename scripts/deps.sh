@@ -1,0 +1,37 @@
+#!/bin/sh
+# Check, and as root install, the Debian packages that building, testing
+# and the demo need.  Used by the top-level Makefile; safe to run twice.
+set -eu
+
+# package: what needs it
+PKGS="cmake:build gcc:build clang:build(second compiler) make:build
+pkg-config:install-test binutils:symbol-and-disassembly-tests
+liburcu-dev:benchmark-and-demo-peer spin:model-checks
+systemtap-sdt-dev:USDT-probes gnuplot-nox:demo-plot"
+
+missing=""
+for entry in $PKGS; do
+	pkg=${entry%%:*}
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
+		missing="$missing $pkg"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "rcuboost: installing missing Debian packages:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >&2
+	exit 0
+fi
+
+echo "rcuboost: missing Debian packages:$missing" >&2
+for entry in $PKGS; do
+	pkg=${entry%%:*}
+	case " $missing " in *" $pkg "*) echo "  $pkg (for ${entry#*:})" >&2 ;; esac
+done
+echo "rcuboost: install them with: sudo apt-get install$missing" >&2
+echo "rcuboost: (run make as root and it installs them itself)" >&2
+exit 1
