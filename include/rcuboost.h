@@ -15,9 +15,11 @@
 #ifndef RCUBOOST_H
 #define RCUBOOST_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <rcuboost/config.h>
 
@@ -267,6 +269,95 @@ RCB_API void rcb_backlog_reset_peak(void);
 RCB_API void rcb_stats(struct rcb_gp_stats *out);
 
 /* ------------------------------------------------------------------ */
+/* Boosting                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A reader that stays blocked or preempted inside a read-side critical
+ * section for about (boost_elements - 1) booster periods (30 ms at the
+ * defaults) is raised to SCHED_FIFO at one notch below the booster's
+ * SCHED_RR priority, and lowered again by its own outermost
+ * rcb_read_unlock(), which restores exactly the attributes it had (unless
+ * the application changed them meanwhile: then the application's
+ * attributes stay).  Readers are found two ways: a thread about to block
+ * inside a critical section calls rcb_note_block() (or one of the rcb_*
+ * blocking wrappers below), and the booster enqueues, on their behalf,
+ * registered readers that have held up a grace period for a booster
+ * period (preempted readers, which cannot announce themselves).
+ * Everything here is a no-op when the library was built without
+ * RCB_CONFIG_BOOST or boosting is configured off.
+ */
+
+/* Boost statistics; the first block mirrors the article's counters. */
+struct rcb_boost_stats {
+	int idx;             /* rcu_boost_idx, -1 until the booster runs */
+	long blocked;        /* rbs_blocked: blocked critical sections */
+	long boost_attempt;  /* rbs_boost_attempt */
+	long boost;          /* rbs_boost: boosts done */
+	long unlock;         /* rbs_unlock: unlocks ending a blocked section */
+	long unboosted;      /* rbs_unboosted: unlocks that unboosted */
+	/* rbs_stats[event][state]: events block, boost, unlock; states
+	 * IDLE, BLOCKED, BOOSTED and a last column for invalid states. */
+	long stats[3][4];
+	/* Userspace additions. */
+	int enabled;          /* compiled in and configured on */
+	int booster_running;
+	int no_permission;    /* real-time priority refused: unboosted */
+	int booster_prio;     /* the booster's current SCHED_RR priority */
+	long too_early;       /* rcb_note_block() before the booster ran */
+	long preempt_enqueued; /* readers enqueued on their behalf */
+	long enqueue_reverted; /* of those, undone: the reader had left */
+	long boost_failed;     /* sched_setattr() refused a boost */
+	long boost_skipped_higher; /* target already ran at or above */
+	long restore_kept_app; /* unboosts that kept the application's change */
+	long passes;           /* booster passes */
+};
+
+/*
+ * rcb_boost_stats - fill @out.  Returns 0, or -ENOTSUP when the library
+ * was built without boosting (then @out is zeroed).
+ */
+RCB_API int rcb_boost_stats(struct rcb_boost_stats *out);
+
+/*
+ * rcb_boost_stats_format - write @s into @buf (@len bytes) as the
+ * article's rcu_boost_dat_stat_print() lines (@json == 0) or as one JSON
+ * object (@json != 0).  Returns the length snprintf() would, or -EINVAL.
+ */
+RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
+				   size_t len, int json);
+
+/*
+ * rcb__preempt_boost - out of line part of rcb_note_block().
+ * article: __rcu_preempt_boost()
+ */
+RCB_API void rcb__preempt_boost(void);
+
+/*
+ * rcb_note_block - the calling thread is about to block; if it is inside
+ * a read-side critical section, queue it for boosting should the block
+ * last.  article: rcu_preempt_boost().  Cheap outside critical sections.
+ */
+static inline void rcb_note_block(void);
+
+/*
+ * Blocking calls that call rcb_note_block() first when they would block
+ * inside a read-side critical section, then behave exactly as the call
+ * they wrap (same arguments, same return values and errno).
+ * rcb_mutex_lock() notes the block only when the mutex is contended.
+ */
+RCB_API int rcb_mutex_lock(pthread_mutex_t *mutex);
+RCB_API int rcb_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
+RCB_API int rcb_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+			       const struct timespec *abstime);
+RCB_API int rcb_nanosleep(const struct timespec *req, struct timespec *rem);
+struct pollfd;
+RCB_API int rcb_poll(struct pollfd *fds, unsigned long nfds, int timeout);
+/* FUTEX_WAIT_PRIVATE on @uaddr while it holds @val; 0 or -1/errno. */
+RCB_API int rcb_futex_wait(uint32_t *uaddr, uint32_t val,
+			   const struct timespec *timeout);
+
+/* ------------------------------------------------------------------ */
 /* Implementation detail: the inline read side.  Not part of the API;  */
 /* the names below may change with RCB_SONAME_MAJOR.                   */
 /* ------------------------------------------------------------------ */
@@ -410,6 +501,14 @@ static inline int rcb_read_ongoing(void)
 {
 	return (atomic_load_explicit(&rcb__reader.ctr, memory_order_relaxed) &
 		RCB__NEST_MASK) != 0;
+}
+
+static inline void rcb_note_block(void)
+{
+#if RCB_CONFIG_BOOST
+	if (RCB_UNLIKELY(rcb_read_ongoing()))
+		rcb__preempt_boost();
+#endif
 }
 
 #ifdef __cplusplus

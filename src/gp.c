@@ -53,6 +53,7 @@
 RCB_API struct rcb__gp rcb__gp = { .ctr = RCB__GP_STEP, .futex = 0 };
 
 _Atomic unsigned long long rcb__gp_stat[5];
+_Atomic unsigned long long rcb__gp_wait_start_ns;
 
 /* Serialises grace periods; priority inheritance, so that a real-time
  * caller queued behind a low-priority grace period leader lends it its
@@ -70,19 +71,33 @@ static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
  * bug. */
 #define RCB_GP_SLEEP_NS (10ull * 1000 * 1000)
 
-static void gp_lock_init(void)
+int rcb__pi_mutex_init(pthread_mutex_t *m)
 {
 	pthread_mutexattr_t a;
 	int err;
 
 	pthread_mutexattr_init(&a);
 	err = pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
-	if (err)
-		RCB_DIE("pthread_mutexattr_setprotocol", err);
-	err = pthread_mutex_init(&rcb__gp_lock, &a);
-	if (err)
-		RCB_DIE("pthread_mutex_init", err);
+	if (!err)
+		err = pthread_mutex_init(m, &a);
 	pthread_mutexattr_destroy(&a);
+	return -err;
+}
+
+static void gp_lock_init(void)
+{
+	int err = rcb__pi_mutex_init(&rcb__gp_lock);
+
+	if (err)
+		RCB_DIE("pthread_mutex_init(gp, PRIO_INHERIT)", -err);
+}
+
+/* The locks exist before any thread can use the library. */
+__attribute__((constructor)) static void gp_locks_ctor(void)
+{
+	gp_lock_init();
+	if (rcb__pi_mutex_init(&rcb__registry_lock) != 0)
+		RCB_DIE("pthread_mutex_init(registry, PRIO_INHERIT)", EINVAL);
 }
 
 static int membarrier(int cmd, unsigned int flags)
@@ -94,7 +109,6 @@ int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out)
 {
 	int mask;
 
-	gp_lock_init();
 	if (req == RCB_FLAVOR_REQUIRE_FENCE) {
 		active_flavor = RCB_FLAVOR_FENCE;
 		*out = active_flavor;
@@ -206,7 +220,12 @@ static bool readers_hold(unsigned long gp)
  */
 static void wait_for_readers(unsigned long gp)
 {
+	/* For the booster: readers holding this grace period for a booster
+	 * period get queued for boosting on their behalf. */
+	rcb_store_relaxed(&rcb__gp_wait_start_ns, rcb__now_ns());
 	for (int scan = 0;; scan++) {
+		if (scan == RCB_GP_SPIN_SCANS)
+			rcb__booster_kick();
 		if (scan >= RCB_GP_SPIN_SCANS) {
 			rcb_store_relaxed(&rcb__gp.futex, -1);
 			/*
@@ -221,6 +240,7 @@ static void wait_for_readers(unsigned long gp)
 		if (!readers_hold(gp)) {
 			if (scan >= RCB_GP_SPIN_SCANS)
 				rcb_store_relaxed(&rcb__gp.futex, 0);
+			rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
 			return;
 		}
 		if (scan < RCB_GP_SPIN_SCANS) {
@@ -326,13 +346,13 @@ void rcb__gp_after_fork_child(void)
 	/* A PI mutex cannot be unlocked by a thread id other than its
 	 * owner's; in the child the owner's id changed, so re-create it. */
 	rcb_store_relaxed(&rcb__gp.futex, 0);
+	rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
+	gp_lock_init();
 	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
 		/* Registration belongs to the mm; make sure the child's new
 		 * mm has it.  The child is single-threaded, so falling back
 		 * to the fence flavor here is safe. */
 		if (rcb__membarrier_setup(RCB_FLAVOR_AUTO, &f) == 0)
 			rcb__settings.flavor = f;
-	} else {
-		gp_lock_init();
 	}
 }

@@ -260,6 +260,7 @@ static void fork_child(void)
 	rcb__gp_after_fork_child();
 	rcb__registry_after_fork_child();
 	rcb__callbacks_after_fork_child();
+	rcb__boost_after_fork_child();
 	pthread_mutex_init(&init_lock, NULL);
 }
 
@@ -294,19 +295,21 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 			}
 			return 0;
 		}
-		/* Re-initialisation after rcb_shutdown(): the flavor is
-		 * fixed for the life of the process (threads registered
-		 * under it). */
-		if (diff && strcmp(diff, "flavor") == 0) {
+		/* Re-initialisation after rcb_shutdown(): the flavor
+		 * (threads registered under it) and the boost arrays' size
+		 * are fixed for the life of the process. */
+		if (diff && (strcmp(diff, "flavor") == 0 ||
+			     s.boost_elements != rcb__settings.boost_elements)) {
 			pthread_mutex_unlock(&init_lock);
 			fprintf(stderr,
-				"rcuboost: rcb_init: the flavor cannot change after the first initialisation\n");
+				"rcuboost: rcb_init: %s cannot change after the first initialisation\n",
+				strcmp(diff, "flavor") == 0 ? "the flavor" : "boost_elements");
 			return -EBUSY;
 		}
 		rcb__settings = s;
 		rcb_store_release(&rcb__running, true);
 		pthread_mutex_unlock(&init_lock);
-		return 0;
+		return lazy ? 0 : rcb__booster_start();
 	}
 	if ((err = rcb__membarrier_setup(req, &s.flavor)) != 0) {
 		pthread_mutex_unlock(&init_lock);
@@ -325,7 +328,10 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 	 * Pairs with [INIT-A] in rcb__ensure_init(). */
 	rcb_store_release(&rcb__initialized, true);
 	pthread_mutex_unlock(&init_lock);
-	return 0;
+	/* article: init_rcu_boost_late().  An explicit rcb_init() starts
+	 * the booster; a lazy one leaves it to the first grace period that
+	 * waits for a blocked reader. */
+	return lazy ? 0 : rcb__booster_start();
 }
 
 RCB_API int rcb_init(const struct rcb_config *cfg)
@@ -364,6 +370,7 @@ RCB_API int rcb_shutdown(void)
 	 * way, so stopping the callback thread loses nothing. */
 	rcb_synchronize();
 	err = rcb__callbacks_stop();
+	rcb__booster_stop();
 	return err;
 }
 

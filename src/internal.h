@@ -15,6 +15,7 @@
 
 #include "rcuboost.h"
 #include "atomic.h"
+#include "list.h"
 
 /* ---- fatal errors ------------------------------------------------ */
 
@@ -39,6 +40,31 @@ rcb__misuse(const char *call, const char *fmt, ...);
 
 /* ---- per-thread private state ------------------------------------ */
 
+/* Linux struct sched_attr (sched_setattr(2)); glibc 2.36 has no wrapper. */
+struct rcb__sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+/* Per-thread boost fields (article: task_struct's rcub_* fields). */
+struct rcu_boost_dat;
+
+struct rcb__boost_thread {
+	struct rcb__list rcub_entry;             /* on rbs_toboost/rbs_boosted */
+	struct rcu_boost_dat *_Atomic rcub_rbdp; /* element it is queued on */
+	/* The boost this library applied, under rcub_rbdp's lock. */
+	bool applied;
+	struct rcb__sched_attr orig; /* attributes to restore */
+	struct rcb__sched_attr set;  /* attributes the booster set */
+};
+
+
 struct rcb__thread {
 	struct rcb__thread *prev, *next; /* registry list; registry lock */
 	struct rcb_reader *rd;           /* this thread's rcb__reader */
@@ -46,6 +72,7 @@ struct rcb__thread {
 	bool registered;
 	bool in_callback;  /* the callback thread while invoking callbacks */
 	bool exiting;      /* inside the thread-exit destructor */
+	struct rcb__boost_thread boost;
 };
 
 /* The calling thread's private record (never NULL). */
@@ -108,6 +135,19 @@ void rcb__gp_fork_parent(void);
 extern _Atomic unsigned long long rcb__gp_stat[5];
 enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
        RCB__GPS_MISUSE };
+
+/* ---- boosting hooks (booster.c; no-ops in boost_off.c) ------------- */
+
+/* CLOCK_MONOTONIC ns at which the current grace period started waiting
+ * for readers, 0 when none waits.  Read by the booster. */
+extern _Atomic unsigned long long rcb__gp_wait_start_ns;
+void rcb__booster_kick(void);
+int rcb__booster_start(void);
+void rcb__booster_stop(void);
+void rcb__boost_after_fork_child(void);
+
+/* Initialise @m as a PTHREAD_PRIO_INHERIT mutex; 0 or negative errno. */
+int rcb__pi_mutex_init(pthread_mutex_t *m);
 
 /* ---- futex -------------------------------------------------------- */
 

@@ -30,7 +30,7 @@
 RCB_API __thread struct rcb_reader rcb__reader;
 static __thread struct rcb__thread self;
 
-pthread_mutex_t rcb__registry_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rcb__registry_lock; /* PI; initialised in gp.c's constructor */
 struct rcb__thread rcb__registry = { .prev = &rcb__registry,
 				     .next = &rcb__registry };
 
@@ -137,6 +137,8 @@ static void thread_exit(void *arg)
 			    rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK);
 		rcb_store_release(&rcb__reader.ctr, 0); /* [REG-X] pairs with [GP-B] */
 	}
+	/* Dequeue (and unboost) before the thread's id can be reused. */
+	rcb__read_unlock_unboost();
 	if (self.registered) {
 		pthread_mutex_lock(&rcb__registry_lock);
 		unregister_locked();
@@ -204,7 +206,7 @@ void rcb__registry_after_fork_child(void)
 {
 	/* Only the forking thread exists in the child; drop the others'
 	 * records (their memory is stale copies of other threads' TLS). */
-	pthread_mutex_init(&rcb__registry_lock, NULL);
+	rcb__pi_mutex_init(&rcb__registry_lock);
 	rcb__registry.next = rcb__registry.prev = &rcb__registry;
 	if (self.registered) {
 		self.registered = false;

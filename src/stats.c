@@ -22,3 +22,160 @@ RCB_API void rcb_stats(struct rcb_gp_stats *out)
 	pthread_mutex_unlock(&rcb__registry_lock);
 	out->registered_threads = n;
 }
+
+#if RCB_CONFIG_BOOST
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "boost.h"
+
+#define RCB__STATE_NAME(name) #name,
+static const char *const rcu_boost_state_name[] = {
+	RCB_BOOST3_STATES(RCB__STATE_NAME) "invalid"
+};
+#undef RCB__STATE_NAME
+
+#define RCB__EVENT_LABEL(name, label) label,
+/* article: rcu_boost_state_event[] */
+static const char *const rcu_boost_state_event[] = {
+	RCB_BOOST_EVENTS(RCB__EVENT_LABEL)
+};
+#undef RCB__EVENT_LABEL
+
+/* article: rcu_boost_state_error[]; columns idle, blocked, Boosted,
+ * error.  '?': impossible state, '!': list-manipulation error. */
+static const char *const rcu_boost_state_error[] = {
+	/*ibBe*/
+	"   ?", /* block */
+	"!  ?", /* boost */
+	"?  ?", /* unlock */
+};
+
+_Static_assert(N_RCU_BOOST_DAT_EVENTS == 3 && N_RCU_BOOST_STATE == 3,
+	       "struct rcb_boost_stats.stats is [3][4]");
+
+/* article: the summing half of rcu_boost_dat_stat_print().  Each
+ * element's lock is taken so the counters are read consistently. */
+RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->idx = rcb_load_relaxed(&rcu_boost_idx);
+	out->enabled = rcb__settings.boost;
+	out->booster_running = rcb__booster_running();
+	out->no_permission = rcb__booster_no_permission();
+	out->booster_prio = rcb__booster_prio();
+	out->too_early = rcb_load_relaxed(&rcb__boost_too_early);
+	out->passes = rcb__booster_passes();
+	if (!rcb__boost_dat)
+		return 0;
+	for (int i = 0; i < rcb__boost_ncpus * rcb__boost_nelem; i++) {
+		struct rcu_boost_dat *rbdp = &rcb__boost_dat[i];
+
+		pthread_mutex_lock(&rbdp->rbs_mutex);
+		out->blocked += rbdp->rbs_blocked;
+		out->boost_attempt += rbdp->rbs_boost_attempt;
+		out->boost += rbdp->rbs_boost;
+		out->unlock += rbdp->rbs_unlock;
+		out->unboosted += rbdp->rbs_unboosted;
+		for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++)
+			for (int s = 0; s <= N_RCU_BOOST_STATE; s++)
+				out->stats[e][s] += rbdp->rbs_stats[e][s];
+		out->preempt_enqueued += rbdp->rbs_preempt_enqueued;
+		out->enqueue_reverted += rbdp->rbs_enqueue_reverted;
+		out->boost_failed += rbdp->rbs_boost_failed;
+		out->boost_skipped_higher += rbdp->rbs_boost_skipped_higher;
+		out->restore_kept_app += rbdp->rbs_restore_kept_app;
+		pthread_mutex_unlock(&rbdp->rbs_mutex);
+	}
+	return 0;
+}
+
+/* snprintf into buf+*off, keeping *off the would-be length. */
+__attribute__((format(printf, 4, 5))) static void
+put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(*off < len ? buf + *off : NULL, *off < len ? len - *off : 0,
+		      fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off += (size_t)n;
+}
+
+/* article: the printing half of rcu_boost_dat_stat_print(), same lines. */
+static void format_text(const struct rcb_boost_stats *s, char *buf,
+			size_t len, size_t *off)
+{
+	put(buf, len, off,
+	    "rcu_boost_dat: idx=%d b=%ld ul=%ld ub=%ld boost: a=%ld b=%ld\n",
+	    s->idx, s->blocked, s->unlock, s->unboosted, s->boost_attempt,
+	    s->boost);
+	for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++) {
+		char row[N_RCU_BOOST_STATE * (sizeof(long) * 3 + 2) + 2 + 8];
+		int i = 0;
+
+		for (int st = 0; st <= N_RCU_BOOST_STATE; st++)
+			i += snprintf(&row[i], sizeof(row) - (size_t)i, " %ld%c",
+				      s->stats[e][st],
+				      rcu_boost_state_error[e][st]);
+		put(buf, len, off, "rcu_boost_dat %s %s\n",
+		    rcu_boost_state_event[e], row);
+	}
+}
+
+static void format_json(const struct rcb_boost_stats *s, char *buf,
+			size_t len, size_t *off)
+{
+	put(buf, len, off,
+	    "{\"enabled\":%s,\"booster_running\":%s,\"no_permission\":%s,"
+	    "\"booster_prio\":%d,\"idx\":%d,\"blocked\":%ld,\"unlock\":%ld,"
+	    "\"unboosted\":%ld,\"boost_attempt\":%ld,\"boost\":%ld,",
+	    s->enabled ? "true" : "false",
+	    s->booster_running ? "true" : "false",
+	    s->no_permission ? "true" : "false", s->booster_prio, s->idx,
+	    s->blocked, s->unlock, s->unboosted, s->boost_attempt, s->boost);
+	put(buf, len, off, "\"states\":[");
+	for (int st = 0; st <= N_RCU_BOOST_STATE; st++)
+		put(buf, len, off, "%s\"%s\"", st ? "," : "",
+		    rcu_boost_state_name[st]);
+	put(buf, len, off, "],\"stats\":{");
+	for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++) {
+		const char *label = rcu_boost_state_event[e];
+
+		put(buf, len, off, "%s\"%.*s\":[", e ? "," : "",
+		    (int)(strchr(label, ':') - label), label);
+		for (int st = 0; st <= N_RCU_BOOST_STATE; st++)
+			put(buf, len, off, "%s%ld", st ? "," : "",
+			    s->stats[e][st]);
+		put(buf, len, off, "]");
+	}
+	put(buf, len, off,
+	    "},\"too_early\":%ld,\"preempt_enqueued\":%ld,"
+	    "\"enqueue_reverted\":%ld,\"boost_failed\":%ld,"
+	    "\"boost_skipped_higher\":%ld,\"restore_kept_app\":%ld,"
+	    "\"passes\":%ld}\n",
+	    s->too_early, s->preempt_enqueued, s->enqueue_reverted,
+	    s->boost_failed, s->boost_skipped_higher, s->restore_kept_app,
+	    s->passes);
+}
+
+RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
+				   size_t len, int json)
+{
+	size_t off = 0;
+
+	if (!s || (!buf && len))
+		return -EINVAL;
+	if (len)
+		buf[0] = '\0';
+	if (json)
+		format_json(s, buf, len, &off);
+	else
+		format_text(s, buf, len, &off);
+	return (int)off;
+}
+#endif /* RCB_CONFIG_BOOST */

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The boost state machine: per-CPU arrays of rcu_boost_dat, queueing of
+ * readers that block (or are found preempted) inside read-side critical
+ * sections, boosting by the booster, unboosting by the reader itself.
+ * article: "RCU Explicit Priority Boosting" (the recommended design).
+ *
+ * States (src/states.h): RCU_BOOST_IDLE (not queued), RCU_BOOST_BLOCKED
+ * (queued on rbs_toboost of element *rcub_rbdp), RCU_BOOSTED (queued on
+ * rbs_boosted, priority raised).  The state lives in the thread's public
+ * reader record (rcb_reader.boost_state) so that the outermost
+ * rcb_read_unlock() can test it inline (article: rcu_read_unlock_unboost).
+ *
+ * Departure from the article, for userspace.  The article's scheduler
+ * hook lets every blocked reader queue itself.  Userspace has no hook: a
+ * reader that blocks voluntarily calls rcb_note_block() (the article's
+ * rcu_preempt_boost()), but a preempted reader never runs to do so.  The
+ * booster therefore also queues, on their behalf, registered readers
+ * that have held up a grace period for a booster period
+ * (rcb__boost_enqueue() called from booster.c).  So IDLE can be left by
+ * two threads, and the IDLE -> BLOCKED step is a compare-and-exchange.
+ * The booster's queueing races with the reader leaving its section; it
+ * is verified after a membarrier and reverted if the reader has left
+ * (booster.c, enqueue_preempted_readers()).
+ *
+ * Invariants.
+ *  1. IDLE -> BLOCKED: compare-and-exchange, by the reader
+ *     (rcb__preempt_boost) or by the booster, holding the lock of the
+ *     element it then queues on; the winner sets rcub_rbdp and queues
+ *     before releasing the lock.
+ *  2. Every other transition happens under the lock of *rcub_rbdp:
+ *     BLOCKED -> BOOSTED by the booster; BLOCKED/BOOSTED -> IDLE by the
+ *     reader (outermost unlock, thread exit) and BLOCKED -> IDLE by the
+ *     booster's revert.  A thread is on an element's list iff its state
+ *     is not IDLE and rcub_rbdp points at that element.
+ *  3. All boosting is done by the booster, all unboosting by the thread
+ *     itself (article), so unboosting is exact: a thread never stays
+ *     boosted past the outermost unlock of the section that got it
+ *     boosted.
+ *  4. The booster touches a thread (sched_setattr on its tid) only while
+ *     it holds the lock of the element the thread is queued on; a thread
+ *     dequeues itself under that lock before it leaves its critical
+ *     section's slow path, and it cannot exit without doing so, so a
+ *     reused thread ID is never boosted.
+ *  5. rcu_boost_idx is -1 until the arrays are initialised; the store
+ *     that makes it non-negative is a release ([BST-I]).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sdt.h>
+#include <sys/sysinfo.h>
+
+#include "boost.h"
+
+struct rcu_boost_dat *rcb__boost_dat;
+int rcb__boost_ncpus;
+int rcb__boost_nelem;
+_Atomic int rcu_boost_idx = -1;
+_Atomic long rcb__boost_too_early;
+
+/*
+ * article: init_rcu_boost_early().  Allocate and initialise the arrays.
+ * The index stays -1 until the booster runs (booster.c stores 0 with
+ * [BST-I] after this).  Context: rcb_init(), once.
+ */
+int rcb__boost_early_init(void)
+{
+	int ncpus = get_nprocs_conf();
+	int nelem = (int)rcb__settings.boost_elements;
+	struct rcu_boost_dat *arr;
+
+	if (rcb__boost_dat)
+		return 0;
+	if (ncpus < 1)
+		ncpus = 1;
+	arr = aligned_alloc(64, sizeof(*arr) * (size_t)(ncpus * nelem));
+	if (!arr)
+		return -ENOMEM;
+	memset(arr, 0, sizeof(*arr) * (size_t)(ncpus * nelem));
+	for (int i = 0; i < ncpus * nelem; i++) {
+		int err = rcb__pi_mutex_init(&arr[i].rbs_mutex);
+
+		if (err) {
+			free(arr);
+			return err;
+		}
+		rcb__list_init(&arr[i].rbs_toboost);
+		rcb__list_init(&arr[i].rbs_boosted);
+	}
+	rcb__boost_ncpus = ncpus;
+	rcb__boost_nelem = nelem;
+	rcb__boost_dat = arr;
+	return 0;
+}
+
+/* article: rcu_boost_dat_stat().  Context: rbdp->rbs_mutex held. */
+void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate)
+{
+	if (oldstate >= RCU_BOOST_IDLE && oldstate <= RCU_BOOSTED)
+		rbdp->rbs_stats[event][oldstate]++;
+	else
+		rbdp->rbs_stats[event][N_RCU_BOOST_STATE]++;
+}
+
+static void lock_rbd(struct rcu_boost_dat *rbdp)
+{
+	int err = pthread_mutex_lock(&rbdp->rbs_mutex);
+
+	if (err)
+		RCB_DIE("pthread_mutex_lock(rbs_mutex)", err);
+}
+
+static void unlock_rbd(struct rcu_boost_dat *rbdp)
+{
+	int err = pthread_mutex_unlock(&rbdp->rbs_mutex);
+
+	if (err)
+		RCB_DIE("pthread_mutex_unlock(rbs_mutex)", err);
+}
+
+/*
+ * article: rcu_rbd_new().  The element newly blocked tasks of @cpu join,
+ * or NULL before the booster runs.
+ */
+static struct rcu_boost_dat *rcu_rbd_new(int cpu)
+{
+	/* [BST-N] pairs with [BST-I] in rcu_booster(): the arrays are
+	 * initialised before the index reads non-negative. */
+	int idx = rcb_load_acquire(&rcu_boost_idx);
+
+	if (RCB_UNLIKELY(idx < 0))
+		return NULL;
+	if (cpu < 0 || cpu >= rcb__boost_ncpus)
+		cpu = 0;
+	return rcb__rbd(cpu, idx);
+}
+
+/*
+ * Queue @t on @rbdp as BLOCKED if it is IDLE (invariant 1).  Returns
+ * true if this call queued it.  Context: the thread itself or the
+ * booster; @rbdp's lock not held.
+ */
+bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
+{
+	int old = RCU_BOOST_IDLE;
+	bool queued = false;
+
+	lock_rbd(rbdp);
+	rbdp->rbs_blocked++;
+	/* [BST-E] Only one of the reader and the booster leaves IDLE; the
+	 * winner owns the queueing.  Acquire pairs with [BST-U] (the
+	 * reader's return to IDLE releases its earlier list changes). */
+	if (rcb_cmpxchg_acq_rel(&t->rd->boost_state, &old, RCU_BOOST_BLOCKED)) {
+		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, RCU_BOOST_IDLE);
+		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_toboost);
+		/* [BST-P] pairs with [BST-Q] in rcb__read_unlock_unboost(). */
+		rcb_store_release(&t->boost.rcub_rbdp, rbdp);
+		queued = true;
+		DTRACE_PROBE2(rcuboost, block, t->tid, (int)(rbdp - rcb__boost_dat));
+	} else {
+		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, old);
+	}
+	unlock_rbd(rbdp);
+	return queued;
+}
+
+/*
+ * Undo a booster-side queueing of @t on @rbdp: the reader had already
+ * left the critical section it was queued for.  Only BLOCKED is undone:
+ * had the reader seen the state it would have dequeued itself.
+ * Context: the booster.
+ */
+void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
+{
+	lock_rbd(rbdp);
+	if (rcb_load_relaxed(&t->boost.rcub_rbdp) == rbdp &&
+	    rcb_load_relaxed(&t->rd->boost_state) == RCU_BOOST_BLOCKED) {
+		rcb__list_del_init(&t->boost.rcub_entry);
+		rcb_store_relaxed(&t->boost.rcub_rbdp, NULL);
+		/* [BST-R] pairs with [BST-E]/[BST-Q] acquires. */
+		rcb_store_release(&t->rd->boost_state, RCU_BOOST_IDLE);
+		rbdp->rbs_enqueue_reverted++;
+	}
+	unlock_rbd(rbdp);
+}
+
+/* article: __rcu_preempt_boost().  Called by rcb_note_block() inside a
+ * read-side critical section. */
+RCB_API void rcb__preempt_boost(void)
+{
+	struct rcb__thread *self = rcb__self();
+	struct rcu_boost_dat *rbdp;
+
+	if (!rcb__settings.boost ||
+	    rcb_load_relaxed(&self->rd->boost_state) != RCU_BOOST_IDLE)
+		return;
+	rbdp = rcu_rbd_new(sched_getcpu());
+	if (!rbdp) {
+		/* article: "Preempted RCU too early."  Counted, not
+		 * printed: the booster starts with the first stalled
+		 * grace period and finds the reader then. */
+		rcb_add_relaxed(&rcb__boost_too_early, 1);
+		rcb__booster_kick();
+		return;
+	}
+	rcb__boost_enqueue(self, rbdp);
+}
+
+/*
+ * article: rcu_boost_prio().  Raise @t to one notch below the booster's
+ * priority @booster_prio, never lowering a thread that runs at or above
+ * it.  Remembers the attributes to restore; if the application changed
+ * them since our last boost, its attributes become the ones to restore.
+ * Context: the booster, holding the lock of @t's element.
+ */
+void rcb__boost_prio(struct rcb__thread *t, int booster_prio)
+{
+	struct rcu_boost_dat *rbdp = rcb_load_relaxed(&t->boost.rcub_rbdp);
+	struct rcb__boost_thread *b = &t->boost;
+	struct rcb__sched_attr cur, want;
+	int rcuprio = booster_prio > 1 ? booster_prio - 1 : 1;
+	int err;
+
+	if (rcb__sched_get(t->tid, &cur) != 0) {
+		rbdp->rbs_boost_failed++;
+		return;
+	}
+	if (b->applied && rcb__sched_same(&cur, &b->set)) {
+		/* Ours: reboost only raises (article: a raised booster
+		 * priority takes effect). */
+		if ((int)b->set.sched_priority >= rcuprio)
+			return;
+	} else {
+		b->orig = cur;
+		b->applied = false;
+	}
+	if (rcb__sched_at_least(&cur, rcuprio) && !b->applied) {
+		rbdp->rbs_boost_skipped_higher++;
+		return;
+	}
+	want = cur;
+	want.sched_policy = SCHED_FIFO;
+	want.sched_priority = (uint32_t)rcuprio;
+	want.sched_nice = 0;
+	want.sched_flags &= 0x01; /* keep SCHED_FLAG_RESET_ON_FORK only */
+	err = rcb__sched_set(t->tid, &want);
+	if (err) {
+		rbdp->rbs_boost_failed++;
+		return;
+	}
+	if (rcb__sched_get(t->tid, &b->set) != 0)
+		b->set = want;
+	b->applied = true;
+	DTRACE_PROBE2(rcuboost, boost, t->tid, rcuprio);
+}
+
+/*
+ * article: rcu_unboost_prio().  Restore the attributes the thread had,
+ * unless the application changed them while it was boosted: then the
+ * application's change wins.  Context: the thread itself, holding the
+ * lock of its element.
+ */
+static void rcu_unboost_prio(struct rcb__thread *self,
+			     struct rcu_boost_dat *rbdp)
+{
+	struct rcb__boost_thread *b = &self->boost;
+	struct rcb__sched_attr cur;
+	int err;
+
+	if (!b->applied)
+		return;
+	b->applied = false;
+	if (rcb__sched_get(self->tid, &cur) == 0 &&
+	    !rcb__sched_same(&cur, &b->set)) {
+		rbdp->rbs_restore_kept_app++;
+		return;
+	}
+	err = rcb__sched_set(self->tid, &b->orig);
+	if (err) {
+		char who[48];
+
+		rcb__thread_label(who, sizeof(who));
+		fprintf(stderr,
+			"rcuboost: cannot restore the scheduling attributes of thread %s after boosting: %s\n",
+			who, strerror(-err));
+	}
+	DTRACE_PROBE2(rcuboost, unboost, self->tid,
+		      (int)b->orig.sched_priority);
+}
+
+/*
+ * article: __rcu_read_unlock_unboost().  The outermost unlock of a
+ * section whose thread is queued: dequeue, unboost if boosted, go IDLE.
+ * Also called by the thread-exit path.  Context: the thread itself,
+ * outside any critical section.
+ */
+RCB_API void rcb__read_unlock_unboost(void)
+{
+	struct rcb__thread *self = rcb__self();
+	struct rcu_boost_dat *rbdp;
+	int state;
+
+	for (;;) {
+		/* [BST-Q] pairs with [BST-P]/[BST-R]: a non-IDLE state
+		 * comes with its element pointer, or the pointer is about
+		 * to be set by the booster holding the element's lock. */
+		state = rcb_load_acquire(&self->rd->boost_state);
+		if (state == RCU_BOOST_IDLE)
+			return;
+		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp);
+		if (!rbdp) {
+			/* The booster won IDLE -> BLOCKED and is queueing
+			 * us under the element's lock; it is RT and
+			 * holds the lock for a few instructions. */
+			sched_yield();
+			continue;
+		}
+		lock_rbd(rbdp);
+		if (rcb_load_relaxed(&self->boost.rcub_rbdp) != rbdp) {
+			unlock_rbd(rbdp);
+			continue;
+		}
+		state = rcb_load_relaxed(&self->rd->boost_state);
+		rcb__list_del_init(&self->boost.rcub_entry);
+		rbdp->rbs_unlock++;
+		rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
+		rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, state);
+		if (state == RCU_BOOSTED) {
+			rcu_unboost_prio(self, rbdp);
+			rbdp->rbs_unboosted++;
+		}
+		/* [BST-U] pairs with [BST-E]. */
+		rcb_store_release(&self->rd->boost_state, RCU_BOOST_IDLE);
+		unlock_rbd(rbdp);
+		return;
+	}
+}

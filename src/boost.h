@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boosting internals shared by boost.c (the state machine and lists),
+ * booster.c (the booster thread), boost_sched.c (the scheduling backend)
+ * and stats.c.  Names follow the reference article so the code can be
+ * read against it.
+ */
+#ifndef RCB_BOOST_H
+#define RCB_BOOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "internal.h"
+#include "states.h"
+
+/* ---- scheduling backend (boost_sched.c) ---------------------------- */
+
+int rcb__sched_get(pid_t tid, struct rcb__sched_attr *a);
+int rcb__sched_set(pid_t tid, const struct rcb__sched_attr *a);
+bool rcb__sched_same(const struct rcb__sched_attr *a,
+		     const struct rcb__sched_attr *b);
+/* Does @a already run at real-time priority @prio or above (or under
+ * SCHED_DEADLINE, above every real-time priority)? */
+bool rcb__sched_at_least(const struct rcb__sched_attr *a, int prio);
+/* CPU that thread @tid last ran on, or -1. */
+int rcb__sched_last_cpu(pid_t tid);
+
+/* ---- the per-CPU arrays (article: "Data Structures") --------------- */
+
+struct rcu_boost_dat {
+	pthread_mutex_t rbs_mutex; /* PTHREAD_PRIO_INHERIT */
+	struct rcb__list rbs_toboost;
+	struct rcb__list rbs_boosted;
+	long rbs_blocked;
+	long rbs_boost_attempt;
+	long rbs_boost;
+	long rbs_unlock;
+	long rbs_unboosted;
+	long rbs_stats[N_RCU_BOOST_DAT_EVENTS][N_RCU_BOOST_STATE + 1];
+	/* userspace additions, same lock */
+	long rbs_preempt_enqueued;
+	long rbs_enqueue_reverted;
+	long rbs_boost_failed;
+	long rbs_boost_skipped_higher;
+	long rbs_restore_kept_app;
+} __attribute__((aligned(64)));
+
+extern struct rcu_boost_dat *rcb__boost_dat; /* [ncpus][nelem] */
+extern int rcb__boost_ncpus;
+extern int rcb__boost_nelem;
+extern _Atomic int rcu_boost_idx;
+extern _Atomic long rcb__boost_too_early;
+
+static inline struct rcu_boost_dat *rcb__rbd(int cpu, int idx)
+{
+	return &rcb__boost_dat[cpu * rcb__boost_nelem + idx];
+}
+
+/* boost.c */
+int rcb__boost_early_init(void);
+bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
+void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
+void rcb__boost_prio(struct rcb__thread *t, int booster_prio);
+void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate);
+
+/* booster.c */
+bool rcb__booster_running(void);
+int rcb__booster_prio(void);
+bool rcb__booster_no_permission(void);
+long rcb__booster_passes(void);
+
+#endif

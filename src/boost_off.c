@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boosting compiled out (RCB_BOOST=OFF): the entry points exist so that
+ * programs link the same, and do nothing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+RCB_API void rcb__preempt_boost(void)
+{
+}
+
+RCB_API void rcb__read_unlock_unboost(void)
+{
+}
+
+RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->idx = -1;
+	return -ENOTSUP;
+}
+
+RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
+				   size_t len, int json)
+{
+	(void)s;
+	if (!buf && len)
+		return -EINVAL;
+	return json ? snprintf(buf, len, "{\"enabled\":false}\n")
+		    : snprintf(buf, len, "rcuboost: boosting not compiled in\n");
+}
+
+void rcb__booster_kick(void)
+{
+}
+
+int rcb__booster_start(void)
+{
+	return 0;
+}
+
+void rcb__booster_stop(void)
+{
+}
+
+void rcb__boost_after_fork_child(void)
+{
+}
