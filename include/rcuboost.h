@@ -397,12 +397,17 @@ struct rcb__gp {
 };
 
 RCB_API extern struct rcb__gp rcb__gp;
-RCB_API extern __thread struct rcb_reader rcb__reader;
+/* initial-exec: one %fs-relative access even from position-independent
+ * code, as librcuboost is loaded with the program (not for dlopen()ing
+ * after threads started; glibc's static TLS surplus usually covers it). */
+RCB_API extern __thread struct rcb_reader rcb__reader
+	__attribute__((tls_model("initial-exec")));
 
 RCB_API void rcb__read_lock_slow(void);
 RCB_API void rcb__read_unlock_slow(unsigned long ctr);
 RCB_API void rcb__gp_wake(void);
 RCB_API void rcb__read_unlock_unboost(void);
+RCB_API void rcb__read_unlock_special(void);
 
 #define rcb__compiler_barrier() atomic_signal_fence(memory_order_seq_cst)
 
@@ -480,14 +485,18 @@ static inline void rcb_read_unlock(void)
 		 * with [GP-W] in src/gp.c.
 		 */
 		rcb__compiler_barrier();
+#if RCB_CONFIG_BOOST
+		/* article: rcu_read_unlock_unboost(), folded into the
+		 * wake-up test so both share one branch. */
+		if (RCB_UNLIKELY((atomic_load_explicit(&rcb__gp.futex,
+						       memory_order_relaxed) == -1) |
+				 (atomic_load_explicit(&r->boost_state,
+						       memory_order_relaxed) != 0)))
+			rcb__read_unlock_special();
+#else
 		if (RCB_UNLIKELY(atomic_load_explicit(&rcb__gp.futex,
 						      memory_order_relaxed) == -1))
 			rcb__gp_wake();
-#if RCB_CONFIG_BOOST
-		/* article: rcu_read_unlock_unboost() */
-		if (RCB_UNLIKELY(atomic_load_explicit(&r->boost_state,
-						      memory_order_relaxed) != 0))
-			rcb__read_unlock_unboost();
 #endif
 	} else if (RCB_LIKELY(tmp & RCB__NEST_MASK)) {
 		atomic_store_explicit(&r->ctr, tmp - RCB__NEST_ONE,

@@ -53,6 +53,7 @@
 #include <string.h>
 #include <sys/sdt.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 
 #include "boost.h"
 
@@ -195,8 +196,7 @@ RCB_API void rcb__preempt_boost(void)
 	struct rcb__thread *self = rcb__self();
 	struct rcu_boost_dat *rbdp;
 
-	if (!rcb__settings.boost ||
-	    rcb_load_relaxed(&self->rd->boost_state) != RCU_BOOST_IDLE)
+	if (!rcb__settings.boost)
 		return;
 	rbdp = rcu_rbd_new(sched_getcpu());
 	if (!rbdp) {
@@ -314,9 +314,13 @@ RCB_API void rcb__read_unlock_unboost(void)
 		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp);
 		if (!rbdp) {
 			/* The booster won IDLE -> BLOCKED and is queueing
-			 * us under the element's lock; it is RT and
-			 * holds the lock for a few instructions. */
-			sched_yield();
+			 * us under the element's lock, a few instructions.
+			 * Sleep rather than yield: if we outrank the
+			 * booster on its CPU, a yield would never let it
+			 * finish. */
+			struct timespec ts = { .tv_sec = 0, .tv_nsec = 20000 };
+
+			nanosleep(&ts, NULL);
 			continue;
 		}
 		lock_rbd(rbdp);

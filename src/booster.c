@@ -40,6 +40,7 @@ static pthread_mutex_t booster_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t booster_thread;
 static _Atomic bool booster_started; /* created, not joined */
 static _Atomic int booster_stop;     /* futex word: 1 = stop */
+static _Atomic int booster_ready;    /* futex word: 0 starting, 1 up/failed */
 static _Atomic int booster_cur_prio;
 static _Atomic bool no_permission;
 static _Atomic long passes;
@@ -212,13 +213,18 @@ static void *rcu_booster(void *arg)
 	if (err) {
 		rcb_store_relaxed(&no_permission, true);
 		report_no_permission(err);
-		return NULL;
+	} else {
+		rcb_store_relaxed(&booster_cur_prio, sp.sched_priority);
+		/* [BST-I] The arrays (rcb__boost_early_init) are
+		 * initialised before the index reads non-negative.  Pairs
+		 * with [BST-N] in rcu_rbd_new(). */
+		rcb_store_release(&rcu_boost_idx, 0);
 	}
-	rcb_store_relaxed(&booster_cur_prio, sp.sched_priority);
-	/* [BST-I] The arrays (rcb__boost_early_init) are initialised before
-	 * the index reads non-negative.  Pairs with [BST-N] in
-	 * rcu_rbd_new(). */
-	rcb_store_release(&rcu_boost_idx, 0);
+	/* [BST-W] pairs with [BST-WA] in rcb__booster_start(). */
+	rcb_store_release(&booster_ready, 1);
+	rcb__futex_wake(&booster_ready, 1);
+	if (err)
+		return NULL;
 	while (!rcb_load_acquire(&booster_stop)) {
 		int prio = own_prio();
 		uint64_t now;
@@ -265,11 +271,17 @@ int rcb__booster_start(void)
 		err = -rcb__boost_early_init();
 		if (!err) {
 			rcb_store_relaxed(&booster_stop, 0);
+			rcb_store_relaxed(&booster_ready, 0);
 			err = pthread_create(&booster_thread, NULL, rcu_booster, NULL);
 		}
-		if (!err)
+		if (!err) {
+			/* On return the booster runs (or has reported that
+			 * it may not): blocks noted from now on are seen.
+			 * [BST-WA] pairs with [BST-W]. */
+			while (!rcb_load_acquire(&booster_ready))
+				rcb__futex_wait(&booster_ready, 0, 0);
 			rcb_store_release(&booster_started, true); /* [BST-KR] */
-		else
+		} else
 			fprintf(stderr, "rcuboost: cannot start the booster thread: %s\n",
 				strerror(err));
 	}

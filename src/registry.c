@@ -27,7 +27,8 @@
 
 #include "internal.h"
 
-RCB_API __thread struct rcb_reader rcb__reader;
+RCB_API __thread struct rcb_reader rcb__reader
+	__attribute__((tls_model("initial-exec")));
 static __thread struct rcb__thread self;
 
 pthread_mutex_t rcb__registry_lock; /* PI; initialised in gp.c's constructor */
@@ -194,12 +195,19 @@ RCB_API void rcb__read_unlock_slow(unsigned long ctr)
 	/* [RD-WF] Fence flavor's [RD-W]: the ctr store is ordered before
 	 * the futex load.  Pairs with [GP-W]. */
 	rcb_fence_seq_cst();
+	rcb__read_unlock_special();
+}
+
+/*
+ * The outermost unlock found a grace period waiting to be woken or its
+ * thread queued for boosting (or both); it has ended its section.
+ */
+RCB_API void rcb__read_unlock_special(void)
+{
 	if (rcb_load_relaxed(&rcb__gp.futex) == -1)
 		rcb__gp_wake();
-#if RCB_CONFIG_BOOST
 	if (rcb_load_relaxed(&rcb__reader.boost_state) != 0)
 		rcb__read_unlock_unboost();
-#endif
 }
 
 void rcb__registry_after_fork_child(void)

@@ -1,0 +1,139 @@
+/* Real-time helpers for the boost tests: pinning, policy changes, a CPU
+ * hog with a hard time bound, and a watchdog.  Every RT thread these
+ * helpers start stops by itself and restores its attributes. */
+#ifndef RCB_TEST_RT_H
+#define RCB_TEST_RT_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/check.h"
+
+struct rt_attr {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t prio;
+	uint64_t runtime, deadline, period;
+};
+
+static inline double rt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline void rt_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	CHECK(pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0);
+}
+
+static inline int rt_get(pid_t tid, struct rt_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	return (int)syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0);
+}
+
+static inline int rt_set(pid_t tid, uint32_t policy, int prio, int nice)
+{
+	struct rt_attr a = { .size = sizeof(a), .policy = policy,
+			     .prio = (uint32_t)prio, .nice = nice };
+
+	return (int)syscall(SYS_sched_setattr, tid, &a, 0);
+}
+
+static inline int rt_same(const struct rt_attr *a, const struct rt_attr *b)
+{
+	if (a->policy != b->policy)
+		return 0;
+	if (a->policy == SCHED_FIFO || a->policy == SCHED_RR)
+		return a->prio == b->prio;
+	return a->nice == b->nice;
+}
+
+/* Busy-spin for @seconds; the clock check bounds it whatever happens. */
+static inline void rt_spin(double seconds)
+{
+	double end = rt_now() + seconds;
+
+	while (rt_now() < end)
+		;
+}
+
+struct rt_hog {
+	pthread_t thread;
+	int cpu, prio;
+	double seconds;
+	atomic_int started;
+};
+
+static void *rt_hog_main(void *arg)
+{
+	struct rt_hog *h = arg;
+
+	rt_pin(h->cpu);
+	CHECK(rt_set(0, SCHED_FIFO, h->prio, 0) == 0);
+	atomic_store(&h->started, 1);
+	rt_spin(h->seconds);
+	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
+	return NULL;
+}
+
+/* Start a SCHED_FIFO @prio hog pinned to @cpu for @seconds (< 10). */
+static inline void rt_hog_start(struct rt_hog *h, int cpu, int prio,
+				double seconds)
+{
+	CHECK(seconds > 0 && seconds < 10);
+	h->cpu = cpu;
+	h->prio = prio;
+	h->seconds = seconds;
+	atomic_store(&h->started, 0);
+	CHECK(pthread_create(&h->thread, NULL, rt_hog_main, h) == 0);
+	while (!atomic_load(&h->started))
+		usleep(100);
+}
+
+static inline void rt_hog_join(struct rt_hog *h)
+{
+	pthread_join(h->thread, NULL);
+}
+
+/* A hang becomes a failure: SIGALRM kills the process, RT threads too. */
+static inline void rt_watchdog(unsigned int seconds)
+{
+	signal(SIGALRM, SIG_DFL);
+	alarm(seconds);
+}
+
+/* Real-time tests need root (or CAP_SYS_NICE); exit 77 (skip) without. */
+static inline void rt_require(void)
+{
+	if (rt_set(0, SCHED_FIFO, 1, 0) != 0) {
+		fprintf(stderr, "skip: no permission for SCHED_FIFO (%s)\n",
+			strerror(errno));
+		exit(77);
+	}
+	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
+}
+
+#endif
