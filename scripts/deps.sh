@@ -7,7 +7,7 @@ set -eu
 PKGS="cmake:build gcc:build clang:build(second compiler) make:build
 pkg-config:install-test binutils:symbol-and-disassembly-tests
 liburcu-dev:benchmark-and-demo-peer spin:model-checks
-systemtap-sdt-dev:USDT-probes gnuplot-nox:demo-plot"
+systemtap-sdt-dev:USDT-probes bpftrace:USDT-trace-test gnuplot-nox:demo-plot"
 
 missing=""
 for entry in $PKGS; do
