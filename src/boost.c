@@ -58,6 +58,7 @@
 #include "boost.h"
 
 struct rcu_boost_dat *rcb__boost_dat;
+_Atomic bool rcb__boost_dat_ready;
 int rcb__boost_ncpus;
 int rcb__boost_nelem;
 _Atomic int rcu_boost_idx = -1;
@@ -95,6 +96,8 @@ int rcb__boost_early_init(void)
 	rcb__boost_ncpus = ncpus;
 	rcb__boost_nelem = nelem;
 	rcb__boost_dat = arr;
+	/* [BST-D] pairs with [BST-DA] in rcb_boost_stats(). */
+	rcb_store_release(&rcb__boost_dat_ready, true);
 	return 0;
 }
 

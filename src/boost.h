@@ -48,6 +48,8 @@ struct rcu_boost_dat {
 } __attribute__((aligned(64)));
 
 extern struct rcu_boost_dat *rcb__boost_dat; /* [ncpus][nelem] */
+/* The arrays are initialised (release after rcb__boost_early_init()). */
+extern _Atomic bool rcb__boost_dat_ready;
 extern int rcb__boost_ncpus;
 extern int rcb__boost_nelem;
 extern _Atomic int rcu_boost_idx;

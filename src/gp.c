@@ -54,6 +54,9 @@ RCB_API struct rcb__gp rcb__gp = { .ctr = RCB__GP_STEP, .futex = 0 };
 
 _Atomic unsigned long long rcb__gp_stat[5];
 _Atomic unsigned long long rcb__gp_wait_start_ns;
+#if defined(__SANITIZE_THREAD__)
+_Atomic unsigned long rcb__tsan_fence_word;
+#endif
 
 /* Serialises grace periods; priority inheritance, so that a real-time
  * caller queued behind a low-priority grace period leader lends it its

@@ -67,7 +67,7 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 	out->booster_prio = rcb__booster_prio();
 	out->too_early = rcb_load_relaxed(&rcb__boost_too_early);
 	out->passes = rcb__booster_passes();
-	if (!rcb__boost_dat)
+	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
 		return 0;
 	for (int i = 0; i < rcb__boost_ncpus * rcb__boost_nelem; i++) {
 		struct rcu_boost_dat *rbdp = &rcb__boost_dat[i];
