@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-demo: shared declarations.  Each scenario lives in its own
+ * file and is listed in the scenario table in main.c.
+ */
+#ifndef RCB_DEMO_H
+#define RCB_DEMO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct demo_opts {
+	unsigned long duration_ms;
+	unsigned int readers;
+	unsigned int routes;     /* routing: initial table size */
+	unsigned int update_us;  /* routing: pause between table versions */
+	uint64_t seed;
+	const char *json;        /* NULL: no JSON file */
+	bool quiet;              /* summary line only */
+};
+
+struct demo_scenario {
+	const char *name;
+	const char *summary; /* one line for --list and --help */
+	/* Run the scenario and print its report on stdout.  Returns 0 if
+	 * everything it checked held, 1 otherwise. */
+	int (*run)(const struct demo_opts *opt);
+};
+
+extern const struct demo_scenario demo_routing;
+
+/* ---- util.c ---- */
+uint64_t demo_now_ns(void);
+void demo_sleep_ns(uint64_t ns);
+uint64_t demo_rand(uint64_t *state);
+/* Open @path for the JSON report; prints the error and returns NULL. */
+FILE *demo_json_open(const char *path);
+/* Close it; returns 0 or -errno (printed). */
+int demo_json_close(FILE *f, const char *path);
+/* Format @bytes as "123 B", "4.5 KiB", "6.7 MiB" into @buf. */
+const char *demo_bytes(uint64_t bytes, char *buf, size_t len);
+
+#endif

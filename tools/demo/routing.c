@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-demo, scenario "routing": a read-mostly routing table.
+ *
+ * Reader threads look up IPv4 destinations by longest-prefix match, each
+ * lookup inside rcb_read_lock()/rcb_read_unlock(): no lock, no atomic
+ * read-modify-write, no waiting for the updater.  One updater thread
+ * changes the table the RCU way: copy it, modify the copy, publish the
+ * copy with rcb_assign_pointer(), and hand the old copy to
+ * rcb_call_sized(), which frees it once every reader that might still
+ * be looking at it has finished (a grace period).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rcuboost.h"
+#include "demo.h"
+
+#define TABLE_LIVE 0x726f7574u /* "rout" */
+#define TABLE_DEAD 0xdeadu
+#define NHOPS 8
+
+struct route {
+	uint32_t prefix;
+	uint8_t len;
+	uint8_t hop;
+};
+
+struct route_table {
+	struct rcb_head rh;       /* for rcb_call_sized() */
+	_Atomic unsigned int magic; /* TABLE_DEAD once freed */
+	unsigned long version;
+	unsigned int n;
+	struct route r[];         /* longest prefix first; 0.0.0.0/0 last */
+};
+
+/* The RCU-protected pointer: readers load it with rcb_dereference(). */
+static struct route_table *routing_table;
+
+static _Atomic bool stop;
+static _Atomic unsigned long tables_alloc, tables_freed;
+
+struct reader {
+	pthread_t thread;
+	unsigned int idx;
+	uint64_t rng;
+	uint64_t ns;
+	unsigned long lookups;
+	unsigned long versions_seen;
+	unsigned long last_version;
+	unsigned long backwards;   /* a version older than one seen before */
+	unsigned long dead_tables; /* lookups that found a freed table */
+	unsigned long hop_sum;     /* keeps the lookups from being optimised away */
+};
+
+struct updater {
+	pthread_t thread;
+	uint64_t rng;
+	unsigned int update_us;
+	unsigned int base_routes;
+	unsigned long published;
+	unsigned long changed, added, withdrawn;
+	unsigned long call_errors;
+};
+
+static uint32_t mask_of(unsigned int len)
+{
+	return len ? ~0u << (32 - len) : 0;
+}
+
+static size_t table_bytes(unsigned int n)
+{
+	return sizeof(struct route_table) + n * sizeof(struct route);
+}
+
+static struct route_table *table_alloc(unsigned int n, unsigned long version)
+{
+	struct route_table *t = malloc(table_bytes(n));
+
+	if (!t) {
+		fprintf(stderr, "rcuboost-demo: out of memory\n");
+		exit(1);
+	}
+	memset(t, 0, sizeof(*t));
+	atomic_store_explicit(&t->magic, TABLE_LIVE, memory_order_relaxed);
+	t->version = version;
+	t->n = n;
+	atomic_fetch_add_explicit(&tables_alloc, 1, memory_order_relaxed);
+	return t;
+}
+
+/* The RCU callback: runs after a grace period, when no reader can still
+ * hold the old table. */
+static void table_free_cb(struct rcb_head *h)
+{
+	struct route_table *t = (struct route_table *)((char *)h -
+				 offsetof(struct route_table, rh));
+
+	atomic_store_explicit(&t->magic, TABLE_DEAD, memory_order_relaxed);
+	free(t);
+	atomic_fetch_add_explicit(&tables_freed, 1, memory_order_relaxed);
+}
+
+/* Longest-prefix match: routes are sorted by decreasing prefix length,
+ * so the first match is the longest; the default route matches all. */
+static const struct route *lookup(const struct route_table *t, uint32_t addr)
+{
+	for (unsigned int i = 0; i < t->n; i++)
+		if (((addr ^ t->r[i].prefix) & mask_of(t->r[i].len)) == 0)
+			return &t->r[i];
+	return NULL;
+}
+
+static struct route random_route(uint64_t *rng)
+{
+	uint64_t x = demo_rand(rng);
+	struct route r;
+
+	r.len = (uint8_t)(8 + x % 21); /* /8 .. /28 */
+	/* Mostly inside 10.0.0.0/8 so that prefixes overlap and nest. */
+	r.prefix = (uint32_t)(x >> 16);
+	if ((x >> 8) % 4)
+		r.prefix = 0x0a000000u | (r.prefix & 0x00ffffffu);
+	r.prefix &= mask_of(r.len);
+	r.hop = (uint8_t)((x >> 5) % NHOPS);
+	return r;
+}
+
+/* Insert @r in @t (room for one more entry), keeping the order. */
+static void table_insert(struct route_table *t, struct route r)
+{
+	unsigned int pos = 0;
+
+	while (pos < t->n && t->r[pos].len >= r.len)
+		pos++;
+	memmove(&t->r[pos + 1], &t->r[pos], (t->n - pos) * sizeof(r));
+	t->r[pos] = r;
+	t->n++;
+}
+
+static struct route_table *initial_table(unsigned int n, uint64_t *rng)
+{
+	struct route_table *t = table_alloc(n, 1);
+	struct route def = { .prefix = 0, .len = 0, .hop = 0 };
+
+	t->n = 0;
+	table_insert(t, def);
+	while (t->n < n)
+		table_insert(t, random_route(rng));
+	return t;
+}
+
+static void format_route(const struct route *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u/%u via 192.0.2.%u", r->prefix >> 24,
+		 (r->prefix >> 16) & 255, (r->prefix >> 8) & 255,
+		 r->prefix & 255, r->len, r->hop + 1);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void *reader_fn(void *arg)
+{
+	struct reader *rd = arg;
+	uint64_t t0 = demo_now_ns();
+
+	rcb_register_thread();
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		for (int i = 0; i < 256; i++) {
+			uint32_t addr = (uint32_t)demo_rand(&rd->rng);
+			const struct route_table *t;
+			const struct route *r;
+			unsigned long v;
+
+			if (i & 1) /* half the traffic goes to 10/8 */
+				addr = 0x0a000000u | (addr & 0x00ffffffu);
+			rcb_read_lock();
+			t = rcb_dereference(routing_table);
+			r = lookup(t, addr);
+			rd->hop_sum += r ? r->hop : 0;
+			v = t->version;
+			if (atomic_load_explicit(&t->magic, memory_order_relaxed) !=
+			    TABLE_LIVE)
+				rd->dead_tables++;
+			rcb_read_unlock();
+			if (v != rd->last_version) {
+				if (v < rd->last_version)
+					rd->backwards++;
+				rd->versions_seen++;
+				rd->last_version = v;
+			}
+		}
+		rd->lookups += 256;
+	}
+	rd->ns = demo_now_ns() - t0;
+	return NULL;
+}
+
+/* Copy, change one route, publish, retire the old copy. */
+static void update_once(struct updater *up)
+{
+	struct route_table *old = routing_table; /* only this thread writes it */
+	struct route_table *t = table_alloc(old->n + 1, old->version + 1);
+	uint64_t x = demo_rand(&up->rng);
+	unsigned int op = x % 3, i;
+
+	memcpy(t->r, old->r, old->n * sizeof(old->r[0]));
+	t->n = old->n;
+	if (op == 1 && t->n > 2 * up->base_routes)
+		op = 2;
+	if (op == 2 && t->n <= up->base_routes / 2 + 1)
+		op = 1;
+	switch (op) {
+	case 0: /* a next hop changes */
+		i = (unsigned int)((x >> 8) % t->n);
+		t->r[i].hop = (uint8_t)((t->r[i].hop + 1 + (x >> 40) % (NHOPS - 1)) % NHOPS);
+		up->changed++;
+		break;
+	case 1: /* a route is announced */
+		table_insert(t, random_route(&up->rng));
+		up->added++;
+		break;
+	default: /* a route is withdrawn (never the default, which is last) */
+		i = (unsigned int)((x >> 8) % (t->n - 1));
+		memmove(&t->r[i], &t->r[i + 1], (t->n - i - 1) * sizeof(t->r[0]));
+		t->n--;
+		up->withdrawn++;
+		break;
+	}
+	/* Every store above is visible to a reader that sees @t. */
+	rcb_assign_pointer(routing_table, t);
+	/* Readers may still be walking @old: free it after a grace period,
+	 * and let the backlog count its size meanwhile. */
+	if (rcb_call_sized(&old->rh, table_free_cb, table_bytes(old->n)) != 0)
+		up->call_errors++;
+	up->published++;
+}
+
+static void *updater_fn(void *arg)
+{
+	struct updater *up = arg;
+
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		update_once(up);
+		demo_sleep_ns((uint64_t)up->update_us * 1000);
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+
+static const uint32_t sample_addrs[] = {
+	0x0a010203u, /* 10.1.2.3 */
+	0x0a800001u, /* 10.128.0.1 */
+	0xc6336401u, /* 198.51.100.1 */
+};
+
+/* Describe where the sample addresses go, into @buf.  Context: no
+ * updater running. */
+static void format_samples(char *buf, size_t len, const char *when)
+{
+	const struct route_table *t = routing_table;
+	size_t off;
+	char rt[64];
+
+	off = (size_t)snprintf(buf, len, "  %s (table version %lu, %u routes):\n",
+			       when, t->version, t->n);
+	for (size_t i = 0; i < sizeof(sample_addrs) / sizeof(sample_addrs[0]); i++) {
+		uint32_t a = sample_addrs[i];
+
+		if (off >= len)
+			break;
+		format_route(lookup(t, a), rt, sizeof(rt));
+		off += (size_t)snprintf(buf + off, len - off,
+					"    %u.%u.%u.%u -> %s\n", a >> 24,
+					(a >> 16) & 255, (a >> 8) & 255, a & 255, rt);
+	}
+}
+
+static const char *flavor_explained(enum rcb_flavor f)
+{
+	if (f == RCB_FLAVOR_MEMBARRIER)
+		return "readers use compiler barriers only; each grace period issues membarrier()";
+	return "readers issue a full memory fence on entry and exit; membarrier() is not used";
+}
+
+static int routing_run(const struct demo_opts *opt)
+{
+	unsigned int nr = opt->readers;
+	struct reader *rd = calloc(nr, sizeof(*rd));
+	struct updater up = { 0 };
+	struct rcb_gp_stats st0, st1;
+	struct rcb_backlog bl0, bl1;
+	unsigned long lookups = 0, bad = 0;
+	uint64_t rng = opt->seed, t0, ns;
+	struct route_table *last;
+	enum rcb_flavor flavor = rcb_flavor();
+	char b1[32], b2[32], before[512], after[512];
+	double secs, rate = 0;
+	bool ok;
+	FILE *j;
+
+	if (!rd) {
+		fprintf(stderr, "rcuboost-demo: out of memory\n");
+		return 1;
+	}
+	routing_table = initial_table(opt->routes, &rng);
+	format_samples(before, sizeof(before), "Sample lookups before");
+
+	rcb_stats(&st0);
+	rcb_backlog_reset_peak();
+	rcb_backlog(&bl0);
+	atomic_store(&stop, false);
+	up.rng = opt->seed ^ 0x5bd1e995u;
+	up.update_us = opt->update_us;
+	up.base_routes = opt->routes;
+	t0 = demo_now_ns();
+	for (unsigned int i = 0; i < nr; i++) {
+		rd[i].idx = i;
+		rd[i].rng = opt->seed ^ ((uint64_t)(i + 1) << 32) ^ 0x9e3779b9u;
+		if (pthread_create(&rd[i].thread, NULL, reader_fn, &rd[i]) != 0) {
+			fprintf(stderr, "rcuboost-demo: cannot create a reader thread\n");
+			exit(1);
+		}
+	}
+	if (pthread_create(&up.thread, NULL, updater_fn, &up) != 0) {
+		fprintf(stderr, "rcuboost-demo: cannot create the updater thread\n");
+		exit(1);
+	}
+	demo_sleep_ns(opt->duration_ms * 1000000ull);
+	atomic_store(&stop, true);
+	for (unsigned int i = 0; i < nr; i++)
+		pthread_join(rd[i].thread, NULL);
+	pthread_join(up.thread, NULL);
+	ns = demo_now_ns() - t0;
+
+	format_samples(after, sizeof(after), "Sample lookups after");
+	/* Retire the last table too, then wait for every callback. */
+	last = rcb_xchg_pointer(&routing_table, NULL);
+	if (rcb_call_sized(&last->rh, table_free_cb, table_bytes(last->n)) != 0)
+		up.call_errors++;
+	rcb_barrier();
+	rcb_stats(&st1);
+	rcb_backlog(&bl1);
+
+	secs = (double)ns / 1e9;
+	for (unsigned int i = 0; i < nr; i++) {
+		lookups += rd[i].lookups;
+		bad += rd[i].backwards + rd[i].dead_tables;
+		if (rd[i].ns)
+			rate += (double)rd[i].lookups * 1e9 / (double)rd[i].ns;
+	}
+	ok = bad == 0 && up.call_errors == 0 && bl1.callbacks == 0 &&
+	     atomic_load(&tables_alloc) == atomic_load(&tables_freed);
+
+	printf("rcuboost-demo: %s scenario=routing duration=%.3fs flavor=%s readers=%u "
+	       "lookups=%lu lookups_per_s=%.0f versions=%lu gps=%" PRIu64
+	       " callbacks=%" PRIu64 " peak_backlog=%" PRIu64 " peak_backlog_bytes=%" PRIu64 "\n",
+	       ok ? "OK" : "FAIL", secs,
+	       rcb_flavor_name(flavor), nr, lookups, rate, up.published,
+	       st1.grace_periods - st0.grace_periods, bl1.invoked - bl0.invoked,
+	       bl1.peak_callbacks, bl1.peak_bytes);
+	if (!opt->quiet) {
+		printf("\nA routing table of %u IPv4 prefixes was read by %u thread%s and updated by\n"
+		       "1 thread, the read-copy-update way, for %.1f s.\n\n%s%s\n",
+		       opt->routes, nr, nr == 1 ? "" : "s", secs, before, after);
+		for (unsigned int i = 0; i < nr; i++)
+			printf("  reader %u: %.2f M lookups/s, saw %lu table versions, "
+			       "%lu out of order, %lu freed tables\n",
+			       i, rd[i].ns ? (double)rd[i].lookups * 1e3 / (double)rd[i].ns : 0.0,
+			       rd[i].versions_seen, rd[i].backwards, rd[i].dead_tables);
+		printf("  updater: %lu table versions published (%.0f/s): %lu next hops changed, "
+		       "%lu routes announced, %lu withdrawn\n",
+		       up.published, (double)up.published / secs, up.changed,
+		       up.added, up.withdrawn);
+		printf("  grace periods: %" PRIu64 " (%" PRIu64 " rcb_synchronize() calls, "
+		       "%" PRIu64 " of them shared another's grace period)\n",
+		       st1.grace_periods - st0.grace_periods,
+		       st1.synchronize_calls - st0.synchronize_calls,
+		       st1.batched - st0.batched);
+		printf("  callbacks invoked: %" PRIu64 " (old tables freed after a grace period; "
+		       "%lu allocated, %lu freed)\n",
+		       bl1.invoked - bl0.invoked, atomic_load(&tables_alloc),
+		       atomic_load(&tables_freed));
+		printf("  peak backlog: %" PRIu64 " callbacks, %s waiting for a grace period "
+		       "(now %" PRIu64 ", %s)\n",
+		       bl1.peak_callbacks, demo_bytes(bl1.peak_bytes, b1, sizeof(b1)),
+		       bl1.callbacks, demo_bytes(bl1.bytes, b2, sizeof(b2)));
+		printf("  flavor: %s (%s)\n", rcb_flavor_name(flavor),
+		       flavor_explained(flavor));
+		printf("\nReaders never waited for the updater and never saw a freed table;\n"
+		       "the updater never waited for readers: rcb_call_sized() deferred each free.\n");
+	}
+
+	if (opt->json && (j = demo_json_open(opt->json))) {
+		fprintf(j, "{\n  \"tool\": \"rcuboost-demo\",\n  \"scenario\": \"routing\",\n");
+		fprintf(j, "  \"result\": \"%s\",\n  \"duration_s\": %.3f,\n  \"flavor\": \"%s\",\n",
+			ok ? "OK" : "FAIL", secs, rcb_flavor_name(flavor));
+		fprintf(j, "  \"readers\": [");
+		for (unsigned int i = 0; i < nr; i++)
+			fprintf(j, "%s{\"lookups\": %lu, \"lookups_per_s\": %.0f, \"versions_seen\": %lu}",
+				i ? ", " : "", rd[i].lookups,
+				rd[i].ns ? (double)rd[i].lookups * 1e9 / (double)rd[i].ns : 0.0,
+				rd[i].versions_seen);
+		fprintf(j, "],\n  \"versions\": %lu,\n  \"gps\": %" PRIu64 ",\n",
+			up.published, st1.grace_periods - st0.grace_periods);
+		fprintf(j, "  \"callbacks\": %" PRIu64 ",\n  \"peak_backlog\": %" PRIu64
+			",\n  \"peak_backlog_bytes\": %" PRIu64 "\n}\n",
+			bl1.invoked - bl0.invoked, bl1.peak_callbacks,
+			bl1.peak_bytes);
+		if (demo_json_close(j, opt->json) != 0)
+			ok = false;
+	} else if (opt->json) {
+		ok = false;
+	}
+	free(rd);
+	return ok ? 0 : 1;
+}
+
+const struct demo_scenario demo_routing = {
+	.name = "routing",
+	.summary = "a read-mostly routing table replaced by copy-update-publish, old copies freed by rcb_call_sized()",
+	.run = routing_run,
+};

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-torture: an rcutorture-style stress test of rcuboost.
+ * Command line, start-up, the run, the final checks.  See torture.h for
+ * what is checked.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "torture.h"
+
+struct torture_state tstate;
+
+static const char usage_text[] =
+	"Usage: rcuboost-torture [OPTION]...\n"
+	"Stress rcuboost in the manner of Linux rcutorture: readers check that no\n"
+	"object they hold ages past one grace period; writers retire objects through\n"
+	"rcb_synchronize() and rcb_call() chains; fake writers and a barrier thread\n"
+	"add concurrent grace periods and rcb_barrier() calls.\n"
+	"\n"
+	"  -d, --duration-ms=MS     run for MS milliseconds (default 10000)\n"
+	"  -r, --readers=N          reader threads (default: number of CPUs, at least 2)\n"
+	"  -w, --writers=N          writer threads (default 1)\n"
+	"  -f, --fake-writers=N     threads that only call rcb_synchronize() (default 2)\n"
+	"  -p, --pipe-len=N         grace periods from removal to free, 2..64 (default 10)\n"
+	"  -s, --seed=N             random seed (default: from the clock; printed)\n"
+	"  -j, --json=FILE          also write the results as JSON to FILE\n"
+	"      --expect-flavor=NAME fail unless the active flavor is NAME\n"
+	"                           (membarrier or fence; RCUBOOST_FLAVOR selects it)\n"
+	"      --progress-s=S       progress line on stderr every S seconds (default 5, 0: off)\n"
+	"      --watchdog-s=S       abort if the run lasts longer than S seconds\n"
+	"                           (default 60 + 10 x duration)\n"
+	"      --quarantine=N       freed objects kept poisoned before free() (default 4096)\n"
+	"      --no-churn           no short-lived reader threads (by default one thread\n"
+	"                           after another registers, reads and exits)\n"
+	"  -h, --help               show this help\n"
+	"\n"
+	"Debugging the checker:\n"
+	"      --inject-bug=BUG     make the run FAIL on purpose (repeatable):\n"
+	"                           early-free: free objects at removal, without\n"
+	"                           a grace period;  no-sync: updaters skip\n"
+	"                           rcb_synchronize() but count a grace period\n"
+	"\n"
+	"Output: a summary line \"rcuboost-torture: PASS|FAIL errors=N ...\", then the\n"
+	"Reader Pipe histogram (ages seen by readers: any count past index 1 is an\n"
+	"error), the Reader Batch histogram (chained grace periods that ended during\n"
+	"a read-side critical section: past index 1 is an error), and counters.\n"
+	"Exit status: 0 pass, 1 fail, 2 usage error.\n";
+
+enum {
+	OPT_EXPECT_FLAVOR = 256,
+	OPT_PROGRESS,
+	OPT_WATCHDOG,
+	OPT_QUARANTINE,
+	OPT_INJECT,
+	OPT_NO_CHURN,
+};
+
+static const struct option long_opts[] = {
+	{ "duration-ms", required_argument, NULL, 'd' },
+	{ "readers", required_argument, NULL, 'r' },
+	{ "writers", required_argument, NULL, 'w' },
+	{ "fake-writers", required_argument, NULL, 'f' },
+	{ "pipe-len", required_argument, NULL, 'p' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "json", required_argument, NULL, 'j' },
+	{ "expect-flavor", required_argument, NULL, OPT_EXPECT_FLAVOR },
+	{ "progress-s", required_argument, NULL, OPT_PROGRESS },
+	{ "watchdog-s", required_argument, NULL, OPT_WATCHDOG },
+	{ "quarantine", required_argument, NULL, OPT_QUARANTINE },
+	{ "inject-bug", required_argument, NULL, OPT_INJECT },
+	{ "no-churn", no_argument, NULL, OPT_NO_CHURN },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static __attribute__((noreturn, format(printf, 1, 2))) void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rcuboost-torture: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'rcuboost-torture --help'.\n");
+	exit(2);
+}
+
+static unsigned long long parse_num(const char *opt, const char *s,
+				    unsigned long long lo,
+				    unsigned long long hi)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		usage_error("--%s=%s: expected a non-negative integer", opt, s);
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v < lo || v > hi) {
+		fprintf(stderr, "rcuboost-torture: --%s=%s: expected %llu..%llu\n",
+			opt, s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct torture_opts *o)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->duration_ms = 10000;
+	o->readers = ncpu > 2 ? (unsigned int)(ncpu < 64 ? ncpu : 64) : 2;
+	o->writers = 1;
+	o->fake_writers = 2;
+	o->pipe_len = 10;
+	o->quarantine = 4096;
+	o->progress_s = 5;
+	o->churn = true;
+	o->seed = torture_now_ns() ^ ((uint64_t)getpid() << 32);
+
+	while ((c = getopt_long(argc, argv, "d:r:w:f:p:s:j:h", long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->duration_ms = parse_num("duration-ms", optarg, 1,
+						   7ull * 24 * 3600 * 1000);
+			break;
+		case 'r':
+			o->readers = parse_num("readers", optarg, 1, 1024);
+			break;
+		case 'w':
+			o->writers = parse_num("writers", optarg, 1, 64);
+			break;
+		case 'f':
+			o->fake_writers = parse_num("fake-writers", optarg, 0, 64);
+			break;
+		case 'p':
+			o->pipe_len = parse_num("pipe-len", optarg, 2,
+						TORTURE_MAX_PIPE);
+			break;
+		case 's':
+			o->seed = parse_num("seed", optarg, 0, ULLONG_MAX);
+			break;
+		case 'j':
+			o->json = optarg;
+			break;
+		case OPT_EXPECT_FLAVOR:
+			if (strcmp(optarg, "membarrier") && strcmp(optarg, "fence"))
+				usage_error("--expect-flavor=%s: expected membarrier or fence",
+					    optarg);
+			o->expect_flavor = optarg;
+			break;
+		case OPT_PROGRESS:
+			o->progress_s = parse_num("progress-s", optarg, 0, 86400);
+			break;
+		case OPT_WATCHDOG:
+			o->watchdog_s = parse_num("watchdog-s", optarg, 1,
+						  30ull * 24 * 3600);
+			break;
+		case OPT_QUARANTINE:
+			o->quarantine = parse_num("quarantine", optarg, 1, 1u << 24);
+			break;
+		case OPT_INJECT:
+			if (!strcmp(optarg, "early-free"))
+				o->inject_early_free = true;
+			else if (!strcmp(optarg, "no-sync"))
+				o->inject_no_sync = true;
+			else
+				usage_error("--inject-bug=%s: expected early-free or no-sync",
+					    optarg);
+			break;
+		case OPT_NO_CHURN:
+			o->churn = false;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		default:
+			fprintf(stderr, "Try 'rcuboost-torture --help'.\n");
+			exit(2);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	/* xorshift needs a non-zero state. */
+	if (o->seed == 0)
+		o->seed = 1;
+}
+
+static __attribute__((noreturn)) void fatal_create(const char *what, int err)
+{
+	fprintf(stderr, "rcuboost-torture: cannot create %s thread: %s\n", what,
+		strerror(err));
+	exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t *writers, *fakes, barrier, churn;
+	uint64_t registered_base;
+	struct torture_obj *first;
+	uint64_t watchdog_ns;
+	struct rcb_gp_stats st;
+	struct rcb_backlog bl;
+	const char *flavor;
+	unsigned int i;
+	bool pass;
+	int err;
+
+	parse_args(argc, argv, &tstate.opt);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	err = rcb_init(NULL);
+	if (err) {
+		fprintf(stderr, "rcuboost-torture: rcb_init: %s\n", strerror(-err));
+		return 1;
+	}
+	flavor = rcb_flavor_name(rcb_flavor());
+	if (tstate.opt.expect_flavor && strcmp(flavor, tstate.opt.expect_flavor))
+		torture_error(TORTURE_ERR_flavor, "active flavor is %s, expected %s",
+			      flavor, tstate.opt.expect_flavor);
+	if (torture_objects_init() != 0 || rcb_register_thread() != 0) {
+		fprintf(stderr, "rcuboost-torture: out of memory\n");
+		return 1;
+	}
+	tstate.nrd = tstate.opt.readers + (tstate.opt.churn ? 1 : 0);
+	tstate.rd = aligned_alloc(64, sizeof(*tstate.rd) * tstate.nrd);
+	writers = calloc(tstate.opt.writers, sizeof(*writers));
+	fakes = calloc(tstate.opt.fake_writers + 1, sizeof(*fakes));
+	if (!tstate.rd || !writers || !fakes) {
+		fprintf(stderr, "rcuboost-torture: out of memory\n");
+		return 1;
+	}
+	memset(tstate.rd, 0, sizeof(*tstate.rd) * tstate.nrd);
+	for (i = 0; i < tstate.nrd; i++)
+		tstate.rd[i].idx = i;
+	/* Threads registered before any worker exists (this one and any
+	 * library thread); exited workers must not add to it. */
+	rcb_stats(&st);
+	registered_base = st.registered_threads;
+
+	fprintf(stderr,
+		"rcuboost-torture: start duration=%lums flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%llu inject=%s\n",
+		tstate.opt.duration_ms, flavor, tstate.opt.readers,
+		tstate.opt.writers, tstate.opt.fake_writers, tstate.opt.pipe_len,
+		(unsigned long long)tstate.opt.seed,
+		torture_inject_name());
+
+	first = torture_obj_alloc();
+	rcb_assign_pointer(torture_current, first);
+
+	tstate.start_ns = torture_now_ns();
+	if (tstate.opt.watchdog_s)
+		watchdog_ns = tstate.opt.watchdog_s * 1000000000ull;
+	else
+		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) * 1000000ull;
+	if (torture_monitor_start(watchdog_ns) != 0)
+		return 1;
+	atomic_store(&tstate.phase, TORTURE_PHASE_RUN);
+
+	for (i = 0; i < tstate.opt.readers; i++) {
+		err = pthread_create(&tstate.rd[i].thread, NULL,
+				     torture_reader_fn, &tstate.rd[i]);
+		if (err)
+			fatal_create("reader", err);
+	}
+	for (i = 0; i < tstate.opt.writers; i++) {
+		err = pthread_create(&writers[i], NULL, torture_writer_fn,
+				     (void *)(uintptr_t)i);
+		if (err)
+			fatal_create("writer", err);
+	}
+	for (i = 0; i < tstate.opt.fake_writers; i++) {
+		err = pthread_create(&fakes[i], NULL, torture_fake_writer_fn,
+				     (void *)(uintptr_t)i);
+		if (err)
+			fatal_create("fake writer", err);
+	}
+	err = pthread_create(&barrier, NULL, torture_barrier_fn, NULL);
+	if (err)
+		fatal_create("barrier", err);
+	if (tstate.opt.churn) {
+		err = pthread_create(&churn, NULL, torture_churn_fn,
+				     &tstate.rd[tstate.opt.readers]);
+		if (err)
+			fatal_create("churn", err);
+	}
+
+	torture_sleep_ns(tstate.opt.duration_ms * 1000000ull);
+	tstate.end_ns = torture_now_ns();
+	atomic_store_explicit(&tstate.stop, true, memory_order_release);
+	atomic_store(&tstate.phase, TORTURE_PHASE_STOP);
+
+	for (i = 0; i < tstate.opt.readers; i++)
+		pthread_join(tstate.rd[i].thread, NULL);
+	for (i = 0; i < tstate.opt.fake_writers; i++)
+		pthread_join(fakes[i], NULL);
+	pthread_join(barrier, NULL);
+	if (tstate.opt.churn)
+		pthread_join(churn, NULL);
+	for (i = 0; i < tstate.opt.writers; i++)
+		pthread_join(writers[i], NULL);
+
+	atomic_store(&tstate.phase, TORTURE_PHASE_DRAIN);
+	torture_final_drain();
+	if (torture_get(&tstate.freed) != torture_get(&tstate.allocated))
+		torture_error(TORTURE_ERR_leak,
+			      "%lu objects allocated, %lu freed after the final barriers",
+			      torture_get(&tstate.allocated),
+			      torture_get(&tstate.freed));
+	rcb_backlog(&bl);
+	if (bl.callbacks || bl.bytes)
+		torture_error(TORTURE_ERR_backlog,
+			      "%llu callbacks (%llu bytes) still queued",
+			      (unsigned long long)bl.callbacks,
+			      (unsigned long long)bl.bytes);
+	err = rcb_shutdown();
+	if (err)
+		torture_error(TORTURE_ERR_api, "rcb_shutdown returned %d (%s)",
+			      err, strerror(-err));
+	rcb_stats(&st);
+	if (st.misuse)
+		torture_error(TORTURE_ERR_misuse, "rcb_stats() counts %llu misuse reports",
+			      (unsigned long long)st.misuse);
+	if (st.registered_threads > registered_base)
+		torture_error(TORTURE_ERR_registry,
+			      "%llu threads registered after every worker exited, %llu before any started",
+			      (unsigned long long)st.registered_threads,
+			      (unsigned long long)registered_base);
+
+	atomic_store(&tstate.phase, TORTURE_PHASE_REPORT);
+	pass = torture_total_errors() == 0;
+	torture_report(stdout, pass);
+	if (tstate.opt.json && torture_report_json(tstate.opt.json, pass) != 0)
+		pass = false;
+	torture_quarantine_drain();
+	atomic_store(&tstate.phase, TORTURE_PHASE_DONE);
+	torture_monitor_stop();
+	free(tstate.rd);
+	free(writers);
+	free(fakes);
+	return pass ? 0 : 1;
+}

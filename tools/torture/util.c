@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* rcuboost-torture: time, random numbers, thread names, error counting. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "torture.h"
+
+/* Errors of each kind described on stderr before going quiet. */
+#define TORTURE_ERROR_VERBOSE 5
+
+uint64_t torture_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void torture_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ull),
+		.tv_nsec = (long)(ns % 1000000000ull),
+	};
+
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+/* xorshift64*: small, fast, good enough to pick delays. */
+uint64_t torture_rand(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+void torture_name_thread(const char *prefix, int idx)
+{
+	char name[16];
+
+	if (idx < 0)
+		snprintf(name, sizeof(name), "%s", prefix);
+	else
+		snprintf(name, sizeof(name), "%s%d", prefix, idx);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+static const char *const phase_names[] = {
+	[TORTURE_PHASE_INIT] = "init",
+	[TORTURE_PHASE_RUN] = "run",
+	[TORTURE_PHASE_STOP] = "stop (joining threads)",
+	[TORTURE_PHASE_DRAIN] = "drain (final grace periods and barriers)",
+	[TORTURE_PHASE_REPORT] = "report",
+	[TORTURE_PHASE_DONE] = "done",
+};
+
+const char *torture_phase_name(int phase)
+{
+	if (phase < 0 || phase > TORTURE_PHASE_DONE)
+		return "?";
+	return phase_names[phase];
+}
+
+#define X(name, desc) #name,
+static const char *const error_names[] = { TORTURE_ERRORS(X) };
+#undef X
+#define X(name, desc) desc,
+static const char *const error_descs[] = { TORTURE_ERRORS(X) };
+#undef X
+
+const char *torture_error_name(enum torture_error e)
+{
+	return error_names[e];
+}
+
+const char *torture_error_desc(enum torture_error e)
+{
+	return error_descs[e];
+}
+
+void torture_error(enum torture_error e, const char *fmt, ...)
+{
+	unsigned long n;
+	char msg[256];
+	va_list ap;
+
+	n = atomic_fetch_add_explicit(&tstate.errors[e], 1, memory_order_relaxed);
+	if (n >= TORTURE_ERROR_VERBOSE)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rcuboost-torture: ERROR %s: %s%s\n",
+		error_names[e], msg,
+		n + 1 == TORTURE_ERROR_VERBOSE ? " (further errors of this kind not shown)" : "");
+}
+
+const char *torture_inject_name(void)
+{
+	if (tstate.opt.inject_early_free && tstate.opt.inject_no_sync)
+		return "early-free,no-sync";
+	if (tstate.opt.inject_early_free)
+		return "early-free";
+	if (tstate.opt.inject_no_sync)
+		return "no-sync";
+	return "none";
+}
+
+unsigned long torture_total_errors(void)
+{
+	unsigned long sum = 0;
+
+	for (int i = 0; i < TORTURE_NERR; i++)
+		sum += torture_get(&tstate.errors[i]);
+	return sum;
+}
