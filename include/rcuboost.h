@@ -488,10 +488,10 @@ static inline void rcb_read_unlock(void)
 #if RCB_CONFIG_BOOST
 		/* article: rcu_read_unlock_unboost(), folded into the
 		 * wake-up test so both share one branch. */
-		if (RCB_UNLIKELY((atomic_load_explicit(&rcb__gp.futex,
-						       memory_order_relaxed) == -1) |
-				 (atomic_load_explicit(&r->boost_state,
-						       memory_order_relaxed) != 0)))
+		if (RCB_UNLIKELY(atomic_load_explicit(&rcb__gp.futex,
+						      memory_order_relaxed) == -1 ||
+				 atomic_load_explicit(&r->boost_state,
+						      memory_order_relaxed) != 0))
 			rcb__read_unlock_special();
 #else
 		if (RCB_UNLIKELY(atomic_load_explicit(&rcb__gp.futex,

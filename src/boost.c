@@ -314,7 +314,7 @@ RCB_API void rcb__read_unlock_unboost(void)
 		state = rcb_load_acquire(&self->rd->boost_state);
 		if (state == RCU_BOOST_IDLE)
 			return;
-		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp);
+		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp); /* [BST-Q] */
 		if (!rbdp) {
 			/* The booster won IDLE -> BLOCKED and is queueing
 			 * us under the element's lock, a few instructions.

@@ -225,7 +225,7 @@ static void *rcu_booster(void *arg)
 	rcb__futex_wake(&booster_ready, 1);
 	if (err)
 		return NULL;
-	while (!rcb_load_acquire(&booster_stop)) {
+	while (!rcb_load_acquire(&booster_stop)) { /* [BST-S] pairs with [BST-T] */
 		int prio = own_prio();
 		uint64_t now;
 
@@ -309,7 +309,7 @@ void rcb__booster_stop(void)
 		rcb_store_relaxed(&booster_started, false);
 		/* Queued readers stay queued and dequeue themselves; new
 		 * blocks are "too early" until the booster runs again. */
-		rcb_store_release(&rcu_boost_idx, -1);
+		rcb_store_release(&rcu_boost_idx, -1); /* [BST-I] */
 	}
 	pthread_mutex_unlock(&booster_lock);
 }

@@ -53,6 +53,7 @@ static _Atomic unsigned long long peak, peak_bytes, invoked;
 
 static bool queue_empty(void)
 {
+	/* [CB-E] seq_cst: the consumer's side of [CB-S]/[CB-Q]. */
 	return rcb_load_seq_cst(&q.tail) == &q.stub;
 }
 
@@ -123,13 +124,13 @@ static void barrier_reached(struct rcb_head *h)
 
 static void wait_for_work(void)
 {
-	while (queue_empty() && !rcb_load_seq_cst(&cb_stop)) {
+	while (queue_empty() && !rcb_load_seq_cst(&cb_stop)) { /* [CB-S] */
 		/* [CB-S] Announce the sleep before re-checking the queue and
 		 * the stop flag: store-buffering with the producer's exchange
 		 * and its load of cb_futex, and with the stopper's two
 		 * stores.  Pairs with [CB-Q], [CB-F] and [CB-STOP]. */
 		rcb_store_seq_cst(&cb_futex, -1);
-		if (!queue_empty() || rcb_load_seq_cst(&cb_stop)) {
+		if (!queue_empty() || rcb_load_seq_cst(&cb_stop)) { /* [CB-S] */
 			rcb_store_relaxed(&cb_futex, 0);
 			break;
 		}
@@ -201,7 +202,7 @@ static void *callback_thread(void *arg)
 			nanosleep(&ts, NULL);
 		}
 		if (!splice(&first, &last)) {
-			if (rcb_load_seq_cst(&cb_stop))
+			if (rcb_load_seq_cst(&cb_stop)) /* [CB-S] pairs with [CB-STOP] */
 				break;
 			continue;
 		}
@@ -251,7 +252,7 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 			    head ? "the callback function" : "the rcb_head");
 		return -EINVAL;
 	}
-	if (RCB_UNLIKELY(!rcb_load_acquire(&cb_started))) {
+	if (RCB_UNLIKELY(!rcb_load_acquire(&cb_started))) { /* [CB-T] */
 		if ((err = rcb__ensure_init()) != 0)
 			return err;
 		if (rcb__self()->in_callback) {
@@ -263,7 +264,10 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 			return err;
 	}
 	rcb_read_lock();
-	if (RCB_UNLIKELY(!rcb_load_relaxed(&rcb__running))) {
+	/* A callback may queue more work while rcb_shutdown() drains the
+	 * queue: the callback thread runs until the queue is empty. */
+	if (RCB_UNLIKELY(!rcb_load_relaxed(&rcb__running) &&
+			 !rcb__self()->in_callback)) {
 		rcb_read_unlock();
 		rcb__misuse("rcb_call",
 			    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
@@ -333,7 +337,7 @@ int rcb__callbacks_stop(void)
 	int err;
 
 	/* Callbacks inherited across fork() with no thread to run them. */
-	if (!rcb_load_acquire(&cb_started) && !queue_empty() &&
+	if (!rcb_load_acquire(&cb_started) && !queue_empty() && /* [CB-T] */
 	    (err = start_thread()) != 0)
 		return err;
 	pthread_mutex_lock(&cb_lock);
@@ -343,7 +347,7 @@ int rcb__callbacks_stop(void)
 		 * thread's re-check sees the flag, or our futex store comes
 		 * after its -1 and its futex_wait() returns at once. */
 		rcb_store_seq_cst(&cb_stop, true);
-		rcb_store_seq_cst(&cb_futex, 0);
+		rcb_store_seq_cst(&cb_futex, 0); /* [CB-STOP] */
 		rcb__futex_wake(&cb_futex, 1);
 		if ((err = pthread_join(cb_thread, NULL)) != 0)
 			RCB_DIE("pthread_join(callback thread)", err);

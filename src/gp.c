@@ -136,6 +136,8 @@ void rcb__membarrier(void)
 		if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0)
 			RCB_DIE("membarrier(PRIVATE_EXPEDITED)", errno);
 	} else {
+		/* [GP-M] The fence flavor's membarrier: readers fence
+		 * themselves ([RD-AF], [RD-BF], [RD-WF]). */
 		rcb_fence_seq_cst();
 	}
 }
@@ -329,19 +331,13 @@ RCB_API int rcb_synchronize(void)
 
 /*
  * fork(): the child has one thread and a copy of memory.  The grace
- * period lock is held across fork() so the child never inherits it held
- * by a thread that does not exist there.
+ * period lock is not held across fork() (that would make fork() wait for
+ * the slowest reader): the child re-creates it.  A grace period the
+ * parent had in flight is abandoned in the child: its counter advance is
+ * harmless, gp_seq_done < gp_seq_started only makes the child's next
+ * caller run a grace period of its own, and the child's registry holds
+ * only the forking thread.
  */
-void rcb__gp_fork_prepare(void)
-{
-	pthread_mutex_lock(&rcb__gp_lock);
-}
-
-void rcb__gp_fork_parent(void)
-{
-	pthread_mutex_unlock(&rcb__gp_lock);
-}
-
 void rcb__gp_after_fork_child(void)
 {
 	enum rcb_flavor f;

@@ -42,6 +42,21 @@ __attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
 	abort();
 }
 
+/* The policy in force; before initialisation, the environment's. */
+static enum rcb_misuse_policy misuse_policy(void)
+{
+	const char *v;
+
+	if (rcb_load_acquire(&rcb__initialized)) /* [INIT-A] */
+		return rcb__settings.misuse;
+	v = getenv("RCUBOOST_MISUSE");
+	if (v && strcmp(v, "abort") == 0)
+		return RCB_MISUSE_ABORT;
+	if (v && strcmp(v, "warn") == 0)
+		return RCB_MISUSE_WARN;
+	return RCB_DEFAULT_MISUSE;
+}
+
 void rcb__misuse(const char *call, const char *fmt, ...)
 {
 	char who[48];
@@ -55,9 +70,7 @@ void rcb__misuse(const char *call, const char *fmt, ...)
 	fprintf(stderr, "rcuboost: misuse: %s: %s (thread %s)\n", call, msg,
 		who);
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_MISUSE], 1);
-	if (rcb__settings.misuse == RCB_MISUSE_ABORT ||
-	    (rcb__settings.misuse == RCB_MISUSE_DEFAULT &&
-	     RCB_DEFAULT_MISUSE == RCB_MISUSE_ABORT)) {
+	if (misuse_policy() == RCB_MISUSE_ABORT) {
 		fprintf(stderr, "rcuboost: aborting (RCUBOOST_MISUSE=warn to continue)\n");
 		abort();
 	}
@@ -119,12 +132,51 @@ static int env_choice(const char *name, const char *const *words, int n,
 #define RCB_DEFAULT_PERIOD_MS 10
 #define RCB_DEFAULT_ELEMENTS 4
 
+static int config_error(const char *field, long val, const char *range)
+{
+	fprintf(stderr,
+		"rcuboost: rcb_init: struct rcb_config field %s = %ld is invalid: expected %s\n",
+		field, val, range);
+	return -EINVAL;
+}
+
+/* Each field of @c within its documented range (0 means default). */
+static int check_config(const struct rcb_config *c)
+{
+	unsigned int e = c->boost_elements;
+
+	if ((unsigned)c->flavor > RCB_FLAVOR_REQUIRE_FENCE)
+		return config_error("flavor", (long)c->flavor,
+				    "RCB_FLAVOR_AUTO, _REQUIRE_MEMBARRIER or _REQUIRE_FENCE");
+	if ((unsigned)c->misuse > RCB_MISUSE_ABORT)
+		return config_error("misuse", (long)c->misuse,
+				    "RCB_MISUSE_DEFAULT, _WARN or _ABORT");
+	if (c->callback_batch_us > 1000000)
+		return config_error("callback_batch_us", (long)c->callback_batch_us,
+				    "0 to 1000000");
+	if (c->boost < -1 || c->boost > 1)
+		return config_error("boost", c->boost, "-1 (off), 0 (default) or 1 (on)");
+	if (c->boost_prio < 0 || c->boost_prio > RCB_PRIO_MAX)
+		return config_error("boost_prio", c->boost_prio,
+				    "0 (default) or 1 to 99");
+	if (c->boost_period_ms > 10000)
+		return config_error("boost_period_ms", (long)c->boost_period_ms,
+				    "0 (default) or 1 to 10000");
+	if (e == 1 || e > 64 || (e & (e - 1)))
+		return config_error("boost_elements", (long)e,
+				    "0 (default) or a power of two from 2 to 64");
+	if (c->stats_interval_s > 86400)
+		return config_error("stats_interval_s", (long)c->stats_interval_s,
+				    "0 to 86400");
+	return 0;
+}
+
 /* Fill @s from @cfg, the environment for zero fields, then defaults. */
 static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 			  enum rcb_flavor_request *flavor_req)
 {
 	static const char *const flavors[] = { "auto", "membarrier", "fence" };
-	static const char *const policies[] = { "default", "warn", "abort" };
+	static const char *const policies[] = { "warn", "abort" };
 	struct rcb_config c = { 0 };
 	unsigned long u;
 	bool have;
@@ -132,20 +184,8 @@ static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 
 	if (cfg)
 		c = *cfg;
-	if ((unsigned)c.flavor > RCB_FLAVOR_REQUIRE_FENCE ||
-	    (unsigned)c.misuse > RCB_MISUSE_ABORT || c.boost < -1 ||
-	    c.boost > 1 || c.boost_prio < 0 || c.boost_prio > RCB_PRIO_MAX ||
-	    c.boost_period_ms > 10000 || c.boost_elements > 64 ||
-	    (c.boost_elements & (c.boost_elements - 1)) ||
-	    c.boost_elements == 1 || c.callback_batch_us > 1000000 ||
-	    c.stats_interval_s > 86400) {
-		fprintf(stderr,
-			"rcuboost: rcb_init: struct rcb_config has a field out of range "
-			"(boost_prio 0..99, boost_period_ms 0..10000, boost_elements 0 or "
-			"a power of two 2..64, callback_batch_us 0..1000000, "
-			"stats_interval_s 0..86400)\n");
-		return -EINVAL;
-	}
+	if ((err = check_config(&c)) != 0)
+		return err;
 	if (c.flavor == RCB_FLAVOR_AUTO) {
 		i = 0;
 		if ((err = env_choice("RCUBOOST_FLAVOR", flavors, 3,
@@ -154,11 +194,12 @@ static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 		c.flavor = (enum rcb_flavor_request)i;
 	}
 	if (c.misuse == RCB_MISUSE_DEFAULT) {
-		i = 0;
-		if ((err = env_choice("RCUBOOST_MISUSE", policies, 3,
+		i = -1;
+		if ((err = env_choice("RCUBOOST_MISUSE", policies, 2,
 				      "warn or abort", &i)))
 			return err;
-		c.misuse = (enum rcb_misuse_policy)i;
+		if (i >= 0)
+			c.misuse = i ? RCB_MISUSE_ABORT : RCB_MISUSE_WARN;
 	}
 	if (c.misuse == RCB_MISUSE_DEFAULT)
 		c.misuse = RCB_DEFAULT_MISUSE;
@@ -226,6 +267,8 @@ static const char *settings_differ(const struct rcb__settings *a,
 		return "misuse";
 	if (a->callback_batch_us != b->callback_batch_us)
 		return "callback_batch_us";
+	if (!RCB_CONFIG_BOOST)
+		return NULL; /* the boost fields are ignored */
 	if (a->boost != b->boost)
 		return "boost";
 	if (a->boost_prio != b->boost_prio)
@@ -243,14 +286,12 @@ static void fork_prepare(void)
 {
 	pthread_mutex_lock(&init_lock);
 	rcb__callbacks_fork_prepare();
-	rcb__gp_fork_prepare();
 	pthread_mutex_lock(&rcb__registry_lock);
 }
 
 static void fork_parent(void)
 {
 	pthread_mutex_unlock(&rcb__registry_lock);
-	rcb__gp_fork_parent();
 	rcb__callbacks_fork_parent();
 	pthread_mutex_unlock(&init_lock);
 }
@@ -307,7 +348,7 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 			return -EBUSY;
 		}
 		rcb__settings = s;
-		rcb_store_release(&rcb__running, true);
+		rcb_store_relaxed(&rcb__running, true);
 		pthread_mutex_unlock(&init_lock);
 		return lazy ? 0 : rcb__booster_start();
 	}
@@ -323,7 +364,7 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 		pthread_mutex_unlock(&init_lock);
 		return -err;
 	}
-	rcb_store_release(&rcb__running, true);
+	rcb_store_relaxed(&rcb__running, true);
 	/* [INIT-R] Settings are complete before anyone sees the flag.
 	 * Pairs with [INIT-A] in rcb__ensure_init(). */
 	rcb_store_release(&rcb__initialized, true);

@@ -130,8 +130,6 @@ void rcb__registry_after_fork_child(void);
 void rcb__membarrier(void);
 int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out);
 void rcb__gp_after_fork_child(void);
-void rcb__gp_fork_prepare(void);
-void rcb__gp_fork_parent(void);
 extern _Atomic unsigned long long rcb__gp_stat[5];
 enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
        RCB__GPS_MISUSE };

@@ -1,0 +1,269 @@
+/* Bad RCUBOOST_* variables and struct rcb_config fields make rcb_init() fail with -EINVAL, a precise message, and nothing started. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
+#include "rcuboost.h"
+#include "tests/unit/harness.h"
+
+#define MAX_CASES 400
+
+struct var {
+	const char *name;
+	const char *range;
+	const char *bad[8];
+	const char *good[4];
+};
+
+static const char *const bad_words[] = {
+	"garbage", "", "1x", "-1", "-0", " 1", "1 ", "+1", "0x10", "1e3",
+	"99999999999999999999999", "18446744073709551615",
+	"18446744073709551617", "4294967297", "4294967298", NULL,
+};
+
+static const char *const bad_choices[] = {
+	"garbage", "", "-1", "1", "99999999999999999999999", NULL,
+};
+
+static const struct var vars[] = {
+	{ "RCUBOOST_FLAVOR", "auto, membarrier or fence",
+	  { "fence ", " fence", "fencex", "FENCE", "Auto" },
+	  { "auto", "fence" } },
+	{ "RCUBOOST_MISUSE", "warn or abort",
+	  { "warn ", "warnx", "WARN", "abort\t" },
+	  { "warn", "abort" } },
+	{ "RCUBOOST_CALLBACK_BATCH_US", "0 to 1000000", { "1000001" },
+	  { "0", "1000000" } },
+	{ "RCUBOOST_BOOST", "0 to 1", { "2", "10" }, { "0", "1" } },
+	{ "RCUBOOST_PRIO", "1 to 99", { "0", "100" }, { "1", "99" } },
+	{ "RCUBOOST_PERIOD_MS", "1 to 10000", { "0", "10001" }, { "1", "10000" } },
+	{ "RCUBOOST_ELEMENTS", "2 to 64", { "0", "1", "3", "6", "65", "128" },
+	  { "2", "64" } },
+	{ "RCUBOOST_STATS_INTERVAL", "0 to 86400", { "86401" }, { "0", "86400" } },
+};
+
+#define NVARS ((int)(sizeof(vars) / sizeof(vars[0])))
+
+static struct rcbt_case cases[MAX_CASES];
+static char names[MAX_CASES][96];
+static char envs[MAX_CASES][160];
+static char wants[MAX_CASES][160];
+static int ncases;
+
+static atomic_int counter;
+
+static void count_cb(struct rcb_head *h)
+{
+	(void)h;
+	atomic_fetch_add(&counter, 1);
+}
+
+/* The library works after a successful initialisation. */
+static void check_works(void)
+{
+	struct rcb_head h;
+
+	rcb_read_lock();
+	rcb_read_unlock();
+	CHECK_EQ(rcb_synchronize(), 0);
+	CHECK_EQ(rcb_call(&h, count_cb), 0);
+	CHECK_EQ(rcb_barrier(), 0);
+	CHECK_EQ(atomic_load(&counter), 1);
+	CHECK_EQ(rcb_shutdown(), 0);
+}
+
+/* rcb_init(@cfg) succeeds and prints nothing. */
+static void init_silently(const struct rcb_config *cfg)
+{
+	char out[1024];
+	int saved = rcbt_capture_begin();
+	int ret = rcb_init(cfg);
+
+	rcbt_capture_end(saved, out, sizeof(out));
+	if (out[0])
+		fprintf(stderr, "unexpected output: %s\n", out);
+	CHECK_EQ(ret, 0);
+	CHECK(!out[0]);
+}
+
+static void t_bad(const struct rcbt_case *c)
+{
+	int tasks = rcbt_task_count();
+
+	CHECK_EQ(rcb_init(NULL), -EINVAL);
+	CHECK_EQ(rcb_init(NULL), -EINVAL);
+	CHECK_EQ(rcbt_task_count(), tasks);
+	CHECK_EQ(rcbt_registered(), 0);
+	CHECK_EQ(rcb_shutdown(), -EALREADY);
+	CHECK_EQ(unsetenv(c->arg), 0);
+	init_silently(NULL);
+	check_works();
+}
+
+static void t_good(const struct rcbt_case *c)
+{
+	init_silently(NULL);
+	if (strcmp(c->arg, "RCUBOOST_FLAVOR") == 0 &&
+	    strcmp(getenv(c->arg), "fence") == 0)
+		CHECK_EQ(rcb_flavor(), RCB_FLAVOR_FENCE);
+	if (strcmp(c->arg, "RCUBOOST_MISUSE") == 0) {
+		if (strcmp(getenv(c->arg), "abort") == 0)
+			rcbt_expect("rcuboost: aborting");
+		else
+			rcbt_expect("rcuboost: misuse: rcb_read_unlock: ");
+		rcb_read_unlock();
+	}
+	check_works();
+}
+
+/* A variable is not read when its struct rcb_config field is set. */
+static void t_ignored(const struct rcbt_case *c)
+{
+	struct rcb_config cfg = { .misuse = RCB_MISUSE_WARN };
+
+	switch (c->num) {
+	case 0: cfg.flavor = RCB_FLAVOR_REQUIRE_FENCE; break;
+	case 1: cfg.misuse = RCB_MISUSE_WARN; break;
+	case 2: cfg.callback_batch_us = 5; break;
+	case 3: cfg.boost = -1; break;
+	case 4: cfg.boost_prio = 10; break;
+	case 5: cfg.boost_period_ms = 5; break;
+	case 6: cfg.boost_elements = 8; break;
+	case 7: cfg.stats_interval_s = 86400; break;
+	}
+	init_silently(&cfg);
+	check_works();
+}
+
+static void t_cfg_bad(const struct rcbt_case *c)
+{
+	struct rcb_config cfg = { 0 };
+	int tasks = rcbt_task_count();
+
+	switch (c->num) {
+	case 0: cfg.flavor = (enum rcb_flavor_request)3; break;
+	case 1: cfg.misuse = (enum rcb_misuse_policy)3; break;
+	case 2: cfg.boost = 2; break;
+	case 3: cfg.boost = -2; break;
+	case 4: cfg.boost_prio = -1; break;
+	case 5: cfg.boost_prio = 100; break;
+	case 6: cfg.boost_period_ms = 10001; break;
+	case 7: cfg.boost_elements = 1; break;
+	case 8: cfg.boost_elements = 3; break;
+	case 9: cfg.boost_elements = 128; break;
+	case 10: cfg.callback_batch_us = 1000001; break;
+	case 11: cfg.stats_interval_s = 86401; break;
+	case 12: cfg.flavor = (enum rcb_flavor_request)-1; break;
+	}
+	CHECK_EQ(rcb_init(&cfg), -EINVAL);
+	CHECK_EQ(rcbt_task_count(), tasks);
+	CHECK_EQ(rcb_shutdown(), -EALREADY);
+	init_silently(NULL);
+	check_works();
+}
+
+static const char *const cfg_bad_wants[] = {
+	"rcb_init: |flavor",      "rcb_init: |misuse",
+	"rcb_init: |boost|-1",    "rcb_init: |boost|-1",
+	"rcb_init: |boost_prio|99", "rcb_init: |boost_prio|99",
+	"rcb_init: |boost_period_ms|10000", "rcb_init: |boost_elements|64",
+	"rcb_init: |boost_elements|64", "rcb_init: |boost_elements|64",
+	"rcb_init: |callback_batch_us|1000000",
+	"rcb_init: |stats_interval_s|86400", "rcb_init: |flavor",
+};
+
+static const char *const cfg_bad_names[] = {
+	"flavor=3", "misuse=3", "boost=2", "boost=-2", "boost_prio=-1",
+	"boost_prio=100", "boost_period_ms=10001", "boost_elements=1",
+	"boost_elements=3", "boost_elements=128", "callback_batch_us=1000001",
+	"stats_interval_s=86401", "flavor=-1",
+};
+
+static struct rcbt_case *add(const char *name, void (*fn)(const struct rcbt_case *))
+{
+	struct rcbt_case *c;
+
+	CHECK(ncases < MAX_CASES);
+	c = &cases[ncases];
+	snprintf(names[ncases], sizeof(names[0]), "%s", name);
+	c->name = names[ncases];
+	c->fn = fn;
+	/* Every case starts from a clean environment. */
+	for (int i = 0; i < NVARS; i++)
+		c->env[i] = vars[i].name;
+	ncases++;
+	return c;
+}
+
+static void set_env(struct rcbt_case *c, int slot, const char *var,
+		    const char *val)
+{
+	int k = (int)(c - cases);
+
+	snprintf(envs[k], sizeof(envs[0]), "%s=%s", var, val);
+	c->env[slot] = envs[k];
+}
+
+static void add_bad(int v, const char *val)
+{
+	char name[96], shown[40];
+	struct rcbt_case *c;
+	int k;
+
+	snprintf(shown, sizeof(shown), "%s", val);
+	for (char *p = shown; *p; p++)
+		if (*p == '\t')
+			*p = '~';
+	snprintf(name, sizeof(name), "bad/%s/\"%s\"", vars[v].name, shown);
+	c = add(name, t_bad);
+	k = (int)(c - cases);
+	set_env(c, v, vars[v].name, val);
+	c->arg = vars[v].name;
+	snprintf(wants[k], sizeof(wants[0]), "rcuboost: |%s|%s", vars[v].name,
+		 vars[v].range);
+	c->want[0] = wants[k];
+}
+
+static void build_cases(void)
+{
+	struct rcbt_case *c;
+	char name[96];
+
+	for (int v = 0; v < NVARS; v++) {
+		int choice = v < 2;
+
+		for (int i = 0; choice ? bad_choices[i] != NULL : bad_words[i] != NULL; i++)
+			add_bad(v, choice ? bad_choices[i] : bad_words[i]);
+		for (int i = 0; i < 8 && vars[v].bad[i]; i++)
+			add_bad(v, vars[v].bad[i]);
+		for (int i = 0; i < 4 && vars[v].good[i]; i++) {
+			snprintf(name, sizeof(name), "good/%s=%s", vars[v].name,
+				 vars[v].good[i]);
+			c = add(name, t_good);
+			set_env(c, v, vars[v].name, vars[v].good[i]);
+			c->arg = vars[v].name;
+			if (v == 1 && strcmp(vars[v].good[i], "abort") == 0)
+				c->sig = SIGABRT;
+		}
+		snprintf(name, sizeof(name), "ignored/%s", vars[v].name);
+		c = add(name, t_ignored);
+		set_env(c, v, vars[v].name, "garbage");
+		c->num = v;
+	}
+	for (int i = 0; i < (int)(sizeof(cfg_bad_names) / sizeof(cfg_bad_names[0])); i++) {
+		snprintf(name, sizeof(name), "config/%s", cfg_bad_names[i]);
+		c = add(name, t_cfg_bad);
+		c->num = i;
+		c->want[0] = cfg_bad_wants[i];
+		/* It names the bad field, not a list of every field. */
+		c->reject[0] = i == 11 ? "boost_prio" : "stats_interval_s";
+	}
+}
+
+int main(int argc, char **argv)
+{
+	build_cases();
+	return rcbt_main(argc, argv, cases, ncases);
+}
