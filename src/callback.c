@@ -147,9 +147,16 @@ static void wake_thread(void)
 		rcb__futex_wake(&cb_futex, 1);
 }
 
-/* Account @n invoked callbacks of @bytes in all (invariant 5). */
+/*
+ * Account @n invoked callbacks of @bytes in all (invariant 5).  The
+ * backlog only grows between two of these calls, so its high-water mark
+ * is the larger of the marks seen here and the current backlog
+ * (rcb_backlog()): producers need not maintain it.
+ */
 static void account_invoked(unsigned long long n, unsigned long long bytes)
 {
+	rcb_max_relaxed(&peak, rcb_load_relaxed(&pending));
+	rcb_max_relaxed(&peak_bytes, rcb_load_relaxed(&pending_bytes));
 	rcb_sub_relaxed(&pending, n);
 	rcb_sub_relaxed(&pending_bytes, bytes);
 	rcb_add_relaxed(&invoked, n);
@@ -244,7 +251,6 @@ static int start_thread(void)
 RCB_API int rcb_call_sized(struct rcb_head *head,
 			   void (*func)(struct rcb_head *head), size_t bytes)
 {
-	unsigned long long n;
 	int err;
 
 	if (RCB_UNLIKELY(!head || !func)) {
@@ -275,12 +281,9 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 	}
 	head->func = func;
 	head->bytes = bytes;
-	n = rcb_add_relaxed(&pending, 1) + 1;
+	rcb_add_relaxed(&pending, 1);
 	if (bytes)
-		rcb_max_relaxed(&peak_bytes,
-				rcb_add_relaxed(&pending_bytes, bytes) + bytes);
-	if (RCB_UNLIKELY(n > rcb_load_relaxed(&peak)))
-		rcb_max_relaxed(&peak, n);
+		rcb_add_relaxed(&pending_bytes, bytes);
 	enqueue(head);
 	/* [CB-F] Load after the seq_cst exchange in enqueue(): pairs with
 	 * [CB-S]: either the consumer's re-check sees our node, or we see
@@ -363,6 +366,10 @@ RCB_API void rcb_backlog(struct rcb_backlog *out)
 	out->bytes = rcb_load_relaxed(&pending_bytes);
 	out->peak_callbacks = rcb_load_relaxed(&peak);
 	out->peak_bytes = rcb_load_relaxed(&peak_bytes);
+	if (out->callbacks > out->peak_callbacks)
+		out->peak_callbacks = out->callbacks;
+	if (out->bytes > out->peak_bytes)
+		out->peak_bytes = out->bytes;
 	out->invoked = rcb_load_relaxed(&invoked);
 }
 

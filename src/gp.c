@@ -67,7 +67,10 @@ static _Atomic unsigned long long gp_seq_done;
 
 static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
 
-/* Spin iterations (one registry scan each) before sleeping. */
+/* Spin iterations (one registry scan each) before sleeping.  No
+ * sched_yield() phase: a reader preempted on the updater's CPU would get
+ * a whole time slice and its unlock would not wake us (the futex is armed
+ * only in the sleeping phase); sleeping at once lets its unlock wake us. */
 #define RCB_GP_SPIN_SCANS 100
 /* An updater asleep re-checks at least this often: a reader's wake-up
  * cannot be lost (invariant 4), the timeout only bounds the damage of a
@@ -249,10 +252,7 @@ static void wait_for_readers(unsigned long gp)
 			return;
 		}
 		if (scan < RCB_GP_SPIN_SCANS) {
-			if (scan < RCB_GP_SPIN_SCANS / 2)
-				rcb_cpu_relax();
-			else
-				sched_yield();
+			rcb_cpu_relax();
 			continue;
 		}
 		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_FUTEX], 1);

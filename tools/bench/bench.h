@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-bench: shared declarations.
+ *
+ * Every figure is measured on several "sides": rcuboost and the liburcu
+ * flavors.  A side is a struct bench_flavor whose measured loops live in
+ * that side's own source file (flavor_*.c, generated from flavor_body.h),
+ * so that the read-side primitives are inlined into the loops.  A
+ * scenario (sc_*.c) is a list of tests; a test measures one side once and
+ * yields up to BENCH_MAX_VALUES figures.  The runner (main.c) alternates
+ * the sides over several rounds and keeps the median of each figure.
+ */
+#ifndef RCB_BENCH_H
+#define RCB_BENCH_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_CACHELINE 64
+#define BENCH_MAX_VALUES 4
+#define BENCH_MAX_SIDES 4
+#define BENCH_MAX_ROUNDS 101
+#define BENCH_MAX_RESULTS 64
+
+/* Written into an object once a grace period has passed since its removal;
+ * a reader that sees it found a freed object. */
+#define BENCH_POISON 0x6b6b6b6b6b6b6b6bUL
+
+#define BENCH_CONTAINER_OF(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* ---- the object replaced by updaters ------------------------------ */
+
+struct bench_obj {
+	unsigned long seq;
+	unsigned long payload[7];
+};
+
+/* State shared by the readers and the updater of one run. */
+struct bench_shared {
+	_Alignas(BENCH_CACHELINE) struct bench_obj *ptr; /* RCU-protected */
+	_Alignas(BENCH_CACHELINE) _Atomic int stop;
+	_Atomic unsigned long bad; /* readers that saw BENCH_POISON */
+};
+
+/* ---- one side of the comparison ----------------------------------- */
+
+struct bench_flavor {
+	const char *name; /* "rcuboost", "urcu-memb", ... */
+	/* Initialise and start the library's own threads (callback thread)
+	 * from the unpinned main thread, so they inherit no pinning.
+	 * Returns 0 or -1 with a message on stderr. */
+	int (*setup)(void);
+	/* Make the calling thread a reader (online for QSBR), and undo. */
+	void (*thread_register)(void);
+	void (*thread_unregister)(void);
+	/* Around a long block of a registered thread (QSBR: offline). */
+	void (*idle_enter)(void);
+	void (*idle_exit)(void);
+	/* @n empty lock+unlock pairs.  Registered thread. */
+	void (*read_pairs)(uint64_t n);
+	/* Read @s->ptr in short critical sections until @s->stop; returns
+	 * the number of critical sections, and publishes it every 256 of
+	 * them at *@progress unless NULL.  Registered thread. */
+	uint64_t (*reader_loop)(struct bench_shared *s, _Atomic uint64_t *progress);
+	/* Replace @s->ptr (publish new, synchronize, free old) until
+	 * @s->stop; returns the number of replacements. */
+	uint64_t (*updater_loop)(struct bench_shared *s);
+	void (*synchronize)(void);
+	/* Callback nodes: an array of @n, touched; freed by call_free. */
+	void *(*call_alloc)(size_t n);
+	void (*call_free)(void *nodes);
+	/* Queue nodes[0..n) with a counting callback.  Registered thread. */
+	void (*call_queue)(void *nodes, size_t n);
+	/* Queue nodes[0..n) one every @interval_ns with a callback that
+	 * stamps its invocation time; stops early at @deadline_ns.
+	 * Returns how many were queued.  Registered thread. */
+	size_t (*call_paced)(void *nodes, size_t n, uint64_t interval_ns,
+			     uint64_t deadline_ns);
+	/* Queue-to-invocation latencies of nodes[0..n), after a barrier. */
+	void (*call_latencies)(const void *nodes, size_t n, uint64_t *out);
+	/* Callbacks invoked so far (both callbacks above count). */
+	uint64_t (*call_invoked)(void);
+	void (*barrier)(void);
+	/* Extra facts for the report (e.g. rcuboost's read-side flavor). */
+	const char *(*describe)(void);
+};
+
+extern const struct bench_flavor bench_flavor_rcuboost;
+extern const struct bench_flavor bench_flavor_urcu_memb;
+extern const struct bench_flavor bench_flavor_urcu_mb;
+extern const struct bench_flavor bench_flavor_urcu_qsbr;
+
+/* ---- scenarios ------------------------------------------------------ */
+
+/* Run parameters, fixed after option parsing. */
+struct bench_params {
+	unsigned int rounds;
+	unsigned int duration_ms; /* per timed measurement */
+	unsigned long calls;      /* callbacks per thread in call throughput */
+	int quick;
+	int warmup;               /* non-zero during the discarded warm-up */
+	int cpu_a, cpu_b;         /* the two CPUs worker threads are pinned to */
+};
+
+enum bench_better { BENCH_LOWER, BENCH_HIGHER };
+
+struct bench_figure {
+	const char *name; /* entry name; also the key in the summary line */
+	const char *unit;
+	enum bench_better better;
+	double goal;      /* ratio rcuboost/urcu-memb to meet; 0: none */
+};
+
+struct bench_test {
+	const char *name; /* progress label */
+	/* Measure @f once, storing one value per figure in @out.  Returns 0,
+	 * or -1 if the side cannot run this test (values are then absent). */
+	int (*measure)(const struct bench_flavor *f,
+		       const struct bench_params *p, double *out);
+	unsigned int nfig;
+	struct bench_figure fig[BENCH_MAX_VALUES];
+};
+
+struct bench_scenario {
+	const char *name;
+	const char *help; /* one paragraph for --help */
+	unsigned int ntests;
+	const struct bench_test *tests;
+};
+
+/*
+ * The scenarios, in default run order.  To add one: write sc_NAME.c
+ * defining "const struct bench_scenario bench_scenario_NAME", add
+ * X(NAME) here and the file to CMakeLists.txt.
+ */
+#define BENCH_SCENARIOS(X) \
+	X(read)            \
+	X(readers)         \
+	X(sync)            \
+	X(call)
+
+#define BENCH_DECLARE_SCENARIO(n) extern const struct bench_scenario bench_scenario_##n;
+BENCH_SCENARIOS(BENCH_DECLARE_SCENARIO)
+#undef BENCH_DECLARE_SCENARIO
+
+/* ---- results -------------------------------------------------------- */
+
+struct bench_result {
+	const char *scenario;
+	const struct bench_figure *fig;
+	unsigned int nrounds;
+	int have[BENCH_MAX_SIDES];
+	double round[BENCH_MAX_SIDES][BENCH_MAX_ROUNDS];
+	double median[BENCH_MAX_SIDES];
+	double spread[BENCH_MAX_SIDES]; /* (max - min) / median */
+};
+
+struct bench_report {
+	const struct bench_params *params;
+	unsigned int nsides;
+	const struct bench_flavor *const *sides; /* [0] rcuboost, [1] main peer */
+	unsigned int nresults;
+	struct bench_result *results;
+	double elapsed_s;
+};
+
+/* rcuboost / peer; NaN when either is missing or the peer is 0. */
+double bench_ratio(const struct bench_result *r, unsigned int side);
+/* 1 met, 0 missed, -1 no goal or no ratio. */
+int bench_goal_met(const struct bench_result *r, unsigned int side);
+void bench_print_summary(FILE *out, const struct bench_report *rep);
+void bench_print_table(FILE *out, const struct bench_report *rep);
+int bench_write_json(const char *path, const struct bench_report *rep);
+
+/* ---- utilities (util.c) ---------------------------------------------- */
+
+uint64_t bench_now_ns(void);
+void bench_sleep_ns(uint64_t ns);
+void bench_sleep_until(uint64_t deadline_ns);
+/* The first two CPUs this process may run on (b == a with one CPU). */
+void bench_pick_cpus(int *a, int *b);
+/* Start @fn(@arg) pinned to @cpu (-1: not pinned).  Exits on failure. */
+void bench_thread_start(pthread_t *t, int cpu, void *(*fn)(void *), void *arg);
+void bench_thread_join(pthread_t t);
+/* Sorts @v in place; q in [0, 1]. */
+double bench_quantile_u64(uint64_t *v, size_t n, double q);
+double bench_median(const double *v, unsigned int n);
+void *bench_xmalloc(size_t n);
+__attribute__((format(printf, 1, 2))) void bench_progress(const char *fmt, ...);
+
+/* A start gate: every party (workers and the main thread) waits in it. */
+struct bench_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int parties, arrived;
+	int open;
+};
+
+void bench_gate_init(struct bench_gate *g, unsigned int parties);
+void bench_gate_wait(struct bench_gate *g);
+void bench_gate_destroy(struct bench_gate *g);
+
+#endif /* RCB_BENCH_H */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-bench: the measured loops, written once and compiled into each
+ * side's own file (flavor_*.c) so that the side's read-side primitives
+ * are inlined into them.  Not a normal header: include it once, at the
+ * end of a flavor file, after defining:
+ *
+ *   FL_NAME            side name (string)
+ *   FL_SYM             name of the struct bench_flavor to define
+ *   FL_HEAD            callback head type
+ *   FL_INIT()          0 or -1 (message on stderr); runs first in setup
+ *   FL_DESCRIBE()      const char * or NULL
+ *   FL_REGISTER(), FL_UNREGISTER()
+ *   FL_OFFLINE(), FL_ONLINE()   around sleeps (QSBR); else empty
+ *   FL_QS()            quiescent state every FL_QS_EVERY reads (QSBR)
+ *   FL_READ_LOCK(), FL_READ_UNLOCK()
+ *   FL_DEREF(p), FL_XCHG(pp, v)
+ *   FL_SYNC(), FL_CALL(head, func), FL_BARRIER()
+ */
+#ifndef FL_SYM
+#error "flavor_body.h needs the FL_* macros of a flavor file"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* Power of two. */
+#define FL_QS_EVERY 256
+
+#define fl_barrier() __asm__ __volatile__("" ::: "memory")
+
+struct fl_node {
+	FL_HEAD head;
+	uint64_t t_queue;
+	uint64_t t_done;
+};
+
+static _Atomic uint64_t fl_invoked;
+
+static void fl_cb_count(FL_HEAD *head)
+{
+	(void)head;
+	atomic_fetch_add_explicit(&fl_invoked, 1, memory_order_relaxed);
+}
+
+static void fl_cb_stamp(FL_HEAD *head)
+{
+	struct fl_node *n = BENCH_CONTAINER_OF(head, struct fl_node, head);
+
+	n->t_done = bench_now_ns();
+	atomic_fetch_add_explicit(&fl_invoked, 1, memory_order_relaxed);
+}
+
+static void fl_register(void)
+{
+	FL_REGISTER();
+}
+
+static void fl_unregister(void)
+{
+	FL_UNREGISTER();
+}
+
+static void fl_idle_enter(void)
+{
+	FL_OFFLINE();
+}
+
+static void fl_idle_exit(void)
+{
+	FL_ONLINE();
+}
+
+static void fl_synchronize(void)
+{
+	FL_SYNC();
+}
+
+static void fl_barrier_all(void)
+{
+	FL_BARRIER();
+}
+
+static uint64_t fl_call_invoked(void)
+{
+	return atomic_load_explicit(&fl_invoked, memory_order_relaxed);
+}
+
+static const char *fl_describe(void)
+{
+	return FL_DESCRIBE();
+}
+
+/* Start the library's threads from the calling (unpinned) thread. */
+static int fl_setup(void)
+{
+	static struct fl_node n;
+	uint64_t before;
+
+	if (FL_INIT() != 0)
+		return -1;
+	FL_REGISTER();
+	before = fl_call_invoked();
+	FL_CALL(&n.head, fl_cb_count);
+	FL_BARRIER();
+	FL_UNREGISTER();
+	if (fl_call_invoked() != before + 1) {
+		fprintf(stderr, "rcuboost-bench: %s: barrier returned before the callback ran\n",
+			FL_NAME);
+		return -1;
+	}
+	return 0;
+}
+
+static void fl_read_pairs(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		FL_READ_LOCK();
+		fl_barrier();
+		FL_READ_UNLOCK();
+	}
+}
+
+static uint64_t fl_reader_loop(struct bench_shared *s, _Atomic uint64_t *progress)
+{
+	unsigned long bad = 0;
+	uint64_t n = 0;
+
+	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+		struct bench_obj *p;
+
+		FL_READ_LOCK();
+		p = FL_DEREF(s->ptr);
+		if (__builtin_expect(p->seq == BENCH_POISON, 0))
+			bad++;
+		FL_READ_UNLOCK();
+		if (!(++n & (FL_QS_EVERY - 1))) {
+			FL_QS();
+			if (progress)
+				atomic_store_explicit(progress, n, memory_order_relaxed);
+		}
+	}
+	if (bad)
+		atomic_fetch_add_explicit(&s->bad, bad, memory_order_relaxed);
+	return n;
+}
+
+static uint64_t fl_updater_loop(struct bench_shared *s)
+{
+	uint64_t n = 0;
+
+	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+		struct bench_obj *p = bench_xmalloc(sizeof(*p)), *old;
+
+		memset(p, 0, sizeof(*p));
+		p->seq = n + 1;
+		old = FL_XCHG(&s->ptr, p);
+		FL_SYNC();
+		old->seq = BENCH_POISON;
+		free(old);
+		n++;
+	}
+	return n;
+}
+
+static void *fl_call_alloc(size_t n)
+{
+	struct fl_node *v = bench_xmalloc(n * sizeof(*v));
+
+	memset(v, 0, n * sizeof(*v));
+	return v;
+}
+
+static void fl_call_free(void *nodes)
+{
+	free(nodes);
+}
+
+static void fl_call_queue(void *nodes, size_t n)
+{
+	struct fl_node *v = nodes;
+
+	for (size_t i = 0; i < n; i++) {
+		FL_CALL(&v[i].head, fl_cb_count);
+		if (!((i + 1) & (FL_QS_EVERY - 1)))
+			FL_QS();
+	}
+}
+
+static size_t fl_call_paced(void *nodes, size_t n, uint64_t interval_ns,
+			    uint64_t deadline_ns)
+{
+	struct fl_node *v = nodes;
+	uint64_t next = bench_now_ns();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		v[i].t_queue = bench_now_ns();
+		if (v[i].t_queue >= deadline_ns)
+			break;
+		FL_CALL(&v[i].head, fl_cb_stamp);
+		next += interval_ns;
+		FL_OFFLINE();
+		bench_sleep_until(next);
+		FL_ONLINE();
+	}
+	return i;
+}
+
+static void fl_call_latencies(const void *nodes, size_t n, uint64_t *out)
+{
+	const struct fl_node *v = nodes;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = v[i].t_done >= v[i].t_queue ? v[i].t_done - v[i].t_queue : 0;
+}
+
+const struct bench_flavor FL_SYM = {
+	.name = FL_NAME,
+	.setup = fl_setup,
+	.thread_register = fl_register,
+	.thread_unregister = fl_unregister,
+	.idle_enter = fl_idle_enter,
+	.idle_exit = fl_idle_exit,
+	.read_pairs = fl_read_pairs,
+	.reader_loop = fl_reader_loop,
+	.updater_loop = fl_updater_loop,
+	.synchronize = fl_synchronize,
+	.call_alloc = fl_call_alloc,
+	.call_free = fl_call_free,
+	.call_queue = fl_call_queue,
+	.call_paced = fl_call_paced,
+	.call_latencies = fl_call_latencies,
+	.call_invoked = fl_call_invoked,
+	.barrier = fl_barrier_all,
+	.describe = fl_describe,
+};

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-bench: measure rcuboost against liburcu (urcu-memb, the main
+ * peer, plus urcu-mb and urcu-qsbr) in the same run, and report each
+ * figure with the ratio rcuboost/peer.
+ *
+ * Hygiene: before the timed rounds every side runs once, shortened, as a
+ * warm-up; then each round measures every side, in forward order on even
+ * rounds and reverse order on odd ones, so that drift (frequency, other
+ * load) spreads over all sides; the figure is each side's median over
+ * the rounds, and the spread (max - min) / median is reported with it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define DEF_ROUNDS 5
+#define DEF_DURATION_MS 300
+#define DEF_CALLS 1000000ul
+#define QUICK_ROUNDS 3
+#define QUICK_DURATION_MS 40
+#define QUICK_CALLS 50000ul
+
+#define BENCH_LIST_SCENARIO(n) &bench_scenario_##n,
+static const struct bench_scenario *const scenarios[] = {
+	BENCH_SCENARIOS(BENCH_LIST_SCENARIO)
+};
+#undef BENCH_LIST_SCENARIO
+#define NSCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
+
+static const struct bench_flavor *const sides[] = {
+	&bench_flavor_rcuboost,
+	&bench_flavor_urcu_memb,
+	&bench_flavor_urcu_mb,
+	&bench_flavor_urcu_qsbr,
+};
+#define NSIDES (sizeof(sides) / sizeof(sides[0]))
+_Static_assert(NSIDES <= BENCH_MAX_SIDES, "raise BENCH_MAX_SIDES");
+
+static struct bench_result results[BENCH_MAX_RESULTS];
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: rcuboost-bench [OPTION]... [SCENARIO]...\n"
+		"Measure rcuboost against liburcu in the same run: urcu-memb (the main peer;\n"
+		"goals apply to it), urcu-mb and urcu-qsbr, all through their inline read-side\n"
+		"fast paths.  Every figure is printed with the ratio rcuboost/peer and, for\n"
+		"urcu-memb, whether the goal is met.  Goals are informational: the exit status\n"
+		"does not depend on them.\n"
+		"\n"
+		"Options:\n"
+		"  --json FILE        also write the results to FILE as JSON\n"
+		"  --quick            short run for smoke tests: %u rounds of %u ms, %lu calls\n"
+		"  --rounds N         timed rounds per side (default %u, at most %u)\n"
+		"  --duration-ms N    length of each timed measurement (default %u)\n"
+		"  --calls N          callbacks per thread in the call throughput tests\n"
+		"                     (default %lu)\n"
+		"  --help             show this help and exit\n"
+		"\n"
+		"Method: each side is first run once, shortened, as a warm-up; then every round\n"
+		"measures every side, alternating the order between rounds.  A figure is the\n"
+		"median over the rounds; \"+-\" is the spread (max - min) / median.  Worker\n"
+		"threads are pinned to the first two CPUs the process may use; at most two\n"
+		"threads are busy at a time, except where a scenario says otherwise.\n"
+		"\n"
+		"Scenarios (default: all, in this order):\n",
+		QUICK_ROUNDS, QUICK_DURATION_MS, QUICK_CALLS, DEF_ROUNDS,
+		BENCH_MAX_ROUNDS, DEF_DURATION_MS, DEF_CALLS);
+	for (size_t i = 0; i < NSCENARIOS; i++)
+		fprintf(out, "  %s\n", scenarios[i]->help);
+	fprintf(out,
+		"\n"
+		"Output: the first line of stdout is a one-line summary,\n"
+		"  rcuboost-bench: read=1.01x ... goals=N/M (ratios rcuboost/urcu-memb)\n"
+		"with one key per figure that has a goal; then a table of every figure.  The\n"
+		"JSON file has one entry per figure and peer: name, scenario, unit, better,\n"
+		"rcuboost (median), rcuboost_spread, rcuboost_rounds, peer, peer_value,\n"
+		"peer_spread, peer_rounds, ratio, goal (e.g. \"<=1.05\", null for the extra\n"
+		"peers and informational figures) and goal_met (true, false or null).\n"
+		"Progress goes to stderr.\n"
+		"\n"
+		"Exit status: 0 when the run completed, 1 on a run-time error, 2 on bad usage.\n");
+}
+
+static unsigned long parse_num(const char *opt, const char *s, unsigned long min,
+			       unsigned long max)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "rcuboost-bench: %s: expected a number from %lu to %lu, got '%s'\n",
+			opt, min, max, s);
+		exit(2);
+	}
+	return v;
+}
+
+static const struct bench_scenario *find_scenario(const char *name)
+{
+	for (size_t i = 0; i < NSCENARIOS; i++)
+		if (!strcmp(scenarios[i]->name, name))
+			return scenarios[i];
+	return NULL;
+}
+
+/* Measure every side of @t once per round; fill @res (t->nfig slots). */
+static void run_test(const struct bench_test *t, const char *scenario,
+		     struct bench_params *p, struct bench_result *res,
+		     unsigned int idx, unsigned int total)
+{
+	double out[BENCH_MAX_VALUES];
+	int ok[NSIDES];
+	struct bench_params warm = *p;
+	uint64_t t0 = bench_now_ns();
+
+	for (unsigned int k = 0; k < t->nfig; k++) {
+		memset(&res[k], 0, sizeof(res[k]));
+		res[k].scenario = scenario;
+		res[k].fig = &t->fig[k];
+		res[k].nrounds = p->rounds;
+	}
+	bench_progress("rcuboost-bench: [%u/%u] %s: warm-up", idx, total, t->name);
+	warm.warmup = 1;
+	warm.duration_ms = p->duration_ms / 4 ? p->duration_ms / 4 : 1;
+	for (unsigned int s = 0; s < NSIDES; s++)
+		ok[s] = t->measure(sides[s], &warm, out) == 0;
+	for (unsigned int r = 0; r < p->rounds; r++) {
+		bench_progress(", %u", r + 1);
+		for (unsigned int i = 0; i < NSIDES; i++) {
+			unsigned int s = r % 2 ? NSIDES - 1 - i : i;
+
+			if (!ok[s])
+				continue;
+			if (t->measure(sides[s], p, out) != 0) {
+				ok[s] = 0;
+				continue;
+			}
+			for (unsigned int k = 0; k < t->nfig; k++)
+				res[k].round[s][r] = out[k];
+		}
+	}
+	for (unsigned int k = 0; k < t->nfig; k++) {
+		for (unsigned int s = 0; s < NSIDES; s++) {
+			double lo, hi;
+
+			res[k].have[s] = ok[s];
+			if (!ok[s])
+				continue;
+			res[k].median[s] = bench_median(res[k].round[s], p->rounds);
+			lo = hi = res[k].round[s][0];
+			for (unsigned int r = 1; r < p->rounds; r++) {
+				if (res[k].round[s][r] < lo)
+					lo = res[k].round[s][r];
+				if (res[k].round[s][r] > hi)
+					hi = res[k].round[s][r];
+			}
+			res[k].spread[s] = res[k].median[s] > 0 ?
+						   (hi - lo) / res[k].median[s] : 0;
+		}
+	}
+	bench_progress(" (%.1f s)\n", (double)(bench_now_ns() - t0) / 1e9);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "duration-ms", required_argument, NULL, 'd' },
+		{ "calls", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct bench_scenario *selected[NSCENARIOS];
+	struct bench_params p = { 0 };
+	struct bench_report rep = { 0 };
+	const char *json = NULL;
+	long rounds = -1, duration = -1, calls = -1;
+	unsigned int nsel = 0, ntests = 0, idx = 0, nres = 0;
+	uint64_t t0 = bench_now_ns();
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = optarg;
+			break;
+		case 'q':
+			p.quick = 1;
+			break;
+		case 'r':
+			rounds = (long)parse_num("--rounds", optarg, 1, BENCH_MAX_ROUNDS);
+			break;
+		case 'd':
+			duration = (long)parse_num("--duration-ms", optarg, 1, 600000);
+			break;
+		case 'c':
+			calls = (long)parse_num("--calls", optarg, 1, 100000000);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'rcuboost-bench --help'.\n");
+			return 2;
+		}
+	}
+	p.rounds = rounds > 0 ? (unsigned int)rounds : p.quick ? QUICK_ROUNDS : DEF_ROUNDS;
+	p.duration_ms = duration > 0 ? (unsigned int)duration :
+			p.quick ? QUICK_DURATION_MS : DEF_DURATION_MS;
+	p.calls = calls > 0 ? (unsigned long)calls : p.quick ? QUICK_CALLS : DEF_CALLS;
+
+	for (int i = optind; i < argc; i++) {
+		const struct bench_scenario *sc = find_scenario(argv[i]);
+		unsigned int j;
+
+		if (!strcmp(argv[i], "all")) {
+			nsel = 0;
+			for (size_t k = 0; k < NSCENARIOS; k++)
+				selected[nsel++] = scenarios[k];
+			break;
+		}
+		if (!sc) {
+			fprintf(stderr, "rcuboost-bench: unknown scenario '%s'; known:", argv[i]);
+			for (size_t k = 0; k < NSCENARIOS; k++)
+				fprintf(stderr, " %s", scenarios[k]->name);
+			fprintf(stderr, "\n");
+			return 2;
+		}
+		for (j = 0; j < nsel && selected[j] != sc; j++)
+			;
+		if (j == nsel)
+			selected[nsel++] = sc;
+	}
+	if (!nsel)
+		for (size_t k = 0; k < NSCENARIOS; k++)
+			selected[nsel++] = scenarios[k];
+
+	/* Before any pinning: library threads inherit the creator's mask. */
+	for (size_t s = 0; s < NSIDES; s++) {
+		if (sides[s]->setup() != 0) {
+			fprintf(stderr, "rcuboost-bench: cannot set up %s\n", sides[s]->name);
+			return 1;
+		}
+	}
+	bench_pick_cpus(&p.cpu_a, &p.cpu_b);
+
+	for (unsigned int i = 0; i < nsel; i++) {
+		ntests += selected[i]->ntests;
+		for (unsigned int k = 0; k < selected[i]->ntests; k++)
+			nres += selected[i]->tests[k].nfig;
+	}
+	if (nres > BENCH_MAX_RESULTS) {
+		fprintf(stderr, "rcuboost-bench: too many figures; raise BENCH_MAX_RESULTS\n");
+		return 1;
+	}
+	nres = 0;
+	for (unsigned int i = 0; i < nsel; i++) {
+		for (unsigned int k = 0; k < selected[i]->ntests; k++) {
+			const struct bench_test *t = &selected[i]->tests[k];
+
+			run_test(t, selected[i]->name, &p, &results[nres], ++idx, ntests);
+			nres += t->nfig;
+		}
+	}
+
+	rep.params = &p;
+	rep.nsides = NSIDES;
+	rep.sides = sides;
+	rep.nresults = nres;
+	rep.results = results;
+	rep.elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+	bench_print_summary(stdout, &rep);
+	bench_print_table(stdout, &rep);
+	fflush(stdout);
+	if (json && bench_write_json(json, &rep) != 0)
+		return 1;
+	return 0;
+}
