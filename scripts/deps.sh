@@ -4,7 +4,7 @@
 set -eu
 
 # package: what needs it
-PKGS="cmake:build gcc:build clang:build(second compiler) make:build
+PKGS="cmake:build gcc:build clang:second-compiler make:build
 pkg-config:install-test binutils:symbol-and-disassembly-tests
 liburcu-dev:benchmark-and-demo-peer spin:model-checks
 systemtap-sdt-dev:USDT-probes bpftrace:USDT-trace-test gnuplot-nox:demo-plot"

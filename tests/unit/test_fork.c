@@ -245,5 +245,17 @@ static const struct rcbt_case cases[] = {
 
 int main(int argc, char **argv)
 {
+#if defined(__SANITIZE_THREAD__)
+	/* TSan cannot start threads in the child of a multi-threaded fork
+	 * ("starting new threads after multi-threaded fork is not
+	 * supported"); the plain and ASan builds run these cases. */
+	fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
+	return 77;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+	fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
+	return 77;
+#endif
+#endif
 	return rcbt_main(argc, argv, cases, (int)(sizeof(cases) / sizeof(cases[0])));
 }

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# symbols.sh LIBRARY.so HEADER BOOST
+#
+# The library's dynamic symbol table against the public header:
+#   1. every exported symbol starts with rcb_ (rcb__ included), apart
+#      from names the linker itself may define;
+#   2. every RCB_API name declared in HEADER is exported (the inline read
+#      side links against rcb__reader, rcb__gp and the slow paths);
+#      rcb__read_unlock_unboost may be absent when BOOST is 0;
+#   3. nothing else is exported: a symbol outside HEADER is an internal
+#      that lost its hidden visibility.
+set -eu
+
+lib=$1 header=$2 boost=$3
+
+syms=$(nm -D --defined-only "$lib" | awk 'NF >= 3 { sub(/@.*/, "", $3); print $3 }' | sort -u)
+if [ -z "$syms" ]; then
+	echo "FAIL: nm -D --defined-only $lib listed nothing"
+	exit 1
+fi
+# Declarations starting with RCB_API, joined up to their ';', attributes
+# dropped; the name is the first rcb_ word followed by '(' or ';'.
+api=$(awk '/^RCB_API/ { decl = "" } /^RCB_API/ || decl != "" { decl = decl " " $0 }
+	decl != "" && /;/ {
+		gsub(/__attribute__[ \t]*\(\(.*\)\)/, "", decl)
+		if (match(decl, /rcb_[a-z0-9_]+[ \t]*[(;]/))
+			print substr(decl, RSTART, RLENGTH - 1)
+		decl = ""
+	}' "$header" | tr -d ' \t' | sort -u)
+required=$api
+if [ "$boost" != 1 ]; then
+	required=$(echo "$api" | grep -v '^rcb__read_unlock_unboost$')
+fi
+
+status=0
+for s in $syms; do
+	case $s in
+	rcb_*) ;;
+	_init | _fini | _edata | _end | __bss_start) ;; # linker-defined
+	*) echo "FAIL: exported symbol outside rcb_/rcb__: $s"; status=1 ;;
+	esac
+done
+for s in $required; do
+	echo "$syms" | grep -qx "$s" ||
+		{ echo "FAIL: $s is RCB_API in $header but not exported"; status=1; }
+done
+for s in $syms; do
+	case $s in rcb_*) ;; *) continue ;; esac
+	echo "$api" | grep -qx "$s" ||
+		{ echo "FAIL: $s is exported but not declared RCB_API in $header"; status=1; }
+done
+[ $status = 0 ] && echo "ok: $(echo "$syms" | wc -l) exported symbols, all declared in $header"
+exit $status

@@ -1,0 +1,66 @@
+# Sanitizer variants: sanitize_asan (ASan+UBSan) and sanitize_tsan
+# configure the whole tree again in <build>/sanitize-<name> with
+# RCB_SANITIZE=<name> and RCB_TEST_SCALE=4, build it, and run its unit,
+# regression and torture tests.  The same as the asan and tsan presets
+# of CMakePresets.json, but driven from `make test`.
+
+# Inside such a sub-build RCB_SANITIZE is set: adding these tests there
+# would recurse.
+if(NOT RCB_SANITIZE STREQUAL "")
+  return()
+endif()
+
+# ThreadSanitizer (gcc 12's libtsan) aborts at start-up with "FATAL:
+# ThreadSanitizer: unexpected memory mapping" when the kernel places
+# mappings with more ASLR entropy than its shadow layout expects
+# (vm.mmap_rnd_bits = 32 on some recent kernels).  Running the sub-ctest
+# under `setarch -R` (personality ADDR_NO_RANDOMIZE, inherited by every
+# test process) avoids that without touching the system setting.  If
+# setarch is missing or refused, TSan runs as is: on kernels where it
+# works without help, nothing is lost, and where it does not, the test
+# fails with TSan's own message.
+find_program(RCB_SETARCH setarch)
+set(rcb_norandom "")
+if(RCB_SETARCH)
+  execute_process(COMMAND ${RCB_SETARCH} -R true RESULT_VARIABLE rcb_setarch_rc
+                  OUTPUT_QUIET ERROR_QUIET)
+  if(rcb_setarch_rc EQUAL 0)
+    set(rcb_norandom ${RCB_SETARCH} -R)
+  endif()
+endif()
+
+foreach(san asan tsan)
+  set(wrap "")
+  set(env "")
+  if(san STREQUAL "tsan")
+    set(wrap ${rcb_norandom})
+    # Every report fails the test (exit code 66).  A tests/tsan.supp, if
+    # one is ever needed, holds only entries with a reason on each line;
+    # none is needed today.
+    set(env "TSAN_OPTIONS=second_deadlock_stack=1")
+    if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tsan.supp)
+      string(APPEND env " suppressions=${CMAKE_CURRENT_SOURCE_DIR}/tsan.supp")
+    endif()
+  else()
+    set(env "UBSAN_OPTIONS=print_stacktrace=1")
+  endif()
+  set(bin ${CMAKE_BINARY_DIR}/sanitize-${san})
+  add_test(NAME sanitize_${san}
+    COMMAND ${CMAKE_CTEST_COMMAND}
+      --build-and-test ${PROJECT_SOURCE_DIR} ${bin}
+      --build-generator ${CMAKE_GENERATOR}
+      --build-noclean
+      --build-options -DRCB_SANITIZE=${san} -DRCB_TEST_SCALE=4 -DBUILD_TESTING=ON
+                      -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}
+                      -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
+      --test-command ${wrap} ${CMAKE_CTEST_COMMAND} --test-dir ${bin}
+                     -L "unit|regression|torture" --no-tests=error
+                     --output-on-failure)
+  set_tests_properties(sanitize_${san} PROPERTIES
+    LABELS sanitizer
+    TIMEOUT 600
+    # Builds with both cores, then runs timing-based torture tests: give
+    # it the machine rather than share it.
+    PROCESSORS 2
+    ENVIRONMENT "CMAKE_BUILD_PARALLEL_LEVEL=2;${env}")
+endforeach()
