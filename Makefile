@@ -22,13 +22,18 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 demo: build
-	$(BUILD)/tools/demo/rcuboost-demo
+	$(BUILD)/tools/demo/rcuboost-demo --out $(BUILD)/demo-out
 
 bench: build
 	$(BUILD)/tools/bench/rcuboost-bench --json $(BUILD)/bench.json
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Deeper model checks (more critical sections and aging elements) than
+# the ones make test runs.
+models-deep: deps
+	sh models/run_model.sh --deep
 
 clean:
 	rm -rf $(BUILD)

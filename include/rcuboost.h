@@ -101,6 +101,10 @@ struct rcb_config {
 	unsigned int boost_period_ms; /* RCUBOOST_PERIOD_MS */
 	unsigned int boost_elements;  /* power of two; RCUBOOST_ELEMENTS */
 	unsigned int stats_interval_s; /* RCUBOOST_STATS_INTERVAL */
+	/* Boost state machine: 0 default (3), 3 = the article's recommended
+	 * 3-state machine, 8 = its exit-safe 8-state compare-and-exchange
+	 * machine; RCUBOOST_MACHINE. */
+	int boost_machine;
 };
 
 /* Callbacks awaiting a grace period or their invocation. */
@@ -290,15 +294,29 @@ RCB_API void rcb_stats(struct rcb_gp_stats *out);
 
 /* Boost statistics; the first block mirrors the article's counters. */
 struct rcb_boost_stats {
+	int machine;         /* 3 or 8: the boost state machine in use */
+	int nstates;         /* its number of states: columns of stats[][] */
 	int idx;             /* rcu_boost_idx, -1 until the booster runs */
 	long blocked;        /* rbs_blocked: blocked critical sections */
 	long boost_attempt;  /* rbs_boost_attempt */
 	long boost;          /* rbs_boost: boosts done */
 	long unlock;         /* rbs_unlock: unlocks ending a blocked section */
 	long unboosted;      /* rbs_unboosted: unlocks that unboosted */
-	/* rbs_stats[event][state]: events block, boost, unlock; states
-	 * IDLE, BLOCKED, BOOSTED and a last column for invalid states. */
-	long stats[3][4];
+	/* rbs_stats[event][state]: events block, boost, unlock; columns
+	 * 0..nstates-1 are the machine's states in its order (3-state:
+	 * IDLE, BLOCKED, BOOSTED; 8-state: IDLE, BLOCKED, BOOSTING,
+	 * BOOSTED, UNBOOST_IDLE, UNBOOST_BLOCKED, UNBOOST_EXITING, EXIT_OK),
+	 * column nstates counts invalid states. */
+	long stats[3][9];
+	/* 8-state machine's counters (article: rbs_boost_wrongstate,
+	 * rbs_boost_cmpxchgfail, rbs_boost_start, rbs_boost_end), and the
+	 * most consecutive compare-and-exchange failures any thread-side
+	 * state change met (the article's bound: one with its locking). */
+	long boost_wrongstate;
+	long boost_cmpxchgfail;
+	long boost_start;
+	long boost_end;
+	long max_task_cmpxchg_fail;
 	/* Userspace additions. */
 	int enabled;          /* compiled in and configured on */
 	int booster_running;

@@ -63,6 +63,16 @@ int rcb__boost_ncpus;
 int rcb__boost_nelem;
 _Atomic int rcu_boost_idx = -1;
 _Atomic long rcb__boost_too_early;
+_Atomic long rcb__boost_max_task_fail;
+
+void rcb__boost_note_task_fail(long fails)
+{
+	long cur = rcb_load_relaxed(&rcb__boost_max_task_fail);
+
+	while (fails > cur &&
+	       !rcb_cmpxchg_relaxed(&rcb__boost_max_task_fail, &cur, fails))
+		;
+}
 
 /*
  * article: init_rcu_boost_early().  Allocate and initialise the arrays.
@@ -104,13 +114,15 @@ int rcb__boost_early_init(void)
 /* article: rcu_boost_dat_stat().  Context: rbdp->rbs_mutex held. */
 void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate)
 {
-	if (oldstate >= RCU_BOOST_IDLE && oldstate <= RCU_BOOSTED)
+	int n = rcb__machine8() ? N_RCU_BOOST8_STATE : N_RCU_BOOST_STATE;
+
+	if (oldstate >= 0 && oldstate < n)
 		rbdp->rbs_stats[event][oldstate]++;
 	else
-		rbdp->rbs_stats[event][N_RCU_BOOST_STATE]++;
+		rbdp->rbs_stats[event][RCB_MAX_BOOST_STATES]++;
 }
 
-static void lock_rbd(struct rcu_boost_dat *rbdp)
+void rcb__boost_lock(struct rcu_boost_dat *rbdp)
 {
 	int err = pthread_mutex_lock(&rbdp->rbs_mutex);
 
@@ -118,7 +130,7 @@ static void lock_rbd(struct rcu_boost_dat *rbdp)
 		RCB_DIE("pthread_mutex_lock(rbs_mutex)", err);
 }
 
-static void unlock_rbd(struct rcu_boost_dat *rbdp)
+void rcb__boost_unlock(struct rcu_boost_dat *rbdp)
 {
 	int err = pthread_mutex_unlock(&rbdp->rbs_mutex);
 
@@ -145,15 +157,17 @@ static struct rcu_boost_dat *rcu_rbd_new(int cpu)
 
 /*
  * Queue @t on @rbdp as BLOCKED if it is IDLE (invariant 1).  Returns
- * true if this call queued it.  Context: the thread itself or the
- * booster; @rbdp's lock not held.
+ * true if this call queued it.  @on_behalf: the booster queues a
+ * preempted reader (revertible until the reader adopts it).  Context:
+ * the thread itself or the booster; @rbdp's lock not held.
  */
-bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
+bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
+			bool on_behalf)
 {
 	int old = RCU_BOOST_IDLE;
 	bool queued = false;
 
-	lock_rbd(rbdp);
+	rcb__boost_lock(rbdp);
 	rbdp->rbs_blocked++;
 	/* [BST-E] Only one of the reader and the booster leaves IDLE; the
 	 * winner owns the queueing.  Acquire pairs with [BST-U] (the
@@ -161,6 +175,7 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
 	if (rcb_cmpxchg_acq_rel(&t->rd->boost_state, &old, RCU_BOOST_BLOCKED)) {
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, RCU_BOOST_IDLE);
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_toboost);
+		t->boost.on_behalf = on_behalf;
 		/* [BST-P] pairs with [BST-Q] in rcb__read_unlock_unboost(). */
 		rcb_store_release(&t->boost.rcub_rbdp, rbdp);
 		queued = true;
@@ -168,28 +183,33 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
 	} else {
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, old);
 	}
-	unlock_rbd(rbdp);
+	rcb__boost_unlock(rbdp);
 	return queued;
 }
 
 /*
  * Undo a booster-side queueing of @t on @rbdp: the reader had already
- * left the critical section it was queued for.  Only BLOCKED is undone:
- * had the reader seen the state it would have dequeued itself.
- * Context: the booster.
+ * left the critical section it was queued for.  Only a queueing that is
+ * still the booster's (on_behalf) and still BLOCKED is undone: had the
+ * reader seen the state it would have dequeued itself, and a queueing it
+ * made (or adopted) in a later section is its own (the Promela model
+ * found that reverting it loses an announced block).  Context: the
+ * booster.
  */
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
 {
-	lock_rbd(rbdp);
+	rcb__boost_lock(rbdp);
 	if (rcb_load_relaxed(&t->boost.rcub_rbdp) == rbdp &&
+	    t->boost.on_behalf &&
 	    rcb_load_relaxed(&t->rd->boost_state) == RCU_BOOST_BLOCKED) {
+		t->boost.on_behalf = false;
 		rcb__list_del_init(&t->boost.rcub_entry);
 		rcb_store_relaxed(&t->boost.rcub_rbdp, NULL);
 		/* [BST-R] pairs with [BST-E]/[BST-Q] acquires. */
 		rcb_store_release(&t->rd->boost_state, RCU_BOOST_IDLE);
 		rbdp->rbs_enqueue_reverted++;
 	}
-	unlock_rbd(rbdp);
+	rcb__boost_unlock(rbdp);
 }
 
 /* article: __rcu_preempt_boost().  Called by rcb_note_block() inside a
@@ -210,7 +230,49 @@ RCB_API void rcb__preempt_boost(void)
 		rcb__booster_kick();
 		return;
 	}
-	rcb__boost_enqueue(self, rbdp);
+	if (!(rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
+			      : rcb__boost_enqueue(self, rbdp, false)))
+		rcb__boost_adopt(self);
+}
+
+/*
+ * The thread blocks but is already queued: if the booster queued it on
+ * its behalf, make the queueing the thread's own so that the booster's
+ * verification cannot revert it.  Context: the thread, inside a critical
+ * section, no lock held.
+ */
+void rcb__boost_adopt(struct rcb__thread *self)
+{
+	for (;;) {
+		int s = rcb_load_acquire(&self->rd->boost_state); /* [BST-Q] */
+		struct rcu_boost_dat *rbdp;
+
+		if (s == RCU_BOOST_IDLE ||
+		    (rcb__machine8() && s == RCU_UNBOOST_IDLE)) {
+			/* Reverted (or backed out) meanwhile: queue. */
+			rbdp = rcu_rbd_new(sched_getcpu());
+			if (!rbdp)
+				return;
+			if (rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
+					    : rcb__boost_enqueue(self, rbdp, false))
+				return;
+			continue;
+		}
+		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp); /* [BST-Q] */
+		if (!rbdp) {
+			struct timespec ts = { .tv_sec = 0, .tv_nsec = 20000 };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		rcb__boost_lock(rbdp);
+		if (rcb_load_relaxed(&self->boost.rcub_rbdp) == rbdp) {
+			self->boost.on_behalf = false;
+			rcb__boost_unlock(rbdp);
+			return;
+		}
+		rcb__boost_unlock(rbdp);
+	}
 }
 
 /*
@@ -218,18 +280,19 @@ RCB_API void rcb__preempt_boost(void)
  * priority @booster_prio, never lowering a thread that runs at or above
  * it.  Remembers the attributes to restore; if the application changed
  * them since our last boost, its attributes become the ones to restore.
- * Context: the booster, holding the lock of @t's element.
+ * Context: the booster; 3-state machine: holding the lock of @t's
+ * element @rbdp; 8-state machine: @t in RCU_BOOSTING, lock not held.
  */
-void rcb__boost_prio(struct rcb__thread *t, int booster_prio)
+void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
+		     int booster_prio)
 {
-	struct rcu_boost_dat *rbdp = rcb_load_relaxed(&t->boost.rcub_rbdp);
 	struct rcb__boost_thread *b = &t->boost;
 	struct rcb__sched_attr cur, want;
 	int rcuprio = booster_prio > 1 ? booster_prio - 1 : 1;
 	int err;
 
 	if (rcb__sched_get(t->tid, &cur) != 0) {
-		rbdp->rbs_boost_failed++;
+		rcb_add_relaxed(&rbdp->rbs_boost_failed, 1);
 		return;
 	}
 	if (b->applied && rcb__sched_same(&cur, &b->set)) {
@@ -242,7 +305,7 @@ void rcb__boost_prio(struct rcb__thread *t, int booster_prio)
 		b->applied = false;
 	}
 	if (rcb__sched_at_least(&cur, rcuprio) && !b->applied) {
-		rbdp->rbs_boost_skipped_higher++;
+		rcb_add_relaxed(&rbdp->rbs_boost_skipped_higher, 1);
 		return;
 	}
 	want = cur;
@@ -252,7 +315,7 @@ void rcb__boost_prio(struct rcb__thread *t, int booster_prio)
 	want.sched_flags &= 0x01; /* keep SCHED_FLAG_RESET_ON_FORK only */
 	err = rcb__sched_set(t->tid, &want);
 	if (err) {
-		rbdp->rbs_boost_failed++;
+		rcb_add_relaxed(&rbdp->rbs_boost_failed, 1);
 		return;
 	}
 	if (rcb__sched_get(t->tid, &b->set) != 0)
@@ -262,37 +325,33 @@ void rcb__boost_prio(struct rcb__thread *t, int booster_prio)
 }
 
 /*
- * article: rcu_unboost_prio().  Restore the attributes the thread had,
+ * article: rcu_unboost_prio().  Restore the attributes thread @t had,
  * unless the application changed them while it was boosted: then the
- * application's change wins.  Context: the thread itself, holding the
- * lock of its element.
+ * application's change wins.  Context: 3-state machine: the thread
+ * itself, holding its element's lock; 8-state machine: whichever side
+ * the state assigns the priority change to (the thread in
+ * RCU_BOOSTED, the booster in the RCU_UNBOOST_* states).
  */
-static void rcu_unboost_prio(struct rcb__thread *self,
-			     struct rcu_boost_dat *rbdp)
+void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
 {
-	struct rcb__boost_thread *b = &self->boost;
+	struct rcb__boost_thread *b = &t->boost;
 	struct rcb__sched_attr cur;
 	int err;
 
 	if (!b->applied)
 		return;
 	b->applied = false;
-	if (rcb__sched_get(self->tid, &cur) == 0 &&
+	if (rcb__sched_get(t->tid, &cur) == 0 &&
 	    !rcb__sched_same(&cur, &b->set)) {
-		rbdp->rbs_restore_kept_app++;
+		rcb_add_relaxed(&rbdp->rbs_restore_kept_app, 1);
 		return;
 	}
-	err = rcb__sched_set(self->tid, &b->orig);
-	if (err) {
-		char who[48];
-
-		rcb__thread_label(who, sizeof(who));
+	err = rcb__sched_set(t->tid, &b->orig);
+	if (err)
 		fprintf(stderr,
-			"rcuboost: cannot restore the scheduling attributes of thread %s after boosting: %s\n",
-			who, strerror(-err));
-	}
-	DTRACE_PROBE2(rcuboost, unboost, self->tid,
-		      (int)b->orig.sched_priority);
+			"rcuboost: cannot restore the scheduling attributes of thread %d after boosting: %s\n",
+			(int)t->tid, strerror(-err));
+	DTRACE_PROBE2(rcuboost, unboost, t->tid, (int)b->orig.sched_priority);
 }
 
 /*
@@ -307,6 +366,10 @@ RCB_API void rcb__read_unlock_unboost(void)
 	struct rcu_boost_dat *rbdp;
 	int state;
 
+	if (rcb__machine8()) {
+		rcb__boost8_unlock(self);
+		return;
+	}
 	for (;;) {
 		/* [BST-Q] pairs with [BST-P]/[BST-R]: a non-IDLE state
 		 * comes with its element pointer, or the pointer is about
@@ -326,23 +389,49 @@ RCB_API void rcb__read_unlock_unboost(void)
 			nanosleep(&ts, NULL);
 			continue;
 		}
-		lock_rbd(rbdp);
+		rcb__boost_lock(rbdp);
 		if (rcb_load_relaxed(&self->boost.rcub_rbdp) != rbdp) {
-			unlock_rbd(rbdp);
+			rcb__boost_unlock(rbdp);
 			continue;
 		}
 		state = rcb_load_relaxed(&self->rd->boost_state);
+		self->boost.on_behalf = false;
 		rcb__list_del_init(&self->boost.rcub_entry);
 		rbdp->rbs_unlock++;
 		rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, state);
 		if (state == RCU_BOOSTED) {
-			rcu_unboost_prio(self, rbdp);
+			rcb__unboost_prio(self, rbdp);
 			rbdp->rbs_unboosted++;
 		}
 		/* [BST-U] pairs with [BST-E]. */
 		rcb_store_release(&self->rd->boost_state, RCU_BOOST_IDLE);
-		unlock_rbd(rbdp);
+		rcb__boost_unlock(rbdp);
 		return;
 	}
+}
+
+/*
+ * Registration: a thread that left through EXIT_OK (8-state machine) and
+ * registers again starts over as IDLE.  Context: the thread, registry
+ * lock held, outside critical sections.
+ */
+void rcb__boost_thread_start(struct rcb__thread *self)
+{
+	int exited = RCU_EXIT_OK;
+
+	rcb__list_init(&self->boost.rcub_entry);
+	rcb_cmpxchg_acq_rel(&self->rd->boost_state, &exited, RCU_BOOST_IDLE); /* [BST8-C] */
+}
+
+/*
+ * The thread leaves the registry (unregistration or exit), outside any
+ * critical section, holding the registry lock.  3-state machine: the
+ * outermost unlock already dequeued it, nothing to do.  8-state: wait
+ * for the booster to be done with it (article: exit() path).
+ */
+void rcb__boost_thread_exit(struct rcb__thread *self)
+{
+	if (rcb__machine8())
+		rcb__boost8_exit(self);
 }

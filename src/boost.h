@@ -38,13 +38,24 @@ struct rcu_boost_dat {
 	long rbs_boost;
 	long rbs_unlock;
 	long rbs_unboosted;
-	long rbs_stats[N_RCU_BOOST_DAT_EVENTS][N_RCU_BOOST_STATE + 1];
+	long rbs_stats[N_RCU_BOOST_DAT_EVENTS][RCB_MAX_BOOST_STATES + 1];
+	/* 8-state machine (article), same lock */
+	long rbs_boost_wrongstate;
+	long rbs_boost_cmpxchgfail;
+	long rbs_boost_start;
+	long rbs_boost_end;
+	/* Exiting threads wait on it (futex) for RCU_EXIT_OK; bumped by the
+	 * booster (article: rbs_target_wq/rbs_exit_done).  It lives as long
+	 * as the arrays, so a waker never touches an exited thread. */
+	_Atomic int rbs_exit_seq;
 	/* userspace additions, same lock */
 	long rbs_preempt_enqueued;
 	long rbs_enqueue_reverted;
-	long rbs_boost_failed;
-	long rbs_boost_skipped_higher;
-	long rbs_restore_kept_app;
+	/* Changed by the booster outside the lock in the 8-state machine:
+	 * relaxed atomics. */
+	_Atomic long rbs_boost_failed;
+	_Atomic long rbs_boost_skipped_higher;
+	_Atomic long rbs_restore_kept_app;
 } __attribute__((aligned(64)));
 
 extern struct rcu_boost_dat *rcb__boost_dat; /* [ncpus][nelem] */
@@ -62,10 +73,30 @@ static inline struct rcu_boost_dat *rcb__rbd(int cpu, int idx)
 
 /* boost.c */
 int rcb__boost_early_init(void);
-bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
+bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
+			bool on_behalf);
+void rcb__boost_adopt(struct rcb__thread *self);
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
-void rcb__boost_prio(struct rcb__thread *t, int booster_prio);
+void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
+		     int booster_prio);
+void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
 void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate);
+void rcb__boost_lock(struct rcu_boost_dat *rbdp);
+void rcb__boost_unlock(struct rcu_boost_dat *rbdp);
+/* Most consecutive compare-and-exchange failures of a thread-side
+ * state change so far (8-state machine). */
+extern _Atomic long rcb__boost_max_task_fail;
+void rcb__boost_note_task_fail(long fails);
+static inline bool rcb__machine8(void)
+{
+	return rcb__settings.boost_machine == 8;
+}
+
+/* boost8.c: the 8-state machine's thread and booster sides. */
+bool rcb__boost8_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+void rcb__boost8_unlock(struct rcb__thread *self);
+void rcb__boost8_exit(struct rcb__thread *self);
+void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
 
 /* booster.c */
 bool rcb__booster_running(void);

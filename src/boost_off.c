@@ -49,3 +49,13 @@ void rcb__booster_stop(void)
 void rcb__boost_after_fork_child(void)
 {
 }
+
+void rcb__boost_thread_start(struct rcb__thread *self)
+{
+	(void)self;
+}
+
+void rcb__boost_thread_exit(struct rcb__thread *self)
+{
+	(void)self;
+}

@@ -109,7 +109,7 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		}
 		/* BOOSTED: reboost, so a raised booster priority takes
 		 * effect (article: "reboosting"). */
-		rcb__boost_prio(t, prio);
+		rcb__boost_prio(t, rbdp, prio);
 		rcb_store_relaxed(&t->rd->boost_state, RCU_BOOSTED);
 		rbdp->rbs_boost++;
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
@@ -158,7 +158,7 @@ static void enqueue_preempted_readers(uint64_t now, uint64_t period_ns)
 		if (cpu < 0 || cpu >= rcb__boost_ncpus)
 			cpu = 0;
 		rbdp = rcb__rbd(cpu, rcb_load_relaxed(&rcu_boost_idx));
-		if (rcb__boost_enqueue(t, rbdp)) {
+		if (rcb__boost_enqueue(t, rbdp, true)) {
 			queued_on[n] = rbdp;
 			queued[n++] = t;
 		}
@@ -233,8 +233,14 @@ static void *rcu_booster(void *arg)
 		rcb_store_relaxed(&rcu_boost_idx,
 				  (rcb_load_relaxed(&rcu_boost_idx) + 1) &
 					  (rcb__boost_nelem - 1));
-		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++)
-			rcu_boost_one_reader_list(rcu_rbd_boosting(cpu), prio);
+		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
+			if (rcb__machine8())
+				rcb__boost8_one_reader_list(rcu_rbd_boosting(cpu),
+							    prio);
+			else
+				rcu_boost_one_reader_list(rcu_rbd_boosting(cpu),
+							  prio);
+		}
 		now = rcb__now_ns();
 		enqueue_preempted_readers(now, period_ns);
 		rcb_add_relaxed(&passes, 1);

@@ -165,6 +165,9 @@ static int check_config(const struct rcb_config *c)
 	if (e == 1 || e > 64 || (e & (e - 1)))
 		return config_error("boost_elements", (long)e,
 				    "0 (default) or a power of two from 2 to 64");
+	if (c->boost_machine != 0 && c->boost_machine != 3 && c->boost_machine != 8)
+		return config_error("boost_machine", c->boost_machine,
+				    "0 (default), 3 or 8");
 	if (c->stats_interval_s > 86400)
 		return config_error("stats_interval_s", (long)c->stats_interval_s,
 				    "0 to 86400");
@@ -236,6 +239,15 @@ static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 					 "a power of two from 2 to 64");
 		c.boost_elements = have ? (unsigned)u : RCB_DEFAULT_ELEMENTS;
 	}
+	if (c.boost_machine == 0) {
+		static const char *const machines[] = { "3", "8" };
+
+		i = -1;
+		if ((err = env_choice("RCUBOOST_MACHINE", machines, 2, "3 or 8",
+				      &i)))
+			return err;
+		c.boost_machine = i == 1 ? 8 : 3;
+	}
 	if (c.stats_interval_s == 0) {
 		if ((err = env_uint("RCUBOOST_STATS_INTERVAL", 0, 86400, &u,
 				    &have)))
@@ -250,6 +262,7 @@ static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->boost_period_ms = c.boost_period_ms;
 	s->boost_elements = c.boost_elements;
 	s->stats_interval_s = c.stats_interval_s;
+	s->boost_machine = c.boost_machine;
 	*flavor_req = c.flavor;
 	return 0;
 }
@@ -279,6 +292,8 @@ static const char *settings_differ(const struct rcb__settings *a,
 		return "boost_elements";
 	if (a->stats_interval_s != b->stats_interval_s)
 		return "stats_interval_s";
+	if (a->boost_machine != b->boost_machine)
+		return "boost_machine";
 	return NULL;
 }
 
@@ -340,11 +355,14 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 		 * (threads registered under it) and the boost arrays' size
 		 * are fixed for the life of the process. */
 		if (diff && (strcmp(diff, "flavor") == 0 ||
-			     s.boost_elements != rcb__settings.boost_elements)) {
+			     s.boost_elements != rcb__settings.boost_elements ||
+			     s.boost_machine != rcb__settings.boost_machine)) {
 			pthread_mutex_unlock(&init_lock);
 			fprintf(stderr,
 				"rcuboost: rcb_init: %s cannot change after the first initialisation\n",
-				strcmp(diff, "flavor") == 0 ? "the flavor" : "boost_elements");
+				strcmp(diff, "flavor") == 0 ? "the flavor" :
+				s.boost_machine != rcb__settings.boost_machine ?
+				"boost_machine" : "boost_elements");
 			return -EBUSY;
 		}
 		rcb__settings = s;

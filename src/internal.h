@@ -60,8 +60,15 @@ struct rcb__boost_thread {
 	struct rcu_boost_dat *_Atomic rcub_rbdp; /* element it is queued on */
 	/* The boost this library applied, under rcub_rbdp's lock. */
 	bool applied;
+	/* Queued by the booster on the thread's behalf and not yet adopted
+	 * by the thread: only such a queueing may be reverted.  Under the
+	 * lock of *rcub_rbdp. */
+	bool on_behalf;
 	struct rcb__sched_attr orig; /* attributes to restore */
 	struct rcb__sched_attr set;  /* attributes the booster set */
+	/* 8-state: the element whose rbs_exit_seq an exiting thread waits
+	 * on (article: rcub_rbdp_wq); set by the booster in BOOSTING. */
+	struct rcu_boost_dat *_Atomic rcub_rbdp_wq;
 };
 
 
@@ -92,6 +99,7 @@ struct rcb__settings {
 	unsigned int boost_period_ms;
 	unsigned int boost_elements;
 	unsigned int stats_interval_s;
+	int boost_machine; /* 3 or 8 */
 };
 
 /* Settings in force; stable once rcb__initialized is true. */
@@ -143,6 +151,10 @@ void rcb__booster_kick(void);
 int rcb__booster_start(void);
 void rcb__booster_stop(void);
 void rcb__boost_after_fork_child(void);
+/* The calling thread registers / leaves the registry (registry lock
+ * held): the 8-state machine's IDLE <-> EXIT_OK steps. */
+void rcb__boost_thread_start(struct rcb__thread *self);
+void rcb__boost_thread_exit(struct rcb__thread *self);
 
 /* Initialise @m as a PTHREAD_PRIO_INHERIT mutex; 0 or negative errno. */
 int rcb__pi_mutex_init(pthread_mutex_t *m);

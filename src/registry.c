@@ -83,6 +83,7 @@ int rcb__register_self(void)
 	self.rd = &rcb__reader;
 	self.tid = gettid();
 	pthread_mutex_lock(&rcb__registry_lock);
+	rcb__boost_thread_start(&self);
 	self.next = &rcb__registry;
 	self.prev = rcb__registry.prev;
 	rcb__registry.prev->next = &self;
@@ -100,6 +101,7 @@ RCB_API int rcb_register_thread(void)
 
 static void unregister_locked(void)
 {
+	rcb__boost_thread_exit(&self);
 	self.prev->next = self.next;
 	self.next->prev = self.prev;
 	self.prev = self.next = NULL;

@@ -35,6 +35,11 @@ static const char *const rcu_boost_state_name[] = {
 	RCB_BOOST3_STATES(RCB__STATE_NAME) "invalid"
 };
 #undef RCB__STATE_NAME
+#define RCB__STATE8_NAME(name, article) #article,
+static const char *const rcu_boost8_state_name[] = {
+	RCB_BOOST8_STATES(RCB__STATE8_NAME) "invalid"
+};
+#undef RCB__STATE8_NAME
 
 #define RCB__EVENT_LABEL(name, label) label,
 /* article: rcu_boost_state_event[] */
@@ -52,14 +57,29 @@ static const char *const rcu_boost_state_error[] = {
 	"?  ?", /* unlock */
 };
 
-_Static_assert(N_RCU_BOOST_DAT_EVENTS == 3 && N_RCU_BOOST_STATE == 3,
-	       "struct rcb_boost_stats.stats is [3][4]");
+/* The same for the 8-state machine: columns IDLE, BLOCKED, BOOSTING,
+ * BOOSTED, UNBOOST_IDLE, UNBOOST_BLOCKED, UNBOOST_EXITING, EXIT_OK,
+ * error.  The booster resolves each thread it boosts before it picks
+ * the next, so it never picks one in BOOSTING or UNBOOST_BLOCKED. */
+static const char *const rcu_boost8_state_error[] = {
+	/*ibgBuUxoe*/
+	"      ???", /* block */
+	"! ? !?!!?", /* boost */
+	"?   ? ???", /* unlock */
+};
+
+_Static_assert(N_RCU_BOOST_DAT_EVENTS == 3 && N_RCU_BOOST8_STATE == 8,
+	       "struct rcb_boost_stats.stats is [3][9]");
 
 /* article: the summing half of rcu_boost_dat_stat_print().  Each
  * element's lock is taken so the counters are read consistently. */
 RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 {
+	int n = rcb__machine8() ? N_RCU_BOOST8_STATE : N_RCU_BOOST_STATE;
+
 	memset(out, 0, sizeof(*out));
+	out->machine = rcb__machine8() ? 8 : 3;
+	out->nstates = n;
 	out->idx = rcb_load_relaxed(&rcu_boost_idx);
 	out->enabled = rcb__settings.boost;
 	out->booster_running = rcb__booster_running();
@@ -67,6 +87,7 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 	out->booster_prio = rcb__booster_prio();
 	out->too_early = rcb_load_relaxed(&rcb__boost_too_early);
 	out->passes = rcb__booster_passes();
+	out->max_task_cmpxchg_fail = rcb_load_relaxed(&rcb__boost_max_task_fail);
 	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
 		return 0;
 	for (int i = 0; i < rcb__boost_ncpus * rcb__boost_nelem; i++) {
@@ -78,14 +99,21 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 		out->boost += rbdp->rbs_boost;
 		out->unlock += rbdp->rbs_unlock;
 		out->unboosted += rbdp->rbs_unboosted;
-		for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++)
-			for (int s = 0; s <= N_RCU_BOOST_STATE; s++)
-				out->stats[e][s] += rbdp->rbs_stats[e][s];
+		for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++) {
+			for (int st = 0; st < n; st++)
+				out->stats[e][st] += rbdp->rbs_stats[e][st];
+			out->stats[e][n] += rbdp->rbs_stats[e][RCB_MAX_BOOST_STATES];
+		}
+		out->boost_wrongstate += rbdp->rbs_boost_wrongstate;
+		out->boost_cmpxchgfail += rbdp->rbs_boost_cmpxchgfail;
+		out->boost_start += rbdp->rbs_boost_start;
+		out->boost_end += rbdp->rbs_boost_end;
 		out->preempt_enqueued += rbdp->rbs_preempt_enqueued;
 		out->enqueue_reverted += rbdp->rbs_enqueue_reverted;
-		out->boost_failed += rbdp->rbs_boost_failed;
-		out->boost_skipped_higher += rbdp->rbs_boost_skipped_higher;
-		out->restore_kept_app += rbdp->rbs_restore_kept_app;
+		out->boost_failed += rcb_load_relaxed(&rbdp->rbs_boost_failed);
+		out->boost_skipped_higher +=
+			rcb_load_relaxed(&rbdp->rbs_boost_skipped_higher);
+		out->restore_kept_app += rcb_load_relaxed(&rbdp->rbs_restore_kept_app);
 		pthread_mutex_unlock(&rbdp->rbs_mutex);
 	}
 	return 0;
@@ -106,22 +134,31 @@ put(char *buf, size_t len, size_t *off, const char *fmt, ...)
 		*off += (size_t)n;
 }
 
-/* article: the printing half of rcu_boost_dat_stat_print(), same lines. */
+/* article: the printing half of rcu_boost_dat_stat_print(), same lines
+ * (the 8-state machine adds its four counters on a second line). */
 static void format_text(const struct rcb_boost_stats *s, char *buf,
 			size_t len, size_t *off)
 {
+	const char *const *err = s->machine == 8 ? rcu_boost8_state_error
+						 : rcu_boost_state_error;
+	int n = s->nstates > 0 && s->nstates <= 8 ? s->nstates : 3;
+
 	put(buf, len, off,
 	    "rcu_boost_dat: idx=%d b=%ld ul=%ld ub=%ld boost: a=%ld b=%ld\n",
 	    s->idx, s->blocked, s->unlock, s->unboosted, s->boost_attempt,
 	    s->boost);
+	if (s->machine == 8)
+		put(buf, len, off,
+		    "rcu_boost_dat: wrongstate=%ld cmpxchgfail=%ld start=%ld end=%ld task_cmpxchg_fail_max=%ld\n",
+		    s->boost_wrongstate, s->boost_cmpxchgfail, s->boost_start,
+		    s->boost_end, s->max_task_cmpxchg_fail);
 	for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++) {
-		char row[N_RCU_BOOST_STATE * (sizeof(long) * 3 + 2) + 2 + 8];
+		char row[9 * (sizeof(long) * 3 + 2) + 2];
 		int i = 0;
 
-		for (int st = 0; st <= N_RCU_BOOST_STATE; st++)
+		for (int st = 0; st <= n; st++)
 			i += snprintf(&row[i], sizeof(row) - (size_t)i, " %ld%c",
-				      s->stats[e][st],
-				      rcu_boost_state_error[e][st]);
+				      s->stats[e][st], err[e][st]);
 		put(buf, len, off, "rcu_boost_dat %s %s\n",
 		    rcu_boost_state_event[e], row);
 	}
@@ -130,25 +167,29 @@ static void format_text(const struct rcb_boost_stats *s, char *buf,
 static void format_json(const struct rcb_boost_stats *s, char *buf,
 			size_t len, size_t *off)
 {
+	const char *const *names = s->machine == 8 ? rcu_boost8_state_name
+						   : rcu_boost_state_name;
+	int n = s->nstates > 0 && s->nstates <= 8 ? s->nstates : 3;
+
 	put(buf, len, off,
-	    "{\"enabled\":%s,\"booster_running\":%s,\"no_permission\":%s,"
+	    "{\"machine\":%d,\"enabled\":%s,\"booster_running\":%s,\"no_permission\":%s,"
 	    "\"booster_prio\":%d,\"idx\":%d,\"blocked\":%ld,\"unlock\":%ld,"
 	    "\"unboosted\":%ld,\"boost_attempt\":%ld,\"boost\":%ld,",
-	    s->enabled ? "true" : "false",
+	    s->machine == 8 ? 8 : 3, s->enabled ? "true" : "false",
 	    s->booster_running ? "true" : "false",
 	    s->no_permission ? "true" : "false", s->booster_prio, s->idx,
 	    s->blocked, s->unlock, s->unboosted, s->boost_attempt, s->boost);
 	put(buf, len, off, "\"states\":[");
-	for (int st = 0; st <= N_RCU_BOOST_STATE; st++)
-		put(buf, len, off, "%s\"%s\"", st ? "," : "",
-		    rcu_boost_state_name[st]);
+	for (int st = 0; st < n; st++)
+		put(buf, len, off, "%s\"%s\"", st ? "," : "", names[st]);
+	put(buf, len, off, ",\"invalid\"");
 	put(buf, len, off, "],\"stats\":{");
 	for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++) {
 		const char *label = rcu_boost_state_event[e];
 
 		put(buf, len, off, "%s\"%.*s\":[", e ? "," : "",
 		    (int)(strchr(label, ':') - label), label);
-		for (int st = 0; st <= N_RCU_BOOST_STATE; st++)
+		for (int st = 0; st <= n; st++)
 			put(buf, len, off, "%s%ld", st ? "," : "",
 			    s->stats[e][st]);
 		put(buf, len, off, "]");
@@ -157,10 +198,13 @@ static void format_json(const struct rcb_boost_stats *s, char *buf,
 	    "},\"too_early\":%ld,\"preempt_enqueued\":%ld,"
 	    "\"enqueue_reverted\":%ld,\"boost_failed\":%ld,"
 	    "\"boost_skipped_higher\":%ld,\"restore_kept_app\":%ld,"
-	    "\"passes\":%ld}\n",
+	    "\"passes\":%ld,\"boost_wrongstate\":%ld,\"boost_cmpxchgfail\":%ld,"
+	    "\"boost_start\":%ld,\"boost_end\":%ld,"
+	    "\"max_task_cmpxchg_fail\":%ld}\n",
 	    s->too_early, s->preempt_enqueued, s->enqueue_reverted,
 	    s->boost_failed, s->boost_skipped_higher, s->restore_kept_app,
-	    s->passes);
+	    s->passes, s->boost_wrongstate, s->boost_cmpxchgfail,
+	    s->boost_start, s->boost_end, s->max_task_cmpxchg_fail);
 }
 
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
