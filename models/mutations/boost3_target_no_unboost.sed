@@ -1,0 +1,6 @@
+# model: boost3.pml
+# run: safety
+# claim: (a) no residual boost
+# The target does not unboost itself in rcb__read_unlock_unboost()
+# (leaving it to the booster, which in this machine never unboosts).
+s|boosted = 0 /\* rcu_unboost_prio(self) \*/|skip /* MUTATION: target does not unboost */|
