@@ -18,16 +18,23 @@ struct demo_opts {
 	uint64_t seed;
 	const char *json;        /* NULL: no JSON file */
 	bool quiet;              /* summary line only */
+	/* inversion */
+	unsigned int hog_ms;     /* how long the hog preempts the reader */
+	unsigned int period_us;  /* the updater retires one object per period */
+	unsigned int obj_bytes;  /* size of each object */
+	const char *out_dir;     /* CSV, gnuplot script, SVG */
+	bool require_rt;         /* exit 77 without real-time permission */
 };
 
 struct demo_scenario {
 	const char *name;
 	const char *summary; /* one line for --list and --help */
 	/* Run the scenario and print its report on stdout.  Returns 0 if
-	 * everything it checked held, 1 otherwise. */
+	 * everything it checked held, 1 otherwise (77: skipped). */
 	int (*run)(const struct demo_opts *opt);
 };
 
+extern const struct demo_scenario demo_inversion;
 extern const struct demo_scenario demo_routing;
 
 /* ---- util.c ---- */

@@ -2,6 +2,7 @@
 /*
  * rcuboost-demo: small programs that show what RCU does.  The command
  * line picks a scenario from the table below; each scenario is one file.
+ * The first entry is the default.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "demo.h"
 
 static const struct demo_scenario *const scenarios[] = {
+	&demo_inversion,
 	&demo_routing,
 };
 
@@ -24,25 +26,46 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: rcuboost-demo [OPTION]...\n"
-		"Show read-copy update at work: readers that never wait, an updater that\n"
-		"publishes new versions and frees old ones after a grace period.\n"
+		"Show read-copy update at work.  The default scenario, 'inversion', shows a\n"
+		"real-time reader preempted inside its critical section by a higher-priority\n"
+		"CPU hog, and what priority boosting does about it: run three ways (rcuboost\n"
+		"with boosting off, with boosting on, liburcu urcu-memb), it prints grace-period\n"
+		"latency and peak callback backlog side by side and writes the backlog over\n"
+		"time as CSV and SVG.  It needs real-time permission (root or CAP_SYS_NICE)\n"
+		"and CPUs 0 and 1; without, it says why and runs 'routing' instead.\n"
 		"\n"
-		"  -S, --scenario=NAME      scenario to run (default routing; see --list)\n"
+		"  -S, --scenario=NAME      scenario to run (default inversion; see --list)\n"
 		"  -l, --list               list the scenarios\n"
-		"  -d, --duration-ms=MS     run for MS milliseconds (default 3000)\n"
-		"  -r, --readers=N          reader threads (default 2)\n"
-		"      --routes=N           routing: initial table size (default 256)\n"
-		"      --update-us=US       routing: pause between table versions (default 500)\n"
-		"  -s, --seed=N             random seed (default 1)\n"
 		"  -j, --json=FILE          also write the figures as JSON to FILE\n"
 		"  -q, --quiet              print the summary line only\n"
 		"  -h, --help               show this help\n"
+		"inversion:\n"
+		"      --hog-ms=MS          how long the hog runs, 1..10000 (default 3000)\n"
+		"      --period-us=US       the updater retires one object every US (default 1000)\n"
+		"      --obj-bytes=N        size of each object (default 4096)\n"
+		"  -o, --out=DIR            write backlog.csv, backlog.gp and backlog.svg in DIR\n"
+		"                           (default ./rcuboost-demo-out)\n"
+		"      --require-rt         without real-time permission exit 77 (skipped)\n"
+		"                           instead of running 'routing'\n"
+		"routing:\n"
+		"  -d, --duration-ms=MS     run for MS milliseconds (default 3000)\n"
+		"  -r, --readers=N          reader threads (default 2)\n"
+		"      --routes=N           initial table size (default 256)\n"
+		"      --update-us=US       pause between table versions (default 500)\n"
+		"  -s, --seed=N             random seed (default 1)\n"
 		"\n"
-		"The environment variables of the library apply, e.g. RCUBOOST_FLAVOR=fence.\n"
-		"Exit status: 0 ok, 1 a check failed, 2 usage error.\n");
+		"The environment variables of the library apply, e.g. RCUBOOST_PRIO=60.\n"
+		"Exit status: 0 ok, 1 a check failed, 2 usage error, 77 skipped (--require-rt).\n");
 }
 
-enum { OPT_ROUTES = 256, OPT_UPDATE_US };
+enum {
+	OPT_ROUTES = 256,
+	OPT_UPDATE_US,
+	OPT_HOG_MS,
+	OPT_PERIOD_US,
+	OPT_OBJ_BYTES,
+	OPT_REQUIRE_RT,
+};
 
 static const struct option long_opts[] = {
 	{ "scenario", required_argument, NULL, 'S' },
@@ -51,6 +74,11 @@ static const struct option long_opts[] = {
 	{ "readers", required_argument, NULL, 'r' },
 	{ "routes", required_argument, NULL, OPT_ROUTES },
 	{ "update-us", required_argument, NULL, OPT_UPDATE_US },
+	{ "hog-ms", required_argument, NULL, OPT_HOG_MS },
+	{ "period-us", required_argument, NULL, OPT_PERIOD_US },
+	{ "obj-bytes", required_argument, NULL, OPT_OBJ_BYTES },
+	{ "out", required_argument, NULL, 'o' },
+	{ "require-rt", no_argument, NULL, OPT_REQUIRE_RT },
 	{ "seed", required_argument, NULL, 's' },
 	{ "json", required_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -83,12 +111,16 @@ int main(int argc, char **argv)
 		.routes = 256,
 		.update_us = 500,
 		.seed = 1,
+		.hog_ms = 3000,
+		.period_us = 1000,
+		.obj_bytes = 4096,
+		.out_dir = "rcuboost-demo-out",
 	};
 	const struct demo_scenario *sc = scenarios[0];
 	const char *name = NULL;
-	int c, err;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "S:ld:r:s:j:qh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "S:ld:r:s:j:o:qh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'S':
 			name = optarg;
@@ -109,6 +141,25 @@ int main(int argc, char **argv)
 			break;
 		case OPT_UPDATE_US:
 			opt.update_us = parse_num("update-us", optarg, 0, 10000000);
+			break;
+		case OPT_HOG_MS:
+			opt.hog_ms = parse_num("hog-ms", optarg, 1, 10000);
+			break;
+		case OPT_PERIOD_US:
+			opt.period_us = parse_num("period-us", optarg, 10, 1000000);
+			break;
+		case OPT_OBJ_BYTES:
+			opt.obj_bytes = parse_num("obj-bytes", optarg, 256, 1u << 24);
+			break;
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "rcuboost-demo: --out: empty directory name\n");
+				return 2;
+			}
+			opt.out_dir = optarg;
+			break;
+		case OPT_REQUIRE_RT:
+			opt.require_rt = true;
 			break;
 		case 's':
 			opt.seed = parse_num("seed", optarg, 0, ULLONG_MAX);
@@ -144,11 +195,7 @@ int main(int argc, char **argv)
 	if (opt.seed == 0)
 		opt.seed = 1;
 
-	err = rcb_init(NULL);
-	if (err) {
-		fprintf(stderr, "rcuboost-demo: rcb_init: %s\n", strerror(-err));
-		return 1;
-	}
+	/* Each scenario initialises the library as it needs. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	return sc->run(&opt);
 }

@@ -299,16 +299,24 @@ static int routing_run(const struct demo_opts *opt)
 	unsigned long lookups = 0, bad = 0;
 	uint64_t rng = opt->seed, t0, ns;
 	struct route_table *last;
-	enum rcb_flavor flavor = rcb_flavor();
+	enum rcb_flavor flavor;
 	char b1[32], b2[32], before[512], after[512];
 	double secs, rate = 0;
 	bool ok;
 	FILE *j;
+	int err;
 
 	if (!rd) {
 		fprintf(stderr, "rcuboost-demo: out of memory\n");
 		return 1;
 	}
+	err = rcb_init(NULL);
+	if (err) {
+		fprintf(stderr, "rcuboost-demo: rcb_init: %s\n", strerror(-err));
+		free(rd);
+		return 1;
+	}
+	flavor = rcb_flavor();
 	routing_table = initial_table(opt->routes, &rng);
 	format_samples(before, sizeof(before), "Sample lookups before");
 
