@@ -230,6 +230,10 @@ RCB_API void rcb__preempt_boost(void)
 		rcb__booster_kick();
 		return;
 	}
+#ifdef RCB_PERTASK_LOCK
+	rcb__boost_pt_note_block(self, rbdp);
+	return;
+#endif
 	if (!(rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
 			      : rcb__boost_enqueue(self, rbdp, false)))
 		rcb__boost_adopt(self);
@@ -366,6 +370,10 @@ RCB_API void rcb__read_unlock_unboost(void)
 	struct rcu_boost_dat *rbdp;
 	int state;
 
+#ifdef RCB_PERTASK_LOCK
+	rcb__boost_pt_unlock(self);
+	return;
+#endif
 	if (rcb__machine8()) {
 		rcb__boost8_unlock(self);
 		return;
@@ -432,6 +440,10 @@ void rcb__boost_thread_start(struct rcb__thread *self)
  */
 void rcb__boost_thread_exit(struct rcb__thread *self)
 {
+#ifdef RCB_PERTASK_LOCK
+	rcb__boost_pt_exit(self);
+	return;
+#endif
 	if (rcb__machine8())
 		rcb__boost8_exit(self);
 }

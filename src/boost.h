@@ -92,6 +92,17 @@ static inline bool rcb__machine8(void)
 	return rcb__settings.boost_machine == 8;
 }
 
+/* boost_pertask.c (test-only library, RCB_PERTASK_LOCK). */
+bool rcb__boost_pt_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+void rcb__boost_pt_unlock(struct rcb__thread *self);
+void rcb__boost_pt_exit(struct rcb__thread *self);
+void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
+#ifdef RCB_PERTASK_LOCK
+#define RCB_PERTASK 1
+#else
+#define RCB_PERTASK 0
+#endif
+
 /* boost8.c: the 8-state machine's thread and booster sides. */
 bool rcb__boost8_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
 void rcb__boost8_unlock(struct rcb__thread *self);

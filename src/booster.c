@@ -234,6 +234,10 @@ static void *rcu_booster(void *arg)
 				  (rcb_load_relaxed(&rcu_boost_idx) + 1) &
 					  (rcb__boost_nelem - 1));
 		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
+#ifdef RCB_PERTASK_LOCK
+			rcb__boost_pt_one_reader_list(rcu_rbd_boosting(cpu), prio);
+			continue;
+#endif
 			if (rcb__machine8())
 				rcb__boost8_one_reader_list(rcu_rbd_boosting(cpu),
 							    prio);
@@ -242,7 +246,8 @@ static void *rcu_booster(void *arg)
 							  prio);
 		}
 		now = rcb__now_ns();
-		enqueue_preempted_readers(now, period_ns);
+		if (!RCB_PERTASK)
+			enqueue_preempted_readers(now, period_ns);
 		rcb_add_relaxed(&passes, 1);
 		if (rcb__settings.stats_interval_s &&
 		    now - last_print >= rcb__settings.stats_interval_s * 1000000000ull) {

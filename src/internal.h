@@ -69,6 +69,9 @@ struct rcb__boost_thread {
 	/* 8-state: the element whose rbs_exit_seq an exiting thread waits
 	 * on (article: rcub_rbdp_wq); set by the booster in BOOSTING. */
 	struct rcu_boost_dat *_Atomic rcub_rbdp_wq;
+	/* Per-task-lock variant (test-only build): the thread's own PI
+	 * mutex, which the booster locks to boost it. */
+	pthread_mutex_t *pt_lock;
 };
 
 

@@ -29,6 +29,18 @@
 	X(RCU_UNBOOST_EXITING, RCU_UNBOOST_EXITING)     \
 	X(RCU_EXIT_OK, RCU_EXIT_OK)
 
+/* article: "RCU Priority Boosting With Per-Task Lock" -- the variant the
+ * article says does not work.  Built only into the test-only library
+ * rcuboost_pertask (RCB_PERTASK_LOCK), never into librcuboost. */
+#define RCB_PERTASK_STATES(X)                              \
+	X(RCU_PT_IDLE, RCU_BOOST_IDLE)                     \
+	X(RCU_PT_BLOCKED, RCU_BOOST_BLOCKED)               \
+	X(RCU_PT_BOOSTING, RCU_BOOSTING)                   \
+	X(RCU_END_BOOST_IDLE, RCU_END_BOOST_IDLE)          \
+	X(RCU_END_BOOST_BLOCKED, RCU_END_BOOST_BLOCKED)    \
+	X(RCU_PT_UNBOOST_EXITING, RCU_UNBOOST_EXITING)     \
+	X(RCU_PT_EXIT_OK, RCU_EXIT_OK)
+
 /* Events counted in rbs_stats[event][state] (article's column rows). */
 #define RCB_BOOST_EVENTS(X)   \
 	X(RCU_BOOST_DAT_BLOCK, "block: ")  \
@@ -42,6 +54,10 @@ enum rcu_boost_state { RCB_BOOST3_STATES(RCB__STATE_ENUM) N_RCU_BOOST_STATE };
 #define RCB__STATE8_ENUM(name, article) name,
 enum rcu_boost8_state { RCB_BOOST8_STATES(RCB__STATE8_ENUM) N_RCU_BOOST8_STATE };
 #undef RCB__STATE8_ENUM
+
+#define RCB__STATEPT_ENUM(name, article) name,
+enum rcu_boost_pt_state { RCB_PERTASK_STATES(RCB__STATEPT_ENUM) N_RCU_BOOST_PT_STATE };
+#undef RCB__STATEPT_ENUM
 
 /* Columns of rbs_stats: enough for the larger machine, plus "invalid". */
 #define RCB_MAX_BOOST_STATES N_RCU_BOOST8_STATE
