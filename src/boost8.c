@@ -190,6 +190,7 @@ void rcb__boost8_exit(struct rcb__thread *self)
 			break;
 		if (s == RCU_UNBOOST_IDLE &&
 		    cas_state(self, &s, RCU_UNBOOST_EXITING)) {
+			/* [BST8-C] set by the booster before BOOSTING. */
 			struct rcu_boost_dat *wq =
 				rcb_load_acquire(&self->boost.rcub_rbdp_wq);
 
@@ -197,7 +198,7 @@ void rcb__boost8_exit(struct rcb__thread *self)
 				/* [BST8-X] pairs with [BST8-W]. */
 				int seq = rcb_load_acquire(&wq->rbs_exit_seq);
 
-				if (rcb_load_acquire(&self->rd->boost_state) ==
+				if (rcb_load_acquire(&self->rd->boost_state) == /* [BST8-X] */
 				    RCU_EXIT_OK)
 					break;
 				rcb__futex_wait(&wq->rbs_exit_seq, seq, 0);
@@ -223,7 +224,8 @@ static void back_out(struct rcb__thread *t, struct rcu_boost_dat *rbdp, int s)
 	for (;;) {
 		rcb__unboost_prio(t, rbdp);
 		if (s == RCU_UNBOOST_EXITING) {
-			/* Only the booster leaves UNBOOST_EXITING. */
+			/* Only the booster leaves UNBOOST_EXITING.  [BST8-W]:
+			 * the unboost is visible to the exiting thread. */
 			rcb_store_release(&t->rd->boost_state, RCU_EXIT_OK);
 			/* [BST8-W] pairs with [BST8-X]. */
 			rcb_add_relaxed(&rbdp->rbs_exit_seq, 1);

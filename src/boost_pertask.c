@@ -109,7 +109,7 @@ void rcb__boost_pt_unlock(struct rcb__thread *self)
 		} else if (s == RCU_END_BOOST_BLOCKED) {
 			/* The booster leaves END_BOOST_* only owning our
 			 * mutex, which we own: a plain store. */
-			rcb_store_release(&self->rd->boost_state, RCU_END_BOOST_IDLE);
+			rcb_store_release(&self->rd->boost_state, RCU_END_BOOST_IDLE); /* [BSTPT-C] */
 		}
 		rcb__boost_unlock(rbdp);
 	}
@@ -192,7 +192,7 @@ void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		}
 		s = RCU_END_BOOST_IDLE;
 		if (!cas_state(t, &s, RCU_PT_IDLE) && s == RCU_PT_UNBOOST_EXITING)
-			rcb_store_release(&t->rd->boost_state, RCU_PT_EXIT_OK);
+			rcb_store_release(&t->rd->boost_state, RCU_PT_EXIT_OK); /* [BSTPT-C] */
 		pthread_mutex_unlock(victim);
 		rcb__boost_lock(rbdp);
 	}

@@ -41,11 +41,37 @@ static const char usage_text[] =
 	"                           after another registers, reads and exits)\n"
 	"  -h, --help               show this help\n"
 	"\n"
+	"Boost phase (needs real-time priority; exit status 77 without it):\n"
+	"      --boost              also run, for the whole duration, low-priority\n"
+	"                           readers pinned to the first CPU, a SCHED_FIFO hog\n"
+	"                           there in bounded bursts, short-lived readers, and\n"
+	"                           updaters on the last CPU that require every callback\n"
+	"                           within a bound; check exact unboosting and the\n"
+	"                           boost statistics (RCUBOOST_MACHINE selects 3 or 8)\n"
+	"      --boost-readers=N    readers on the hog CPU (default 4; SCHED_OTHER and\n"
+	"                           SCHED_FIFO 1..10 in turn)\n"
+	"      --boost-updaters=N   callback updaters (default 1)\n"
+	"      --boost-hog-prio=P   the hog's SCHED_FIFO priority (default 40; must be\n"
+	"                           below the boosted priority, booster's minus one)\n"
+	"      --boost-on-ms=MS     longest hog burst, 10..1000 (default 500; bursts\n"
+	"                           last 2/5..1 of it)\n"
+	"      --boost-off-ms=MS    longest pause between bursts (default 500; pauses\n"
+	"                           last 1/2..1 of it)\n"
+	"      --boost-bound-ms=MS  a callback not invoked, or an rcb_synchronize()\n"
+	"                           not returned, within MS is an error (default 2000)\n"
+	"      --boost-app-changes=PCT  percentage of the long sections that find\n"
+	"                           themselves boosted and then change their own\n"
+	"                           attributes (default 33; 0: none, and no coverage\n"
+	"                           check)\n"
+	"      --expect-machine=N   fail unless the boost state machine is N (3 or 8)\n"
+	"\n"
 	"Debugging the checker:\n"
 	"      --inject-bug=BUG     make the run FAIL on purpose (repeatable):\n"
 	"                           early-free: free objects at removal, without\n"
 	"                           a grace period;  no-sync: updaters skip\n"
-	"                           rcb_synchronize() but count a grace period\n"
+	"                           rcb_synchronize() but count a grace period;\n"
+	"                           boost-off: with --boost, initialise the library\n"
+	"                           with boosting off (nothing boosted, late callbacks)\n"
 	"\n"
 	"Output: a summary line \"rcuboost-torture: PASS|FAIL errors=N ...\", then the\n"
 	"Reader Pipe histogram (ages seen by readers: any count past index 1 is an\n"
@@ -60,6 +86,15 @@ enum {
 	OPT_QUARANTINE,
 	OPT_INJECT,
 	OPT_NO_CHURN,
+	OPT_BOOST,
+	OPT_BOOST_READERS,
+	OPT_BOOST_UPDATERS,
+	OPT_BOOST_HOG_PRIO,
+	OPT_BOOST_ON,
+	OPT_BOOST_OFF,
+	OPT_BOOST_BOUND,
+	OPT_BOOST_APP,
+	OPT_EXPECT_MACHINE,
 };
 
 static const struct option long_opts[] = {
@@ -76,6 +111,15 @@ static const struct option long_opts[] = {
 	{ "quarantine", required_argument, NULL, OPT_QUARANTINE },
 	{ "inject-bug", required_argument, NULL, OPT_INJECT },
 	{ "no-churn", no_argument, NULL, OPT_NO_CHURN },
+	{ "boost", no_argument, NULL, OPT_BOOST },
+	{ "boost-readers", required_argument, NULL, OPT_BOOST_READERS },
+	{ "boost-updaters", required_argument, NULL, OPT_BOOST_UPDATERS },
+	{ "boost-hog-prio", required_argument, NULL, OPT_BOOST_HOG_PRIO },
+	{ "boost-on-ms", required_argument, NULL, OPT_BOOST_ON },
+	{ "boost-off-ms", required_argument, NULL, OPT_BOOST_OFF },
+	{ "boost-bound-ms", required_argument, NULL, OPT_BOOST_BOUND },
+	{ "boost-app-changes", required_argument, NULL, OPT_BOOST_APP },
+	{ "expect-machine", required_argument, NULL, OPT_EXPECT_MACHINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -126,6 +170,13 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 	o->quarantine = 4096;
 	o->progress_s = 5;
 	o->churn = true;
+	o->boost_readers = 4;
+	o->boost_updaters = 1;
+	o->boost_hog_prio = 40;
+	o->boost_on_ms = 500;
+	o->boost_off_ms = 500;
+	o->boost_bound_ms = 2000;
+	o->boost_app_pct = 33;
 	o->seed = torture_now_ns() ^ ((uint64_t)getpid() << 32);
 
 	while ((c = getopt_long(argc, argv, "d:r:w:f:p:s:j:h", long_opts,
@@ -175,12 +226,44 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 				o->inject_early_free = true;
 			else if (!strcmp(optarg, "no-sync"))
 				o->inject_no_sync = true;
+			else if (!strcmp(optarg, "boost-off"))
+				o->inject_boost_off = true;
 			else
-				usage_error("--inject-bug=%s: expected early-free or no-sync",
+				usage_error("--inject-bug=%s: expected early-free, no-sync or boost-off",
 					    optarg);
 			break;
 		case OPT_NO_CHURN:
 			o->churn = false;
+			break;
+		case OPT_BOOST:
+			o->boost = true;
+			break;
+		case OPT_BOOST_READERS:
+			o->boost_readers = parse_num("boost-readers", optarg, 1, 16);
+			break;
+		case OPT_BOOST_UPDATERS:
+			o->boost_updaters = parse_num("boost-updaters", optarg, 1, 8);
+			break;
+		case OPT_BOOST_HOG_PRIO:
+			o->boost_hog_prio = parse_num("boost-hog-prio", optarg, 1, 98);
+			break;
+		case OPT_BOOST_ON:
+			o->boost_on_ms = parse_num("boost-on-ms", optarg, 10, 1000);
+			break;
+		case OPT_BOOST_OFF:
+			o->boost_off_ms = parse_num("boost-off-ms", optarg, 10, 10000);
+			break;
+		case OPT_BOOST_BOUND:
+			o->boost_bound_ms = parse_num("boost-bound-ms", optarg, 1,
+						      600000);
+			break;
+		case OPT_BOOST_APP:
+			o->boost_app_pct = parse_num("boost-app-changes", optarg, 0, 100);
+			break;
+		case OPT_EXPECT_MACHINE:
+			if (strcmp(optarg, "3") && strcmp(optarg, "8"))
+				usage_error("--expect-machine=%s: expected 3 or 8", optarg);
+			o->expect_machine = optarg[0] - '0';
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -192,6 +275,8 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->inject_boost_off && !o->boost)
+		usage_error("--inject-bug=boost-off needs --boost");
 	/* xorshift needs a non-zero state. */
 	if (o->seed == 0)
 		o->seed = 1;
@@ -210,6 +295,7 @@ int main(int argc, char **argv)
 	uint64_t registered_base;
 	struct torture_obj *first;
 	uint64_t watchdog_ns;
+	struct rcb_config cfg;
 	struct rcb_gp_stats st;
 	struct rcb_backlog bl;
 	const char *flavor;
@@ -220,7 +306,12 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &tstate.opt);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	err = rcb_init(NULL);
+	if (tstate.opt.boost)
+		torture_boost_require_rt();
+	memset(&cfg, 0, sizeof(cfg));
+	if (tstate.opt.inject_boost_off)
+		cfg.boost = -1;
+	err = rcb_init(&cfg);
 	if (err) {
 		fprintf(stderr, "rcuboost-torture: rcb_init: %s\n", strerror(-err));
 		return 1;
@@ -233,7 +324,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rcuboost-torture: out of memory\n");
 		return 1;
 	}
-	tstate.nrd = tstate.opt.readers + (tstate.opt.churn ? 1 : 0);
+	tstate.boost_rd0 = tstate.opt.readers + (tstate.opt.churn ? 1 : 0);
+	tstate.nrd = tstate.boost_rd0 +
+		     (tstate.opt.boost ? tstate.opt.boost_readers + 1 : 0);
 	tstate.rd = aligned_alloc(64, sizeof(*tstate.rd) * tstate.nrd);
 	writers = calloc(tstate.opt.writers, sizeof(*writers));
 	fakes = calloc(tstate.opt.fake_writers + 1, sizeof(*fakes));
@@ -249,21 +342,24 @@ int main(int argc, char **argv)
 	rcb_stats(&st);
 	registered_base = st.registered_threads;
 
+	if (tstate.opt.watchdog_s)
+		watchdog_ns = tstate.opt.watchdog_s * 1000000000ull;
+	else
+		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) * 1000000ull;
+	if (tstate.opt.boost && torture_boost_setup(watchdog_ns) != 0)
+		return 1;
+
 	fprintf(stderr,
-		"rcuboost-torture: start duration=%lums flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%llu inject=%s\n",
+		"rcuboost-torture: start duration=%lums flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%llu inject=%s boost=%s\n",
 		tstate.opt.duration_ms, flavor, tstate.opt.readers,
 		tstate.opt.writers, tstate.opt.fake_writers, tstate.opt.pipe_len,
 		(unsigned long long)tstate.opt.seed,
-		torture_inject_name());
+		torture_inject_name(), tstate.opt.boost ? "on" : "off");
 
 	first = torture_obj_alloc();
 	rcb_assign_pointer(torture_current, first);
 
 	tstate.start_ns = torture_now_ns();
-	if (tstate.opt.watchdog_s)
-		watchdog_ns = tstate.opt.watchdog_s * 1000000000ull;
-	else
-		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) * 1000000ull;
 	if (torture_monitor_start(watchdog_ns) != 0)
 		return 1;
 	atomic_store(&tstate.phase, TORTURE_PHASE_RUN);
@@ -295,6 +391,8 @@ int main(int argc, char **argv)
 		if (err)
 			fatal_create("churn", err);
 	}
+	if (tstate.opt.boost && torture_boost_start() != 0)
+		return 1;
 
 	torture_sleep_ns(tstate.opt.duration_ms * 1000000ull);
 	tstate.end_ns = torture_now_ns();
@@ -310,6 +408,8 @@ int main(int argc, char **argv)
 		pthread_join(churn, NULL);
 	for (i = 0; i < tstate.opt.writers; i++)
 		pthread_join(writers[i], NULL);
+	if (tstate.opt.boost)
+		torture_boost_finish();
 
 	atomic_store(&tstate.phase, TORTURE_PHASE_DRAIN);
 	torture_final_drain();

@@ -59,11 +59,13 @@ void torture_print_state(FILE *f, const char *why)
 		(unsigned long long)bl.peak_bytes,
 		(unsigned long long)bl.invoked);
 	for (unsigned int i = 0; i < tstate.nrd; i++)
-		fprintf(f, "  reader %u%s: reads=%lu blocked=%lu\n", i,
-			i < tstate.opt.readers ? "" : " (churn)",
+		fprintf(f, "  reader %u (%s): reads=%lu blocked=%lu\n", i,
+			torture_reader_kind(i),
 			torture_get(&tstate.rd[i].reads),
 			torture_get(&tstate.rd[i].blocked));
 	fprintf(f, "  churn_threads=%lu\n", torture_get(&tstate.churn_threads));
+	if (tstate.opt.boost)
+		torture_boost_progress(f);
 	fflush(f);
 }
 
@@ -79,6 +81,8 @@ static void progress(void)
 		torture_phase_name(atomic_load(&tstate.phase)), sum_reads(),
 		torture_get(&tstate.updates),
 		(unsigned long long)st.grace_periods, torture_total_errors());
+	if (tstate.opt.boost)
+		torture_boost_progress(stderr);
 }
 
 static void to_timespec(uint64_t ns, struct timespec *ts)

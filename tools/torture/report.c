@@ -35,6 +35,14 @@ static void gather(struct totals *t)
 	t->secs = (double)(tstate.end_ns - tstate.start_ns) / 1e9;
 }
 
+/* "off", or the boost state machine of the phase: "3" or "8". */
+static const char *boost_name(void)
+{
+	if (!tstate.opt.boost)
+		return "off";
+	return tstate.boost.stats.machine == 8 ? "8" : "3";
+}
+
 static void print_hist(FILE *f, const char *label, const unsigned long *h,
 		       bool mark_beyond_one)
 {
@@ -56,13 +64,13 @@ void torture_report(FILE *f, bool pass)
 
 	gather(&t);
 	fprintf(f, "rcuboost-torture: %s errors=%lu reads=%lu updates=%lu gps=%" PRIu64
-		" duration=%.3fs flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%" PRIu64 " inject=%s\n",
+		" duration=%.3fs flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%" PRIu64 " inject=%s boost=%s\n",
 		pass ? "PASS" : "FAIL", torture_total_errors(), t.reads,
 		torture_get(&tstate.updates), t.st.grace_periods, t.secs,
 		rcb_flavor_name(rcb_flavor()), tstate.opt.readers,
 		tstate.opt.writers, tstate.opt.fake_writers, tstate.opt.pipe_len,
 		tstate.opt.seed,
-		torture_inject_name());
+		torture_inject_name(), boost_name());
 	print_hist(f, "Reader Pipe: ", t.pipe, true);
 	print_hist(f, "Reader Batch:", t.batch, true);
 	for (unsigned int i = 0; i <= tstate.opt.pipe_len; i++)
@@ -89,16 +97,24 @@ void torture_report(FILE *f, bool pass)
 		t.bl.invoked);
 	for (unsigned int i = 0; i < tstate.nrd; i++) {
 		unsigned long n = torture_get(&tstate.rd[i].reads);
+		const char *kind = torture_reader_kind(i);
 
-		if (i < tstate.opt.readers)
+		if (!strcmp(kind, "reader"))
 			fprintf(f, "Reader %u:", i);
-		else
+		else if (!strcmp(kind, "churn"))
 			fprintf(f, "Churn readers: threads=%lu",
 				torture_get(&tstate.churn_threads));
+		else if (!strcmp(kind, "boost"))
+			fprintf(f, "Boost reader %u:", i - tstate.boost_rd0);
+		else
+			fprintf(f, "Boost exiters: threads=%lu",
+				torture_get(&tstate.boost.exiters));
 		fprintf(f, " reads=%lu (%.0f/s) blocked_in_section=%lu\n",
 			n, t.secs > 0 ? (double)n / t.secs : 0.0,
 			torture_get(&tstate.rd[i].blocked));
 	}
+	if (tstate.opt.boost)
+		torture_boost_report(f);
 	fprintf(f, "Errors:");
 	for (int e = 0; e < TORTURE_NERR; e++)
 		fprintf(f, " %s=%lu", torture_error_name(e),
@@ -152,6 +168,7 @@ int torture_report_json(const char *path, bool pass)
 	fprintf(f, "  \"pipe_len\": %u,\n  \"seed\": %" PRIu64 ",\n  \"inject\": \"%s\",\n",
 		tstate.opt.pipe_len, tstate.opt.seed,
 		torture_inject_name());
+	fprintf(f, "  \"boost_machine\": \"%s\",\n", boost_name());
 	json_array(f, "reader_pipe", t.pipe, tstate.opt.pipe_len + 1, false);
 	json_array(f, "reader_batch", t.batch, tstate.opt.pipe_len + 1, false);
 	json_array(f, "free_age", ages, tstate.opt.pipe_len + 1, false);
@@ -182,13 +199,19 @@ int torture_report_json(const char *path, bool pass)
 			torture_get(&tstate.rd[i].reads),
 			torture_get(&tstate.rd[i].blocked));
 	fprintf(f, "],\n  \"churn\": ");
-	if (tstate.nrd > tstate.opt.readers)
-		fprintf(f, "{\"threads\": %lu, \"reads\": %lu, \"blocked\": %lu}\n}\n",
+	if (tstate.opt.churn)
+		fprintf(f, "{\"threads\": %lu, \"reads\": %lu, \"blocked\": %lu},\n",
 			torture_get(&tstate.churn_threads),
 			torture_get(&tstate.rd[tstate.opt.readers].reads),
 			torture_get(&tstate.rd[tstate.opt.readers].blocked));
 	else
-		fprintf(f, "null\n}\n");
+		fprintf(f, "null,\n");
+	fprintf(f, "  \"boost\": ");
+	if (tstate.opt.boost)
+		torture_boost_report_json(f);
+	else
+		fprintf(f, "null");
+	fprintf(f, "\n}\n");
 	if (fclose(f) != 0) {
 		err = errno;
 		fprintf(stderr, "rcuboost-torture: cannot write %s: %s\n", path,

@@ -12,6 +12,12 @@
  * starts after the removal must wait for the reader.  Seeing age 2 or
  * more inside one critical section is a grace period that ended too
  * early, which is the bug this program hunts.
+ *
+ * With --boost, a boost phase runs alongside (boost.c, boost_update.c,
+ * boost_check.c), after rcutorture's boost test: readers pinned to one
+ * CPU with a real-time hog in bounded bursts, updaters on another CPU
+ * that require their callbacks within a bound, exact unboosting checked
+ * after every outermost unlock, and the library's boost statistics.
  */
 #ifndef RCB_TORTURE_H
 #define RCB_TORTURE_H
@@ -62,7 +68,13 @@ struct torture_obj {
 	X(misuse, "the library reported a misuse")                           \
 	X(backlog, "callbacks still queued after the final rcb_barrier()")   \
 	X(flavor, "the active flavor is not the one --expect-flavor asked for") \
-	X(registry, "exited threads are still registered at the end")
+	X(registry, "exited threads are still registered at the end")        \
+	X(boost_residual, "a reader's scheduling attributes after its outermost unlock were not its own (residual boost)") \
+	X(boost_app_lost, "an attribute change a boosted reader made itself was not in force after its unlock") \
+	X(boost_late, "a callback or grace period took longer than --boost-bound-ms") \
+	X(boost_stats, "boost statistics: no boost, a failed boost, an impossible state, too many cmpxchg failures, or the wrong machine") \
+	X(boost_rt, "a boost-phase thread could not set or restore its own scheduling attributes") \
+	X(boost_coverage, "the boost phase never saw a boosted reader change its own attributes")
 
 #define X(name, desc) TORTURE_ERR_##name,
 enum torture_error { TORTURE_ERRORS(X) TORTURE_NERR };
@@ -83,6 +95,59 @@ struct torture_opts {
 	bool churn;             /* short-lived reader threads (--no-churn) */
 	bool inject_early_free; /* --inject-bug=early-free */
 	bool inject_no_sync;    /* --inject-bug=no-sync */
+	/* Boost phase (--boost): see boost.c. */
+	bool boost;
+	bool inject_boost_off;  /* --inject-bug=boost-off */
+	unsigned int boost_readers;
+	unsigned int boost_updaters;
+	unsigned int boost_hog_prio;
+	unsigned int boost_on_ms;
+	unsigned int boost_off_ms;
+	unsigned int boost_bound_ms;
+	unsigned int boost_app_pct; /* boosted long sections that change attrs */
+	int expect_machine;     /* 0: any */
+};
+
+/* Scheduling attributes as sched_getattr(2) reports them. */
+struct torture_sched {
+	uint32_t size;
+	uint32_t policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t prio;
+	uint64_t runtime, deadline, period;
+};
+
+/* Upper bounds of the boost callback latency histogram, in ms; the last
+ * bucket counts the rest. */
+#define TORTURE_BOOST_LAT_BUCKETS 9
+
+/* Boost-phase counters (boost.c).  Bumped with atomic adds: several
+ * threads share most of them. */
+struct torture_boost_state {
+	_Atomic unsigned long sections;      /* boost readers' sections */
+	_Atomic unsigned long long_sections; /* held 40 ms or more */
+	_Atomic unsigned long blocked_sections; /* of those, blocked inside */
+	_Atomic unsigned long blocks;        /* rcb_* blocking calls inside */
+	_Atomic unsigned long boosted_seen;  /* found itself boosted inside */
+	_Atomic unsigned long app_changes;   /* changed its own attributes then */
+	_Atomic unsigned long attr_checks;   /* attribute checks after unlocks */
+	_Atomic unsigned long exiters;       /* short-lived threads joined */
+	_Atomic unsigned long exiters_boosted;
+	_Atomic unsigned long exiters_unregistered;
+	_Atomic unsigned long bursts;        /* hog bursts */
+	_Atomic unsigned long hog_ms;        /* total hog on-time */
+	_Atomic int hog_on;
+	_Atomic unsigned long cb_queued;
+	_Atomic unsigned long cb_invoked;
+	_Atomic unsigned long cb_lat[TORTURE_BOOST_LAT_BUCKETS];
+	_Atomic unsigned long cb_max_us;
+	_Atomic unsigned long syncs;
+	_Atomic unsigned long sync_max_us;
+	int booster_prio;  /* the booster's priority when the phase began */
+	int boosted_prio;  /* SCHED_FIFO priority of a boosted reader */
+	int stats_err;     /* rcb_boost_stats() result at the end */
+	struct rcb_boost_stats stats; /* taken when the phase ends */
 };
 
 /* Per-reader counters: written by the reader only (relaxed), read by the
@@ -125,9 +190,14 @@ struct torture_state {
 	_Atomic unsigned long gp_seq;
 
 	/* Reader slots: opt.readers long-lived readers, then, with churn,
-	 * one slot that the short-lived readers use one after another. */
+	 * one slot that the short-lived readers use one after another, then
+	 * with --boost the boost readers from boost_rd0 and one slot for the
+	 * short-lived boosted threads. */
 	struct torture_reader *rd;
 	unsigned int nrd;
+	unsigned int boost_rd0;
+
+	struct torture_boost_state boost;
 };
 
 enum torture_phase {
@@ -156,8 +226,10 @@ const char *torture_error_desc(enum torture_error e);
 __attribute__((format(printf, 2, 3))) void
 torture_error(enum torture_error e, const char *fmt, ...);
 unsigned long torture_total_errors(void);
-/* The injected bugs: "none", "early-free", "no-sync" or both. */
+/* The injected bugs: "none" or a comma-separated list. */
 const char *torture_inject_name(void);
+/* What reader slot @i is: "reader", "churn", "boost" or "exiter". */
+const char *torture_reader_kind(unsigned int i);
 
 /* Single-writer counter bump (no read-modify-write needed). */
 static inline void torture_inc(_Atomic unsigned long *c)
@@ -193,6 +265,14 @@ unsigned long torture_gp_snapshot(void);
 void torture_gp_advance(unsigned long snap);
 
 /* ---- threads (workers.c) ---- */
+/* A delay inside a critical section; returns true if it blocked.  It is
+ * called once or twice per section (twice when inner sections end
+ * halfway). */
+typedef bool (*torture_delay_fn)(void *ctx, uint64_t *rng);
+/* One checked critical section of reader slot @rd (pipeline and batch
+ * checks); @delay NULL: the normal random delays. */
+void torture_read_section(struct torture_reader *rd, uint64_t *rng,
+			  torture_delay_fn delay, void *ctx);
 void *torture_reader_fn(void *arg);
 void *torture_writer_fn(void *arg);
 void *torture_fake_writer_fn(void *arg);
@@ -205,6 +285,28 @@ void torture_final_drain(void);
 int torture_monitor_start(uint64_t watchdog_ns);
 void torture_monitor_stop(void);
 void torture_print_state(FILE *f, const char *why);
+
+/* ---- boost phase (boost.c) ---- */
+/* Before rcb_init(): exits 77 without real-time permission. */
+void torture_boost_require_rt(void);
+/* After rcb_init(): picks the CPUs, reads the booster's priority, checks
+ * the options, arms an alarm(2) behind the watchdog.  Returns 0, or -1
+ * after printing why (exits 77 if the booster lacks permission). */
+int torture_boost_setup(uint64_t watchdog_ns);
+/* Start the hog, boost readers, short-lived threads and updaters. */
+int torture_boost_start(void);
+/* After tstate.stop and every other worker's join: join the phase's
+ * threads, take the boost statistics and check them. */
+void torture_boost_finish(void);
+/* Read the caller's attributes; 0 or -errno. */
+int torture_sched_get(struct torture_sched *a);
+/* Count error @kind unless the caller's attributes are @want. */
+bool torture_boost_check_attrs(const struct torture_sched *want,
+			       enum torture_error kind, const char *who,
+			       unsigned int idx, const char *when);
+void torture_boost_progress(FILE *f);
+void torture_boost_report(FILE *f);
+void torture_boost_report_json(FILE *f);
 
 /* ---- report (report.c) ---- */
 void torture_report(FILE *f, bool pass);

@@ -105,13 +105,31 @@ void torture_error(enum torture_error e, const char *fmt, ...)
 
 const char *torture_inject_name(void)
 {
-	if (tstate.opt.inject_early_free && tstate.opt.inject_no_sync)
-		return "early-free,no-sync";
+	static char name[64];
+	size_t off = 0;
+
+	name[0] = '\0';
 	if (tstate.opt.inject_early_free)
-		return "early-free";
+		off += (size_t)snprintf(name + off, sizeof(name) - off, "%searly-free",
+					off ? "," : "");
 	if (tstate.opt.inject_no_sync)
-		return "no-sync";
-	return "none";
+		off += (size_t)snprintf(name + off, sizeof(name) - off, "%sno-sync",
+					off ? "," : "");
+	if (tstate.opt.inject_boost_off)
+		off += (size_t)snprintf(name + off, sizeof(name) - off, "%sboost-off",
+					off ? "," : "");
+	return off ? name : "none";
+}
+
+const char *torture_reader_kind(unsigned int i)
+{
+	if (i < tstate.opt.readers)
+		return "reader";
+	if (i < tstate.boost_rd0)
+		return "churn";
+	if (i < tstate.boost_rd0 + tstate.opt.boost_readers)
+		return "boost";
+	return "exiter";
 }
 
 unsigned long torture_total_errors(void)

@@ -71,7 +71,14 @@ static void record(_Atomic unsigned long *hist, unsigned long v)
 	torture_inc(&hist[v]);
 }
 
-static void read_section(struct torture_reader *rd, uint64_t *rng)
+static bool normal_delay(void *ctx, uint64_t *rng)
+{
+	(void)ctx;
+	return reader_delay(rng);
+}
+
+void torture_read_section(struct torture_reader *rd, uint64_t *rng,
+			  torture_delay_fn delay, void *ctx)
 {
 	uint64_t r = torture_rand(rng);
 	unsigned int depth = 1, extra = r % 8;
@@ -102,14 +109,16 @@ static void read_section(struct torture_reader *rd, uint64_t *rng)
 	if (!torture_obj_check(p, rd->idx))
 		goto out;
 
-	slept = reader_delay(rng);
+	if (!delay)
+		delay = normal_delay;
+	slept = delay(ctx, rng);
 	/* Leave the inner sections halfway: the outer one still protects. */
 	if (depth > 1 && (r & 1)) {
 		while (depth > 1) {
 			rcb_read_unlock();
 			depth--;
 		}
-		slept |= reader_delay(rng);
+		slept |= delay(ctx, rng);
 	}
 
 	pipe1 = atomic_load_explicit(&p->pipe_count, memory_order_relaxed);
@@ -149,11 +158,26 @@ void *torture_reader_fn(void *arg)
 {
 	struct torture_reader *rd = arg;
 	uint64_t rng = tstate.opt.seed ^ (0x100 + rd->idx) * 0x9e3779b97f4a7c15ull;
+	struct torture_sched orig;
+	bool watch = false;
+	unsigned long n = 0;
 
 	torture_name_thread("rcbt-reader", (int)rd->idx);
 	api_check(rcb_register_thread(), "rcb_register_thread");
-	while (!stopping())
-		read_section(rd, &rng);
+	/* With --boost these readers too are preempted and boosted now and
+	 * then: sample their attributes for a residual boost. */
+	if (tstate.opt.boost)
+		watch = torture_sched_get(&orig) == 0;
+	while (!stopping()) {
+		torture_read_section(rd, &rng, NULL, NULL);
+		if (watch && (++n & 511) == 0)
+			torture_boost_check_attrs(&orig, TORTURE_ERR_boost_residual,
+						  "reader", rd->idx,
+						  "after its outermost unlock");
+	}
+	if (watch)
+		torture_boost_check_attrs(&orig, TORTURE_ERR_boost_residual,
+					  "reader", rd->idx, "at its end");
 	return NULL;
 }
 
@@ -381,14 +405,16 @@ static void *churn_child_fn(void *arg)
 	uint64_t rng = tstate.opt.seed ^
 		       (0x500 + torture_get(&tstate.churn_threads)) * 0x9e3779b97f4a7c15ull;
 	uint64_t r = torture_rand(&rng);
-	unsigned int n = 1 + (r >> 2) % 64;
+	unsigned int n = 1 + (r >> 2) % 64, i;
 
 	torture_name_thread("rcbt-churn", -1);
 	if (r & 1)
 		api_check(rcb_register_thread(), "rcb_register_thread");
-	for (unsigned int i = 0; i < n && !stopping(); i++)
-		read_section(rd, &rng);
-	if (r & 2)
+	for (i = 0; i < n && !stopping(); i++)
+		torture_read_section(rd, &rng, NULL, NULL);
+	/* Only a registered thread may unregister: one that relied on its
+	 * first rcb_read_lock() and met the stop first never registered. */
+	if ((r & 2) && ((r & 1) || i))
 		api_check(rcb_unregister_thread(), "rcb_unregister_thread");
 	return NULL;
 }
