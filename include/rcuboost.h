@@ -398,14 +398,22 @@ _Static_assert(sizeof(unsigned long) == 8, "rcuboost needs an LP64 target");
 struct rcb_reader {
 	/* Written only by the owning thread; read by grace periods. */
 	_Atomic unsigned long ctr;
-	/* Boost state (RCU_BOOST_IDLE == 0).  Written under the boost
-	 * element lock; read without it by the owner's outermost unlock. */
-	_Atomic int boost_state;
-	/* 1 when registered and the membarrier flavor is active: the only
-	 * case the inline paths handle without calling the library. */
-	unsigned char fast;
-	unsigned char pad_[3];
+	/*
+	 * Bits 0-7: the thread's boost state (RCU_BOOST_IDLE == 0), changed
+	 * by the thread and the booster, always by compare-and-exchange of
+	 * the whole word.  RCB__READER_FAST: the thread is registered and
+	 * the membarrier flavor is active (set and cleared by the thread).
+	 * The outermost unlock stays inline only when the word is exactly
+	 * RCB__READER_FAST, so one test covers the fence flavor and a
+	 * queued (blocked or boosted) thread alike: compiling boosting in
+	 * adds no instruction to the read side.
+	 */
+	_Atomic unsigned int special;
+	unsigned int pad_;
 };
+
+#define RCB__READER_FAST 0x100u
+#define RCB__BOOST_STATE_MASK 0xffu
 
 struct rcb__gp {
 	/* Current grace-period counter; written only by grace periods. */
@@ -457,7 +465,9 @@ static inline void rcb_read_lock(void)
 	unsigned long tmp = atomic_load_explicit(&r->ctr, memory_order_relaxed);
 
 	if (RCB_LIKELY(!(tmp & RCB__NEST_MASK))) {
-		if (RCB_UNLIKELY(!r->fast)) {
+		if (RCB_UNLIKELY(!(atomic_load_explicit(&r->special,
+							memory_order_relaxed) &
+				   RCB__READER_FAST))) {
 			rcb__read_lock_slow();
 			return;
 		}
@@ -485,42 +495,34 @@ static inline void rcb_read_unlock(void)
 	unsigned long tmp = atomic_load_explicit(&r->ctr, memory_order_relaxed);
 
 	if (RCB_LIKELY((tmp & RCB__NEST_MASK) == RCB__NEST_ONE)) {
-		if (RCB_UNLIKELY(!r->fast)) {
-			rcb__read_unlock_slow(tmp);
-			return;
-		}
 		/*
 		 * [RD-B] The critical section's loads are ordered before the
-		 * store that ends it: compiler barrier, made a full barrier
-		 * by the updater's membarrier.  Pairs with [GP-B] in src/gp.c.
+		 * store that ends it: a compiler barrier, made a full barrier
+		 * by the updater's membarrier, and a release store (a plain
+		 * store on x86) for the fence flavor, whose slow path comes
+		 * after the store.  Pairs with [GP-B] in src/gp.c.
 		 */
 		rcb__compiler_barrier();
-		rcb__tsan_release(&r->ctr);
-		atomic_store_explicit(&r->ctr, 0, memory_order_relaxed);
+		atomic_store_explicit(&r->ctr, 0, memory_order_release); /* [RD-B] */
 		/*
-		 * [RD-W] The ctr store is ordered before the load of
-		 * rcb__gp.futex (store-buffering with the updater).  Pairs
-		 * with [GP-W] in src/gp.c.
+		 * [RD-W] The ctr store is ordered before the loads below
+		 * (store-buffering with the updater's futex and the booster's
+		 * boost state).  Pairs with [GP-W] in src/gp.c and [BST-M]
+		 * in src/booster.c.
 		 */
 		rcb__compiler_barrier();
-#if RCB_CONFIG_BOOST
-		/* article: rcu_read_unlock_unboost(), folded into the
-		 * wake-up test so both share one branch. */
-		if (RCB_UNLIKELY(atomic_load_explicit(&rcb__gp.futex,
-						      memory_order_relaxed) == -1 ||
-				 atomic_load_explicit(&r->boost_state,
-						      memory_order_relaxed) != 0))
+		if (RCB_UNLIKELY(atomic_load_explicit(&r->special,
+						      memory_order_relaxed) !=
+				 RCB__READER_FAST))
 			rcb__read_unlock_special();
-#else
-		if (RCB_UNLIKELY(atomic_load_explicit(&rcb__gp.futex,
-						      memory_order_relaxed) == -1))
+		else if (RCB_UNLIKELY(atomic_load_explicit(&rcb__gp.futex,
+							   memory_order_relaxed) == -1))
 			rcb__gp_wake();
-#endif
 	} else if (RCB_LIKELY(tmp & RCB__NEST_MASK)) {
 		atomic_store_explicit(&r->ctr, tmp - RCB__NEST_ONE,
 				      memory_order_relaxed);
 	} else {
-		rcb__read_unlock_slow(tmp);
+		rcb__read_unlock_slow(tmp); /* unbalanced: reported */
 	}
 }
 

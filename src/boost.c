@@ -172,7 +172,7 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 	/* [BST-E] Only one of the reader and the booster leaves IDLE; the
 	 * winner owns the queueing.  Acquire pairs with [BST-U] (the
 	 * reader's return to IDLE releases its earlier list changes). */
-	if (rcb_cmpxchg_acq_rel(&t->rd->boost_state, &old, RCU_BOOST_BLOCKED)) {
+	if (rcb__bstate_cas(t->rd, &old, RCU_BOOST_BLOCKED)) {
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, RCU_BOOST_IDLE);
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_toboost);
 		t->boost.on_behalf = on_behalf;
@@ -201,12 +201,12 @@ void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
 	rcb__boost_lock(rbdp);
 	if (rcb_load_relaxed(&t->boost.rcub_rbdp) == rbdp &&
 	    t->boost.on_behalf &&
-	    rcb_load_relaxed(&t->rd->boost_state) == RCU_BOOST_BLOCKED) {
+	    rcb__bstate_relaxed(t->rd) == RCU_BOOST_BLOCKED) {
 		t->boost.on_behalf = false;
 		rcb__list_del_init(&t->boost.rcub_entry);
 		rcb_store_relaxed(&t->boost.rcub_rbdp, NULL);
 		/* [BST-R] pairs with [BST-E]/[BST-Q] acquires. */
-		rcb_store_release(&t->rd->boost_state, RCU_BOOST_IDLE);
+		rcb__bstate_store(t->rd, RCU_BOOST_IDLE);
 		rbdp->rbs_enqueue_reverted++;
 	}
 	rcb__boost_unlock(rbdp);
@@ -248,7 +248,7 @@ RCB_API void rcb__preempt_boost(void)
 void rcb__boost_adopt(struct rcb__thread *self)
 {
 	for (;;) {
-		int s = rcb_load_acquire(&self->rd->boost_state); /* [BST-Q] */
+		int s = rcb__bstate_acquire(self->rd); /* [BST-Q] */
 		struct rcu_boost_dat *rbdp;
 
 		if (s == RCU_BOOST_IDLE ||
@@ -382,7 +382,7 @@ RCB_API void rcb__read_unlock_unboost(void)
 		/* [BST-Q] pairs with [BST-P]/[BST-R]: a non-IDLE state
 		 * comes with its element pointer, or the pointer is about
 		 * to be set by the booster holding the element's lock. */
-		state = rcb_load_acquire(&self->rd->boost_state);
+		state = rcb__bstate_acquire(self->rd);
 		if (state == RCU_BOOST_IDLE)
 			return;
 		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp); /* [BST-Q] */
@@ -402,7 +402,7 @@ RCB_API void rcb__read_unlock_unboost(void)
 			rcb__boost_unlock(rbdp);
 			continue;
 		}
-		state = rcb_load_relaxed(&self->rd->boost_state);
+		state = rcb__bstate_relaxed(self->rd);
 		self->boost.on_behalf = false;
 		rcb__list_del_init(&self->boost.rcub_entry);
 		rbdp->rbs_unlock++;
@@ -413,7 +413,7 @@ RCB_API void rcb__read_unlock_unboost(void)
 			rbdp->rbs_unboosted++;
 		}
 		/* [BST-U] pairs with [BST-E]. */
-		rcb_store_release(&self->rd->boost_state, RCU_BOOST_IDLE);
+		rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
 		rcb__boost_unlock(rbdp);
 		return;
 	}
@@ -429,7 +429,7 @@ void rcb__boost_thread_start(struct rcb__thread *self)
 	int exited = RCU_EXIT_OK;
 
 	rcb__list_init(&self->boost.rcub_entry);
-	rcb_cmpxchg_acq_rel(&self->rd->boost_state, &exited, RCU_BOOST_IDLE); /* [BST8-C] */
+	rcb__bstate_cas(self->rd, &exited, RCU_BOOST_IDLE); /* [BST8-C] */
 }
 
 /*

@@ -65,7 +65,7 @@ static bool cas_state(struct rcb__thread *t, int *old, int new)
 	/* [BST8-C] Every double-walled transition: acq_rel, so what a
 	 * side did before leaving a state (list changes, priority
 	 * changes) is visible to the side that next acts on it. */
-	return rcb_cmpxchg_acq_rel(&t->rd->boost_state, old, new);
+	return rcb__bstate_cas(t->rd, old, new);
 }
 
 /*
@@ -84,7 +84,7 @@ bool rcb__boost8_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp
 
 	rcb__boost_lock(rbdp);
 	rbdp->rbs_blocked++;
-	s = rcb_load_acquire(&self->rd->boost_state); /* [BST8-C] */
+	s = rcb__bstate_acquire(self->rd); /* [BST8-C] */
 	rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, s);
 	for (;;) {
 		int next;
@@ -124,7 +124,7 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 	int s;
 
 	for (;;) {
-		s = rcb_load_acquire(&self->rd->boost_state); /* [BST-Q] */
+		s = rcb__bstate_acquire(self->rd); /* [BST-Q] */
 		/* Not queued: nothing of ours to undo (an UNBOOST_IDLE
 		 * thread's booster finishes the backing out). */
 		if (s == RCU_BOOST8_IDLE || s == RCU_UNBOOST_IDLE)
@@ -147,7 +147,7 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 	self->boost.on_behalf = false;
 	rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
 	rbdp->rbs_unlock++;
-	s = rcb_load_acquire(&self->rd->boost_state); /* [BST8-C] */
+	s = rcb__bstate_acquire(self->rd); /* [BST8-C] */
 	rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, s);
 	for (;;) {
 		if (s == RCU_BOOST8_BOOSTED) {
@@ -155,7 +155,7 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 			rcb__unboost_prio(self, rbdp);
 			rbdp->rbs_unboosted++;
 			/* [BST-U] pairs with [BST-E]. */
-			rcb_store_release(&self->rd->boost_state, RCU_BOOST8_IDLE);
+			rcb__bstate_store(self->rd, RCU_BOOST8_IDLE);
 			break;
 		}
 		if ((s == RCU_BOOST8_BLOCKED &&
@@ -183,7 +183,7 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 void rcb__boost8_exit(struct rcb__thread *self)
 {
 	long fails = 0;
-	int s = rcb_load_acquire(&self->rd->boost_state); /* [BST8-C] */
+	int s = rcb__bstate_acquire(self->rd); /* [BST8-C] */
 
 	for (;;) {
 		if (s == RCU_BOOST8_IDLE && cas_state(self, &s, RCU_EXIT_OK))
@@ -198,7 +198,7 @@ void rcb__boost8_exit(struct rcb__thread *self)
 				/* [BST8-X] pairs with [BST8-W]. */
 				int seq = rcb_load_acquire(&wq->rbs_exit_seq);
 
-				if (rcb_load_acquire(&self->rd->boost_state) == /* [BST8-X] */
+				if (rcb__bstate_acquire(self->rd) == /* [BST8-X] */
 				    RCU_EXIT_OK)
 					break;
 				rcb__futex_wait(&wq->rbs_exit_seq, seq, 0);
@@ -226,7 +226,7 @@ static void back_out(struct rcb__thread *t, struct rcu_boost_dat *rbdp, int s)
 		if (s == RCU_UNBOOST_EXITING) {
 			/* Only the booster leaves UNBOOST_EXITING.  [BST8-W]:
 			 * the unboost is visible to the exiting thread. */
-			rcb_store_release(&t->rd->boost_state, RCU_EXIT_OK);
+			rcb__bstate_store(t->rd, RCU_EXIT_OK);
 			/* [BST8-W] pairs with [BST8-X]. */
 			rcb_add_relaxed(&rbdp->rbs_exit_seq, 1);
 			rcb__futex_wake(&rbdp->rbs_exit_seq, INT_MAX);
@@ -269,7 +269,7 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 				      boost.rcub_entry);
 		rcb__list_del_init(&t->boost.rcub_entry);
 		rbdp->rbs_boost_attempt++;
-		s = rcb_load_acquire(&t->rd->boost_state); /* [BST8-C] */
+		s = rcb__bstate_acquire(t->rd); /* [BST8-C] */
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, s);
 		if (s == RCU_BOOST8_BOOSTED) {
 			rcb__list_add_tail(&t->boost.rcub_entry,

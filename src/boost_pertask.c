@@ -56,7 +56,7 @@ static pthread_mutex_t *own_lock(void)
 static bool cas_state(struct rcb__thread *t, int *old, int new)
 {
 	/* [BSTPT-C] pairs with itself on the other side. */
-	return rcb_cmpxchg_acq_rel(&t->rd->boost_state, old, new);
+	return rcb__bstate_cas(t->rd, old, new);
 }
 
 /* article: rcu_preempt_boost() for this variant. */
@@ -72,7 +72,7 @@ bool rcb__boost_pt_note_block(struct rcb__thread *self, struct rcu_boost_dat *rb
 	}
 	rcb__boost_lock(rbdp);
 	rbdp->rbs_blocked++;
-	s = rcb_load_acquire(&self->rd->boost_state); /* [BSTPT-C] */
+	s = rcb__bstate_acquire(self->rd); /* [BSTPT-C] */
 	rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, s);
 	if (s == RCU_PT_IDLE || s == RCU_END_BOOST_IDLE) {
 		int next = s == RCU_PT_IDLE ? RCU_PT_BLOCKED : RCU_END_BOOST_BLOCKED;
@@ -99,7 +99,7 @@ void rcb__boost_pt_unlock(struct rcb__thread *self)
 		rcb__list_del_init(&self->boost.rcub_entry);
 		rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
 		rbdp->rbs_unlock++;
-		s = rcb_load_acquire(&self->rd->boost_state); /* [BSTPT-C] */
+		s = rcb__bstate_acquire(self->rd); /* [BSTPT-C] */
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, s);
 		if (s == RCU_PT_BLOCKED) {
 			cas_state(self, &s, RCU_PT_IDLE);
@@ -109,7 +109,7 @@ void rcb__boost_pt_unlock(struct rcb__thread *self)
 		} else if (s == RCU_END_BOOST_BLOCKED) {
 			/* The booster leaves END_BOOST_* only owning our
 			 * mutex, which we own: a plain store. */
-			rcb_store_release(&self->rd->boost_state, RCU_END_BOOST_IDLE); /* [BSTPT-C] */
+			rcb__bstate_store(self->rd, RCU_END_BOOST_IDLE); /* [BSTPT-C] */
 		}
 		rcb__boost_unlock(rbdp);
 	}
@@ -125,14 +125,14 @@ void rcb__boost_pt_unlock(struct rcb__thread *self)
  * the booster that still owns our mutex (END_BOOST_IDLE). */
 void rcb__boost_pt_exit(struct rcb__thread *self)
 {
-	int s = rcb_load_acquire(&self->rd->boost_state); /* [BSTPT-C] */
+	int s = rcb__bstate_acquire(self->rd); /* [BSTPT-C] */
 
 	for (;;) {
 		if (s == RCU_PT_IDLE && cas_state(self, &s, RCU_PT_EXIT_OK))
 			return;
 		if (s == RCU_END_BOOST_IDLE &&
 		    cas_state(self, &s, RCU_PT_UNBOOST_EXITING)) {
-			while (rcb_load_acquire(&self->rd->boost_state) != /* [BSTPT-C] */
+			while (rcb__bstate_acquire(self->rd) != /* [BSTPT-C] */
 			       RCU_PT_EXIT_OK) {
 				struct timespec ts = { 0, 100000 };
 
@@ -170,7 +170,7 @@ void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 				      boost.rcub_entry);
 		rcb__list_del_init(&t->boost.rcub_entry);
 		rbdp->rbs_boost_attempt++;
-		s = rcb_load_acquire(&t->rd->boost_state); /* [BSTPT-C] */
+		s = rcb__bstate_acquire(t->rd); /* [BSTPT-C] */
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, s);
 		if (s != RCU_PT_BLOCKED || !cas_state(t, &s, RCU_PT_BOOSTING)) {
 			rcb__list_add_tail(&t->boost.rcub_entry,
@@ -192,7 +192,7 @@ void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		}
 		s = RCU_END_BOOST_IDLE;
 		if (!cas_state(t, &s, RCU_PT_IDLE) && s == RCU_PT_UNBOOST_EXITING)
-			rcb_store_release(&t->rd->boost_state, RCU_PT_EXIT_OK); /* [BSTPT-C] */
+			rcb__bstate_store(t->rd, RCU_PT_EXIT_OK); /* [BSTPT-C] */
 		pthread_mutex_unlock(victim);
 		rcb__boost_lock(rbdp);
 	}

@@ -99,7 +99,7 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 				      boost.rcub_entry);
 		rcb__list_del_init(&t->boost.rcub_entry);
 		rbdp->rbs_boost_attempt++;
-		state = rcb_load_relaxed(&t->rd->boost_state);
+		state = rcb__bstate_relaxed(t->rd);
 		if (state != RCU_BOOST_BLOCKED && state != RCU_BOOSTED) {
 			/* An IDLE thread on a list is a list error ('!'). */
 			rcb__list_add_tail(&t->boost.rcub_entry,
@@ -110,7 +110,7 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		/* BOOSTED: reboost, so a raised booster priority takes
 		 * effect (article: "reboosting"). */
 		rcb__boost_prio(t, rbdp, prio);
-		rcb_store_relaxed(&t->rd->boost_state, RCU_BOOSTED);
+		rcb__bstate_store(t->rd, RCU_BOOSTED);
 		rbdp->rbs_boost++;
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
@@ -152,7 +152,7 @@ static void enqueue_preempted_readers(uint64_t now, uint64_t period_ns)
 		if (n == 64)
 			break;
 		if (!holds_gp(rcb_load_relaxed(&t->rd->ctr), gp) ||
-		    rcb_load_relaxed(&t->rd->boost_state) != RCU_BOOST_IDLE)
+		    rcb__bstate_relaxed(t->rd) != RCU_BOOST_IDLE)
 			continue;
 		cpu = rcb__sched_last_cpu(t->tid);
 		if (cpu < 0 || cpu >= rcb__boost_ncpus)
@@ -349,7 +349,7 @@ void rcb__boost_after_fork_child(void)
 	}
 	rcb__list_init(&self->boost.rcub_entry);
 	rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
-	rcb_store_relaxed(&self->rd->boost_state, RCU_BOOST_IDLE);
+	rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
 	if (self->boost.applied) {
 		struct rcb__sched_attr cur;
 

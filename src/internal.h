@@ -85,6 +85,52 @@ struct rcb__thread {
 	struct rcb__boost_thread boost;
 };
 
+/* ---- the reader word's boost state (bits 0-7 of rcb_reader.special) */
+
+static inline int rcb__bstate_relaxed(struct rcb_reader *rd)
+{
+	return (int)(rcb_load_relaxed(&rd->special) & RCB__BOOST_STATE_MASK);
+}
+
+static inline int rcb__bstate_acquire(struct rcb_reader *rd)
+{
+	/* [BST-Q] pairs with the acq_rel changes below. */
+	return (int)(rcb_load_acquire(&rd->special) & RCB__BOOST_STATE_MASK);
+}
+
+/*
+ * Compare-and-exchange of the boost state, keeping the other bits (the
+ * owner may change RCB__READER_FAST concurrently: then retry).  On
+ * failure *@old is the state found.
+ */
+static inline bool rcb__bstate_cas(struct rcb_reader *rd, int *old, int new)
+{
+	unsigned int w = rcb_load_relaxed(&rd->special);
+
+	for (;;) {
+		if ((int)(w & RCB__BOOST_STATE_MASK) != *old) {
+			*old = (int)(w & RCB__BOOST_STATE_MASK);
+			return false;
+		}
+		/* [BST-X] Every boost-state change is acq_rel: what one
+		 * side did before it is visible to the side that acts on
+		 * the new state. */
+		if (rcb_cmpxchg_acq_rel(&rd->special, &w,
+					(w & ~RCB__BOOST_STATE_MASK) |
+						(unsigned int)new))
+			return true;
+	}
+}
+
+/* Set the boost state of a state only the caller may leave. */
+static inline void rcb__bstate_store(struct rcb_reader *rd, int new)
+{
+	int old = rcb__bstate_relaxed(rd);
+
+	while (!rcb__bstate_cas(rd, &old, new))
+		;
+}
+
 /* The calling thread's private record (never NULL). */
 struct rcb__thread *rcb__self(void);
 

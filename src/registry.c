@@ -63,10 +63,17 @@ static void exit_key_create(void)
 		RCB_DIE("pthread_key_create", err);
 }
 
+/* Keep RCB__READER_FAST in the reader word true iff registered and in
+ * the membarrier flavor (invariant 2).  An atomic or/and: the booster may
+ * change the boost-state bits concurrently. */
 static void update_fast(void)
 {
-	rcb__reader.fast = self.registered &&
-			   rcb__settings.flavor == RCB_FLAVOR_MEMBARRIER;
+	if (self.registered && rcb__settings.flavor == RCB_FLAVOR_MEMBARRIER)
+		atomic_fetch_or_explicit(&rcb__reader.special, RCB__READER_FAST,
+					 memory_order_relaxed);
+	else
+		atomic_fetch_and_explicit(&rcb__reader.special, ~RCB__READER_FAST,
+					  memory_order_relaxed);
 }
 
 int rcb__register_self(void)
@@ -177,38 +184,30 @@ RCB_API void rcb__read_lock_slow(void)
 	rcb_fence_seq_cst();
 }
 
-/*
- * rcb_read_unlock() paths the inline code does not handle: an unlock
- * without a lock (@ctr has nesting 0), or the outermost unlock in the
- * fence flavor.
- */
+/* rcb_read_unlock() without a matching lock (@ctr has nesting 0). */
 RCB_API void rcb__read_unlock_slow(unsigned long ctr)
 {
-	if (!(ctr & RCB__NEST_MASK)) {
-		rcb__misuse("rcb_read_unlock",
-			    "unlock without a matching rcb_read_lock(); ignored");
-		return;
-	}
-	/* [RD-BF] Fence flavor's [RD-B]: the critical section is ordered
-	 * before the ctr store.  Pairs with [GP-B]. */
-	rcb_fence_seq_cst();
-	rcb__tsan_release(&rcb__reader.ctr);
-	rcb_store_relaxed(&rcb__reader.ctr, 0);
-	/* [RD-WF] Fence flavor's [RD-W]: the ctr store is ordered before
-	 * the futex load.  Pairs with [GP-W]. */
-	rcb_fence_seq_cst();
-	rcb__read_unlock_special();
+	(void)ctr;
+	rcb__misuse("rcb_read_unlock",
+		    "unlock without a matching rcb_read_lock(); ignored");
 }
 
 /*
- * The outermost unlock found a grace period waiting to be woken or its
- * thread queued for boosting (or both); it has ended its section.
+ * The outermost unlock has ended its section (release store of ctr = 0)
+ * and found its reader word other than RCB__READER_FAST: the fence
+ * flavor, or its thread queued for boosting, or both.
  */
 RCB_API void rcb__read_unlock_special(void)
 {
+	if (!(rcb_load_relaxed(&rcb__reader.special) & RCB__READER_FAST)) {
+		/* [RD-WF] Fence flavor's [RD-W]: the ctr store is ordered
+		 * before the futex load (and [RD-B] was the release store).
+		 * Pairs with [GP-W]. */
+		rcb_fence_seq_cst();
+	}
 	if (rcb_load_relaxed(&rcb__gp.futex) == -1)
 		rcb__gp_wake();
-	if (rcb_load_relaxed(&rcb__reader.boost_state) != 0)
+	if (rcb__bstate_relaxed(&rcb__reader) != 0)
 		rcb__read_unlock_unboost();
 }
 

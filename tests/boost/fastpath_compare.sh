@@ -1,6 +1,7 @@
 #!/bin/sh
 # Proves that compiling boosting in adds nothing to rcb_read_lock() and
-# only the test of one thread-local value to rcb_read_unlock(): compiles
+# at most the test of one thread-local value to rcb_read_unlock() (today:
+# nothing, and the output says "identical"): compiles
 # fastpath_tu.c with RCB_CONFIG_BOOST=0 and =1 (gcc and clang, -O2) and
 # compares the disassembly of the two functions.
 # Usage: fastpath_compare.sh SRCDIR BUILD_INCLUDE_DIR WORKDIR
@@ -32,16 +33,21 @@ for cc in gcc clang; do
 		fail=1
 	fi
 	[ -s "$work/lock_${cc}0.s" ] || { echo "FAIL ($cc): fp_lock not found"; fail=1; }
-	# Thread-local loads in unlock: exactly one more with boosting.
+	# The unlock may gain at most the test of one thread-local value
+	# (the issue's bound); by design it gains nothing (the boost state
+	# shares the reader word the fast path tests anyway).
 	fs0=$(grep -c '%fs:' "$work/unlock_${cc}0.s" || true)
 	fs1=$(grep -c '%fs:' "$work/unlock_${cc}1.s" || true)
 	n0=$(wc -l < "$work/unlock_${cc}0.s")
 	n1=$(wc -l < "$work/unlock_${cc}1.s")
+	if cmp -s "$work/unlock_${cc}0.s" "$work/unlock_${cc}1.s"; then
+		same=identical
+	else
+		same=different
+	fi
 	echo "$cc: rcb_read_lock identical ($(wc -l < "$work/lock_${cc}0.s") instructions);" \
-		"rcb_read_unlock $n0 -> $n1 instructions, thread-local accesses $fs0 -> $fs1"
-	# One thread-local load, its test and a branch: at most 3 more
-	# instructions, exactly one more thread-local access.
-	if [ $((fs1 - fs0)) -ne 1 ] || [ $((n1 - n0)) -gt 3 ] || [ "$n1" -le "$n0" ]; then
+		"rcb_read_unlock $same ($n0 -> $n1 instructions, thread-local accesses $fs0 -> $fs1)"
+	if [ $((fs1 - fs0)) -gt 1 ] || [ $((n1 - n0)) -gt 3 ]; then
 		echo "FAIL ($cc): rcb_read_unlock() grew by more than one thread-local test:"
 		diff "$work/unlock_${cc}0.s" "$work/unlock_${cc}1.s" || true
 		fail=1
