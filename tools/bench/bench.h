@@ -147,6 +147,44 @@ struct bench_scenario {
 BENCH_SCENARIOS(BENCH_DECLARE_SCENARIO)
 #undef BENCH_DECLARE_SCENARIO
 
+/* ---- the inversion scenario (sc_inversion.c) ------------------------ */
+
+/*
+ * Runs only when named: it needs real-time priority and takes about 20 s.
+ * It is not a list of tests measured per side: it runs the engine of
+ * tools/common/inversion.h once per hog duration and run (boosting off,
+ * boosting on, liburcu urcu-memb), before any side is set up, and has its
+ * own report.  Its name and help are in bench_scenario_inversion (no
+ * tests).
+ */
+extern const struct bench_scenario bench_scenario_inversion;
+
+#define BENCH_INV_MAX_HOGS 4
+#define BENCH_INV_DEFAULT_HOGS "1000,3000"
+
+struct bench_inv;
+
+/* Parse "--hog-ms" (@arg: comma-separated durations in ms) into @hog_ms,
+ * sorted; returns the count, or 0 with a message on stderr. */
+unsigned int bench_inv_parse_hogs(const char *arg, int *hog_ms);
+/* Run the scenario (progress on stderr).  Never NULL: without real-time
+ * permission the result says n/a.  Must run before any side's setup. */
+struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs);
+/* Non-zero if a run failed or could not start (n/a is not a failure). */
+int bench_inv_failed(const struct bench_inv *iv);
+/* Summary-line keys; adds the figures with a goal to *@goals, those met
+ * to *@met. */
+void bench_inv_print_summary(FILE *out, const struct bench_inv *iv,
+			     unsigned int *met, unsigned int *goals);
+void bench_inv_print_table(FILE *out, const struct bench_inv *iv);
+/* The number of JSON entries bench_inv_write_entries() writes. */
+unsigned int bench_inv_json_count(const struct bench_inv *iv);
+/* The entries, comma-separated, no comma after the last. */
+void bench_inv_write_entries(FILE *f, const struct bench_inv *iv);
+/* The value of the top-level "inversion" key (an object). */
+void bench_inv_write_detail(FILE *f, const struct bench_inv *iv);
+void bench_inv_free(struct bench_inv *iv);
+
 /* ---- results -------------------------------------------------------- */
 
 struct bench_result {
@@ -163,8 +201,10 @@ struct bench_report {
 	const struct bench_params *params;
 	unsigned int nsides;
 	const struct bench_flavor *const *sides; /* [0] rcuboost, [1] main peer */
+	int sides_set_up;  /* else describe() is not called */
 	unsigned int nresults;
 	struct bench_result *results;
+	const struct bench_inv *inv; /* NULL unless "inversion" ran */
 	double elapsed_s;
 };
 
@@ -175,6 +215,13 @@ int bench_goal_met(const struct bench_result *r, unsigned int side);
 void bench_print_summary(FILE *out, const struct bench_report *rep);
 void bench_print_table(FILE *out, const struct bench_report *rep);
 int bench_write_json(const char *path, const struct bench_report *rep);
+/* Four significant figures at most, k/M/G for large values, "n/a" for NaN. */
+const char *bench_num_str(double v, char *buf, size_t len);
+/* "1.23x", or "n/a" for NaN. */
+const char *bench_ratio_str(double ratio, char *buf, size_t len);
+/* JSON string (NULL: empty) and number (NaN, inf: null). */
+void bench_json_str(FILE *f, const char *s);
+void bench_json_num(FILE *f, double v);
 
 /* ---- utilities (util.c) ---------------------------------------------- */
 

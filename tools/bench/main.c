@@ -62,6 +62,8 @@ static void usage(FILE *out)
 		"  --duration-ms N    length of each timed measurement (default %u)\n"
 		"  --calls N          callbacks per thread in the call throughput tests\n"
 		"                     (default %lu)\n"
+		"  --hog-ms LIST      inversion: hog durations in ms, comma-separated\n"
+		"                     (default %s)\n"
 		"  --help             show this help and exit\n"
 		"\n"
 		"Method: each side is first run once, shortened, as a warm-up; then every round\n"
@@ -72,9 +74,12 @@ static void usage(FILE *out)
 		"\n"
 		"Scenarios (default: all, in this order):\n",
 		QUICK_ROUNDS, QUICK_DURATION_MS, QUICK_CALLS, DEF_ROUNDS,
-		BENCH_MAX_ROUNDS, DEF_DURATION_MS, DEF_CALLS);
+		BENCH_MAX_ROUNDS, DEF_DURATION_MS, DEF_CALLS, BENCH_INV_DEFAULT_HOGS);
 	for (size_t i = 0; i < NSCENARIOS; i++)
 		fprintf(out, "  %s\n", scenarios[i]->help);
+	fprintf(out, "\nRun only when named (not by default, not by \"all\"), before the others,\n"
+		     "with its own tables after theirs:\n  %s\n",
+		bench_scenario_inversion.help);
 	fprintf(out,
 		"\n"
 		"Output: the first line of stdout is a one-line summary,\n"
@@ -84,9 +89,14 @@ static void usage(FILE *out)
 		"rcuboost (median), rcuboost_spread, rcuboost_rounds, peer, peer_value,\n"
 		"peer_spread, peer_rounds, ratio, goal (e.g. \"<=1.05\", null for the extra\n"
 		"peers and informational figures) and goal_met (true, false or null).\n"
-		"Progress goes to stderr.\n"
+		"Progress goes to stderr.  With \"inversion\", the summary line also has its\n"
+		"figures with a goal, as values with boosting on (inversion.gp_max.1000ms=41ms),\n"
+		"and the JSON file its entries (peers urcu-memb, boost-off, and \"goal\" for a\n"
+		"goal: peer_value is the bound, ratio = figure / bound, goal \"<=1.00\") and an\n"
+		"\"inversion\" object with every run and its boost statistics.\n"
 		"\n"
-		"Exit status: 0 when the run completed, 1 on a run-time error, 2 on bad usage.\n");
+		"Exit status: 0 when the run completed, 1 on a run-time error (an inversion\n"
+		"run that failed its checks included), 2 on bad usage.\n");
 }
 
 static unsigned long parse_num(const char *opt, const char *s, unsigned long min,
@@ -179,6 +189,7 @@ int main(int argc, char **argv)
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "duration-ms", required_argument, NULL, 'd' },
 		{ "calls", required_argument, NULL, 'c' },
+		{ "hog-ms", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -187,9 +198,11 @@ int main(int argc, char **argv)
 	struct bench_report rep = { 0 };
 	const char *json = NULL;
 	long rounds = -1, duration = -1, calls = -1;
-	unsigned int nsel = 0, ntests = 0, idx = 0, nres = 0;
+	unsigned int nsel = 0, ntests = 0, idx = 0, nres = 0, nhogs = 0;
+	int hog_ms[BENCH_INV_MAX_HOGS];
+	struct bench_inv *inv = NULL;
 	uint64_t t0 = bench_now_ns();
-	int c;
+	int c, inversion = 0, failed = 0;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -207,6 +220,11 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			calls = (long)parse_num("--calls", optarg, 1, 100000000);
+			break;
+		case 'g':
+			nhogs = bench_inv_parse_hogs(optarg, hog_ms);
+			if (!nhogs)
+				return 2;
 			break;
 		case 'h':
 			usage(stdout);
@@ -229,13 +247,17 @@ int main(int argc, char **argv)
 			nsel = 0;
 			for (size_t k = 0; k < NSCENARIOS; k++)
 				selected[nsel++] = scenarios[k];
-			break;
+			continue;
+		}
+		if (!strcmp(argv[i], bench_scenario_inversion.name)) {
+			inversion = 1;
+			continue;
 		}
 		if (!sc) {
 			fprintf(stderr, "rcuboost-bench: unknown scenario '%s'; known:", argv[i]);
 			for (size_t k = 0; k < NSCENARIOS; k++)
 				fprintf(stderr, " %s", scenarios[k]->name);
-			fprintf(stderr, "\n");
+			fprintf(stderr, " %s\n", bench_scenario_inversion.name);
 			return 2;
 		}
 		for (j = 0; j < nsel && selected[j] != sc; j++)
@@ -243,12 +265,27 @@ int main(int argc, char **argv)
 		if (j == nsel)
 			selected[nsel++] = sc;
 	}
-	if (!nsel)
+	if (!nsel && !inversion)
 		for (size_t k = 0; k < NSCENARIOS; k++)
 			selected[nsel++] = scenarios[k];
+	if (nhogs && !inversion) {
+		fprintf(stderr, "rcuboost-bench: --hog-ms applies to the inversion scenario only\n");
+		return 2;
+	}
+	if (inversion && !nhogs)
+		nhogs = bench_inv_parse_hogs(BENCH_INV_DEFAULT_HOGS, hog_ms);
+
+	/*
+	 * The inversion first: no thread of the process may run on its
+	 * real-time CPU but its own, so none of the sides may be set up yet.
+	 */
+	if (inversion) {
+		inv = bench_inv_run(hog_ms, nhogs);
+		failed = bench_inv_failed(inv);
+	}
 
 	/* Before any pinning: library threads inherit the creator's mask. */
-	for (size_t s = 0; s < NSIDES; s++) {
+	for (size_t s = 0; nsel && s < NSIDES; s++) {
 		if (sides[s]->setup() != 0) {
 			fprintf(stderr, "rcuboost-bench: cannot set up %s\n", sides[s]->name);
 			return 1;
@@ -276,15 +313,19 @@ int main(int argc, char **argv)
 	}
 
 	rep.params = &p;
-	rep.nsides = NSIDES;
+	/* The inversion alone compares rcuboost with urcu-memb only. */
+	rep.nsides = nsel ? NSIDES : 2;
 	rep.sides = sides;
+	rep.sides_set_up = nsel > 0;
 	rep.nresults = nres;
 	rep.results = results;
+	rep.inv = inv;
 	rep.elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
 	bench_print_summary(stdout, &rep);
 	bench_print_table(stdout, &rep);
 	fflush(stdout);
 	if (json && bench_write_json(json, &rep) != 0)
-		return 1;
-	return 0;
+		failed = 1;
+	bench_inv_free(inv);
+	return failed ? 1 : 0;
 }

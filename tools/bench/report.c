@@ -35,7 +35,7 @@ static const char *goal_str(const struct bench_figure *f, char *buf, size_t len)
 	return buf;
 }
 
-static const char *ratio_str(double ratio, char *buf, size_t len)
+const char *bench_ratio_str(double ratio, char *buf, size_t len)
 {
 	if (isnan(ratio))
 		snprintf(buf, len, "n/a");
@@ -57,17 +57,19 @@ void bench_print_summary(FILE *out, const struct bench_report *rep)
 		if (r->fig->goal == 0)
 			continue;
 		fprintf(out, " %s=%s", r->fig->name,
-			ratio_str(bench_ratio(r, MAIN_PEER), buf, sizeof(buf)));
+			bench_ratio_str(bench_ratio(r, MAIN_PEER), buf, sizeof(buf)));
 		m = bench_goal_met(r, MAIN_PEER);
 		goals++;
 		met += m == 1;
 	}
-	fprintf(out, " goals=%u/%u (ratios rcuboost/%s)\n", met, goals,
-		rep->sides[MAIN_PEER]->name);
+	if (rep->inv)
+		bench_inv_print_summary(out, rep->inv, &met, &goals);
+	fprintf(out, " goals=%u/%u (ratios rcuboost/%s%s)\n", met, goals,
+		rep->sides[MAIN_PEER]->name,
+		rep->inv ? "; inversion.*: values with boosting on" : "");
 }
 
-/* Four significant figures at most, with k/M/G for large values. */
-static const char *num_str(double v, char *buf, size_t len)
+const char *bench_num_str(double v, char *buf, size_t len)
 {
 	static const char sfx[] = { 0, 'k', 'M', 'G' };
 	int i = 0;
@@ -112,6 +114,11 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 	const struct bench_params *p = rep->params;
 	char a[32], b[32], c[32], d[32], e[32], g[32];
 
+	if (!rep->nresults) {
+		if (rep->inv)
+			bench_inv_print_table(out, rep->inv);
+		return;
+	}
 	fprintf(out, "\n%-16s %-9s %9s %5s %9s %5s %7s %7s %4s",
 		"figure", "unit", rep->sides[0]->name, "+-",
 		rep->sides[MAIN_PEER]->name, "+-", "ratio", "goal", "met");
@@ -124,17 +131,17 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 
 		fprintf(out, "%-16s %-9s %9s %5s %9s %5s %7s %7s %4s", r->fig->name,
 			r->fig->unit,
-			num_str(r->have[0] ? r->median[0] : NAN, a, sizeof(a)),
+			bench_num_str(r->have[0] ? r->median[0] : NAN, a, sizeof(a)),
 			spread_str(r, 0, b, sizeof(b)),
-			num_str(r->have[MAIN_PEER] ? r->median[MAIN_PEER] : NAN, c, sizeof(c)),
+			bench_num_str(r->have[MAIN_PEER] ? r->median[MAIN_PEER] : NAN, c, sizeof(c)),
 			spread_str(r, MAIN_PEER, d, sizeof(d)),
-			ratio_str(bench_ratio(r, MAIN_PEER), e, sizeof(e)),
+			bench_ratio_str(bench_ratio(r, MAIN_PEER), e, sizeof(e)),
 			r->fig->goal ? goal_str(r->fig, g, sizeof(g)) : "-",
 			m < 0 ? "-" : m ? "yes" : "no");
 		for (unsigned int s = MAIN_PEER + 1; s < rep->nsides; s++)
 			fprintf(out, " | %9s %7s",
-				num_str(r->have[s] ? r->median[s] : NAN, b, sizeof(b)),
-				ratio_str(bench_ratio(r, s), c, sizeof(c)));
+				bench_num_str(r->have[s] ? r->median[s] : NAN, b, sizeof(b)),
+				bench_ratio_str(bench_ratio(r, s), c, sizeof(c)));
 		fprintf(out, "\n");
 	}
 	fprintf(out,
@@ -149,9 +156,11 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 		if (desc)
 			fprintf(out, "%s: %s\n", rep->sides[s]->name, desc);
 	}
+	if (rep->inv)
+		bench_inv_print_table(out, rep->inv);
 }
 
-static void json_str(FILE *f, const char *s)
+void bench_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; s && *s; s++) {
@@ -167,7 +176,7 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_num(FILE *f, double v)
+void bench_json_num(FILE *f, double v)
 {
 	if (isnan(v) || isinf(v))
 		fprintf(f, "null");
@@ -180,7 +189,7 @@ static void json_rounds(FILE *f, const struct bench_result *r, unsigned int s)
 	fprintf(f, "[");
 	for (unsigned int i = 0; r->have[s] && i < r->nrounds; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		json_num(f, r->round[s][i]);
+		bench_json_num(f, r->round[s][i]);
 	}
 	fprintf(f, "]");
 }
@@ -192,31 +201,31 @@ static void json_entry(FILE *f, const struct bench_report *rep,
 	int m = bench_goal_met(r, s);
 
 	fprintf(f, "    {\"name\": ");
-	json_str(f, r->fig->name);
+	bench_json_str(f, r->fig->name);
 	fprintf(f, ", \"scenario\": ");
-	json_str(f, r->scenario);
+	bench_json_str(f, r->scenario);
 	fprintf(f, ", \"unit\": ");
-	json_str(f, r->fig->unit);
+	bench_json_str(f, r->fig->unit);
 	fprintf(f, ", \"better\": \"%s\",\n     \"rcuboost\": ",
 		r->fig->better == BENCH_LOWER ? "lower" : "higher");
-	json_num(f, r->have[0] ? r->median[0] : NAN);
+	bench_json_num(f, r->have[0] ? r->median[0] : NAN);
 	fprintf(f, ", \"rcuboost_spread\": ");
-	json_num(f, r->have[0] ? r->spread[0] : NAN);
+	bench_json_num(f, r->have[0] ? r->spread[0] : NAN);
 	fprintf(f, ", \"rcuboost_rounds\": ");
 	json_rounds(f, r, 0);
 	fprintf(f, ",\n     \"peer\": ");
-	json_str(f, rep->sides[s]->name);
+	bench_json_str(f, rep->sides[s]->name);
 	fprintf(f, ", \"peer_value\": ");
-	json_num(f, r->have[s] ? r->median[s] : NAN);
+	bench_json_num(f, r->have[s] ? r->median[s] : NAN);
 	fprintf(f, ", \"peer_spread\": ");
-	json_num(f, r->have[s] ? r->spread[s] : NAN);
+	bench_json_num(f, r->have[s] ? r->spread[s] : NAN);
 	fprintf(f, ", \"peer_rounds\": ");
 	json_rounds(f, r, s);
 	fprintf(f, ",\n     \"ratio\": ");
-	json_num(f, bench_ratio(r, s));
+	bench_json_num(f, bench_ratio(r, s));
 	fprintf(f, ", \"goal\": ");
 	if (s == MAIN_PEER && r->fig->goal)
-		json_str(f, goal_str(r->fig, buf, sizeof(buf)));
+		bench_json_str(f, goal_str(r->fig, buf, sizeof(buf)));
 	else
 		fprintf(f, "null");
 	fprintf(f, ", \"goal_met\": %s}%s\n",
@@ -237,27 +246,36 @@ int bench_write_json(const char *path, const struct bench_report *rep)
 	fprintf(f, "  \"version\": \"%d.%d.%d\",\n", RCB_VERSION_MAJOR,
 		RCB_VERSION_MINOR, RCB_VERSION_PATCH);
 	fprintf(f, "  \"main_peer\": ");
-	json_str(f, rep->sides[MAIN_PEER]->name);
+	bench_json_str(f, rep->sides[MAIN_PEER]->name);
 	fprintf(f, ",\n  \"params\": {\"rounds\": %u, \"duration_ms\": %u, \"calls\": %lu, "
 		"\"quick\": %s, \"cpus\": [%d, %d]},\n",
 		p->rounds, p->duration_ms, p->calls, p->quick ? "true" : "false",
 		p->cpu_a, p->cpu_b);
 	fprintf(f, "  \"elapsed_s\": ");
-	json_num(f, rep->elapsed_s);
+	bench_json_num(f, rep->elapsed_s);
 	fprintf(f, ",\n  \"sides\": [");
 	for (unsigned int s = 0; s < rep->nsides; s++) {
 		fprintf(f, "%s{\"name\": ", s ? ", " : "");
-		json_str(f, rep->sides[s]->name);
+		bench_json_str(f, rep->sides[s]->name);
 		fprintf(f, ", \"description\": ");
-		json_str(f, rep->sides[s]->describe());
+		bench_json_str(f, rep->sides_set_up ? rep->sides[s]->describe() : NULL);
 		fprintf(f, "}");
 	}
 	fprintf(f, "],\n  \"entries\": [\n");
 	total = rep->nresults * (rep->nsides - 1);
+	if (rep->inv)
+		total += bench_inv_json_count(rep->inv);
 	for (unsigned int i = 0; i < rep->nresults; i++)
 		for (unsigned int s = 1; s < rep->nsides; s++)
 			json_entry(f, rep, &rep->results[i], s, ++n == total);
-	fprintf(f, "  ]\n}\n");
+	if (rep->inv) {
+		bench_inv_write_entries(f, rep->inv);
+		fprintf(f, "  ],\n  \"inversion\": ");
+		bench_inv_write_detail(f, rep->inv);
+		fprintf(f, "\n}\n");
+	} else {
+		fprintf(f, "  ]\n}\n");
+	}
 	if (fclose(f) != 0) {
 		fprintf(stderr, "rcuboost-bench: %s: %s\n", path, strerror(errno));
 		return -1;
