@@ -329,6 +329,12 @@ struct rcb_boost_stats {
 	long boost_skipped_higher; /* target already ran at or above */
 	long restore_kept_app; /* unboosts that kept the application's change */
 	long passes;           /* booster passes */
+	/* The booster's element-lock hold per target examined (from the
+	 * lock after its yield to the next unlock): the 3-state machine
+	 * changes priorities inside it, the 8-state machine outside. */
+	long lock_holds;
+	long lock_hold_ns_max;
+	long lock_hold_ns_total;
 };
 
 /*

@@ -64,6 +64,27 @@ int rcb__boost_nelem;
 _Atomic int rcu_boost_idx = -1;
 _Atomic long rcb__boost_too_early;
 _Atomic long rcb__boost_max_task_fail;
+_Atomic long rcb__hold_count, rcb__hold_max_ns, rcb__hold_total_ns;
+
+void rcb__hold_begin(uint64_t *t0)
+{
+	*t0 = rcb__now_ns();
+}
+
+void rcb__hold_end(uint64_t *t0)
+{
+	long d, cur;
+
+	if (!*t0)
+		return;
+	d = (long)(rcb__now_ns() - *t0);
+	*t0 = 0;
+	rcb_add_relaxed(&rcb__hold_count, 1);
+	rcb_add_relaxed(&rcb__hold_total_ns, d);
+	cur = rcb_load_relaxed(&rcb__hold_max_ns);
+	while (d > cur && !rcb_cmpxchg_relaxed(&rcb__hold_max_ns, &cur, d))
+		;
+}
 
 void rcb__boost_note_task_fail(long fails)
 {

@@ -83,6 +83,11 @@ void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
 void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate);
 void rcb__boost_lock(struct rcu_boost_dat *rbdp);
 void rcb__boost_unlock(struct rcu_boost_dat *rbdp);
+/* Booster lock-hold accounting: *t0 = 0 when no hold is being timed. */
+void rcb__hold_begin(uint64_t *t0);
+void rcb__hold_end(uint64_t *t0);
+extern _Atomic long rcb__hold_count, rcb__hold_max_ns, rcb__hold_total_ns;
+
 /* Most consecutive compare-and-exchange failures of a thread-side
  * state change so far (8-state machine). */
 extern _Atomic long rcb__boost_max_task_fail;

@@ -253,6 +253,7 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 {
 	struct rcb__list list;
 	struct rcb__thread *t;
+	uint64_t t0 = 0;
 	int s;
 
 	rcb__list_init(&list);
@@ -260,9 +261,11 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 	rcb__list_splice_tail_init(&rbdp->rbs_toboost, &list);
 	rcb__list_splice_tail_init(&rbdp->rbs_boosted, &list);
 	while (!rcb__list_empty(&list)) {
+		rcb__hold_end(&t0);
 		rcb__boost_unlock(rbdp);
 		sched_yield();
 		rcb__boost_lock(rbdp);
+		rcb__hold_begin(&t0);
 		if (rcb__list_empty(&list))
 			break;
 		t = rcb__container_of(list.next, struct rcb__thread,
@@ -294,6 +297,7 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		rbdp->rbs_boost_start++;
 		rcb_store_release(&t->boost.rcub_rbdp_wq, rbdp); /* [BST8-C] */
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
+		rcb__hold_end(&t0);
 		rcb__boost_unlock(rbdp);
 
 		/* Outside the lock: the thread cannot exit (invariant 3). */
@@ -310,5 +314,6 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		rcb__boost_lock(rbdp);
 		rbdp->rbs_unboosted++;
 	}
+	rcb__hold_end(&t0);
 	rcb__boost_unlock(rbdp);
 }

@@ -81,6 +81,7 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 {
 	struct rcb__list list;
 	struct rcb__thread *t;
+	uint64_t t0 = 0;
 	int state;
 
 	rcb__list_init(&list);
@@ -88,9 +89,11 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 	rcb__list_splice_tail_init(&rbdp->rbs_toboost, &list);
 	rcb__list_splice_tail_init(&rbdp->rbs_boosted, &list);
 	while (!rcb__list_empty(&list)) {
+		rcb__hold_end(&t0);
 		pthread_mutex_unlock(&rbdp->rbs_mutex);
 		sched_yield();
 		pthread_mutex_lock(&rbdp->rbs_mutex);
+		rcb__hold_begin(&t0);
 		/* Targets that ended their sections meanwhile removed
 		 * themselves from our local list. */
 		if (rcb__list_empty(&list))
@@ -115,6 +118,7 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
 	}
+	rcb__hold_end(&t0);
 	pthread_mutex_unlock(&rbdp->rbs_mutex);
 }
 

@@ -88,6 +88,9 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 	out->too_early = rcb_load_relaxed(&rcb__boost_too_early);
 	out->passes = rcb__booster_passes();
 	out->max_task_cmpxchg_fail = rcb_load_relaxed(&rcb__boost_max_task_fail);
+	out->lock_holds = rcb_load_relaxed(&rcb__hold_count);
+	out->lock_hold_ns_max = rcb_load_relaxed(&rcb__hold_max_ns);
+	out->lock_hold_ns_total = rcb_load_relaxed(&rcb__hold_total_ns);
 	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
 		return 0;
 	for (int i = 0; i < rcb__boost_ncpus * rcb__boost_nelem; i++) {
@@ -200,11 +203,13 @@ static void format_json(const struct rcb_boost_stats *s, char *buf,
 	    "\"boost_skipped_higher\":%ld,\"restore_kept_app\":%ld,"
 	    "\"passes\":%ld,\"boost_wrongstate\":%ld,\"boost_cmpxchgfail\":%ld,"
 	    "\"boost_start\":%ld,\"boost_end\":%ld,"
-	    "\"max_task_cmpxchg_fail\":%ld}\n",
+	    "\"max_task_cmpxchg_fail\":%ld,\"lock_holds\":%ld,"
+	    "\"lock_hold_ns_max\":%ld,\"lock_hold_ns_total\":%ld}\n",
 	    s->too_early, s->preempt_enqueued, s->enqueue_reverted,
 	    s->boost_failed, s->boost_skipped_higher, s->restore_kept_app,
 	    s->passes, s->boost_wrongstate, s->boost_cmpxchgfail,
-	    s->boost_start, s->boost_end, s->max_task_cmpxchg_fail);
+	    s->boost_start, s->boost_end, s->max_task_cmpxchg_fail,
+	    s->lock_holds, s->lock_hold_ns_max, s->lock_hold_ns_total);
 }
 
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
