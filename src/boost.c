@@ -429,13 +429,21 @@ RCB_API void rcb__read_unlock_unboost(void)
 		rbdp->rbs_unlock++;
 		rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, state);
-		if (state == RCU_BOOSTED) {
-			rcb__unboost_prio(self, rbdp);
+		if (state == RCU_BOOSTED)
 			rbdp->rbs_unboosted++;
-		}
 		/* [BST-U] pairs with [BST-E]. */
 		rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
 		rcb__boost_unlock(rbdp);
+		/*
+		 * Unboost after releasing the lock (departure from the
+		 * article, whose unboost runs with irqs off): lowering our
+		 * priority first would let real-time work preempt us while
+		 * we hold the element's lock.  Dequeued and IDLE, we are
+		 * out of the booster's reach, and we cannot be queued again
+		 * before this unlock returns.
+		 */
+		if (state == RCU_BOOSTED)
+			rcb__unboost_prio(self, rbdp);
 		return;
 	}
 }

@@ -151,12 +151,15 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 	rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, s);
 	for (;;) {
 		if (s == RCU_BOOST8_BOOSTED) {
-			/* Only the thread leaves BOOSTED: it unboosts. */
-			rcb__unboost_prio(self, rbdp);
+			/* Only the thread leaves BOOSTED: it unboosts, after
+			 * releasing the lock (see boost.c). */
 			rbdp->rbs_unboosted++;
 			/* [BST-U] pairs with [BST-E]. */
 			rcb__bstate_store(self->rd, RCU_BOOST8_IDLE);
-			break;
+			rcb__boost_note_task_fail(fails);
+			rcb__boost_unlock(rbdp);
+			rcb__unboost_prio(self, rbdp);
+			return;
 		}
 		if ((s == RCU_BOOST8_BLOCKED &&
 		     cas_state(self, &s, RCU_BOOST8_IDLE)) ||

@@ -91,8 +91,10 @@ static void *rt_hog_main(void *arg)
 {
 	struct rt_hog *h = arg;
 
-	rt_pin(h->cpu);
+	/* Real-time first, then onto the CPU: as SCHED_OTHER it might not
+	 * get onto a CPU where a real-time reader spins. */
 	CHECK(rt_set(0, SCHED_FIFO, h->prio, 0) == 0);
+	rt_pin(h->cpu);
 	atomic_store(&h->started, 1);
 	rt_spin(h->seconds);
 	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
