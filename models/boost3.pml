@@ -237,12 +237,18 @@ inline read_unlock_unboost()
 				/* list_del_init(); rcub_rbdp = NULL */
 				atomic { lst = NIL; where = 0; rbdp = NIL; SELFQ_SET(0); OBQ_SET(0) };
 				if
-				:: s == RCU_BOOSTED ->
-					boosted = 0 /* rcu_unboost_prio(self) */
+				:: s == RCU_BOOSTED -> ub = 1
 				:: else
 				fi;
 				state = RCU_BOOST_IDLE; /* [BST-U] store release */
 				unlock(elock[r]);
+				/* rcu_unboost_prio(self), after the lock, as the
+				 * C code does: dequeued and IDLE, out of the
+				 * booster's reach */
+				if
+				:: ub -> boosted = 0; ub = 0
+				:: else
+				fi;
 				break
 			fi
 		fi;
@@ -255,7 +261,7 @@ active proctype reader()
 {
 	byte e = NIL, r = NIL, sec = 0;
 	mtype s = RCU_BOOST_IDLE;
-	bit ok;
+	bit ok, ub;
 
 	do
 	:: sec < NSEC ->

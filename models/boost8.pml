@@ -187,8 +187,9 @@ inline read_unlock_unboost()
 				/* the booster backs the boost out */
 				cmpxchg(RCU_BOOSTING, RCU_UNBOOST_IDLE, ok)
 			:: s == RCU_BOOSTED ->
-				/* task-only state: the task unboosts */
-				boosted = 0; /* rcu_unboost_prio(current) */
+				/* task-only state: the task unboosts, after
+				 * releasing the lock (the C code's order) */
+				ub = 1;
 				state = RCU_BOOST_IDLE;
 				ok = 1
 			:: s == RCU_UNBOOST_BLOCKED ->
@@ -205,6 +206,10 @@ inline read_unlock_unboost()
 #endif
 		dequeue(); /* list_del_init(); rcub_rbdp = NULL */
 		unlock(elock[r]);
+		if
+		:: ub -> boosted = 0; ub = 0 /* rcu_unboost_prio(current) */
+		:: else
+		fi;
 		r = NIL; ok = 0; fails = 0
 	fi;
 	s = RCU_BOOST_IDLE
@@ -214,7 +219,7 @@ active proctype task()
 {
 	byte e = NIL, r = NIL, sec = 0, fails = 0;
 	mtype s = RCU_BOOST_IDLE;
-	bit ok;
+	bit ok, ub;
 
 	do
 	:: sec < NSEC ->

@@ -3,4 +3,4 @@
 # claim: (a) no residual boost
 # The target does not unboost itself in rcb__read_unlock_unboost()
 # (leaving it to the booster, which in this machine never unboosts).
-s|boosted = 0 /\* rcu_unboost_prio(self) \*/|skip /* MUTATION: target does not unboost */|
+s|:: ub -> boosted = 0; ub = 0$|:: ub -> ub = 0 /* MUTATION: target does not unboost */|
