@@ -261,28 +261,23 @@ RCB_API void rcb__preempt_boost(void)
 }
 
 /*
- * The thread blocks but is already queued: if the booster queued it on
- * its behalf, make the queueing the thread's own so that the booster's
- * verification cannot revert it.  Context: the thread, inside a critical
- * section, no lock held.
+ * Lock and return the element the calling thread is queued on, or
+ * return NULL if it is not queued (IDLE, or in the 8-state machine also
+ * UNBOOST_IDLE, whose booster finishes the backing out).  Waits out a
+ * booster that is queueing the thread on its behalf: it won IDLE ->
+ * BLOCKED and sets rcub_rbdp a few instructions later under the lock;
+ * sleep rather than yield, as a yield would never let a booster we
+ * outrank on its CPU finish.  Context: the thread itself, no lock held.
  */
-void rcb__boost_adopt(struct rcb__thread *self)
+struct rcu_boost_dat *rcb__boost_lock_own(struct rcb__thread *self)
 {
 	for (;;) {
 		int s = rcb__bstate_acquire(self->rd); /* [BST-Q] */
 		struct rcu_boost_dat *rbdp;
 
 		if (s == RCU_BOOST_IDLE ||
-		    (rcb__machine8() && s == RCU_UNBOOST_IDLE)) {
-			/* Reverted (or backed out) meanwhile: queue. */
-			rbdp = rcu_rbd_new(sched_getcpu());
-			if (!rbdp)
-				return;
-			if (rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
-					    : rcb__boost_enqueue(self, rbdp, false))
-				return;
-			continue;
-		}
+		    (rcb__machine8() && s == RCU_UNBOOST_IDLE))
+			return NULL;
 		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp); /* [BST-Q] */
 		if (!rbdp) {
 			struct timespec ts = { .tv_sec = 0, .tv_nsec = 20000 };
@@ -291,12 +286,35 @@ void rcb__boost_adopt(struct rcb__thread *self)
 			continue;
 		}
 		rcb__boost_lock(rbdp);
-		if (rcb_load_relaxed(&self->boost.rcub_rbdp) == rbdp) {
+		if (rcb_load_relaxed(&self->boost.rcub_rbdp) == rbdp)
+			return rbdp;
+		rcb__boost_unlock(rbdp); /* dequeued and requeued: again */
+	}
+}
+
+/*
+ * The thread blocks but is already queued: if the booster queued it on
+ * its behalf, make the queueing the thread's own so that the booster's
+ * verification cannot revert it.  Context: the thread, inside a critical
+ * section, no lock held.
+ */
+void rcb__boost_adopt(struct rcb__thread *self)
+{
+	for (;;) {
+		struct rcu_boost_dat *rbdp = rcb__boost_lock_own(self);
+
+		if (rbdp) {
 			self->boost.on_behalf = false;
 			rcb__boost_unlock(rbdp);
 			return;
 		}
-		rcb__boost_unlock(rbdp);
+		/* Reverted (or backed out) meanwhile: queue. */
+		rbdp = rcu_rbd_new(sched_getcpu());
+		if (!rbdp)
+			return;
+		if (rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
+				    : rcb__boost_enqueue(self, rbdp, false))
+			return;
 	}
 }
 
@@ -352,31 +370,56 @@ void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 /*
  * article: rcu_unboost_prio().  Restore the attributes thread @t had,
  * unless the application changed them while it was boosted: then the
- * application's change wins.  Context: 3-state machine: the thread
- * itself, holding its element's lock; 8-state machine: whichever side
- * the state assigns the priority change to (the thread in
- * RCU_BOOSTED, the booster in the RCU_UNBOOST_* states).
+ * application's change wins.  In one go, for the 8-state booster in the
+ * RCU_UNBOOST_* states (it owns @t's boost fields there); a thread
+ * unboosting itself claims the boost under its element lock
+ * (rcb__unboost_take()) and makes the system calls after releasing it
+ * (rcb__unboost_apply()).
  */
 void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
 {
+	struct rcb__unboost u;
+
+	if (rcb__unboost_take(t, &u))
+		rcb__unboost_apply(t->tid, &u, rbdp);
+}
+
+/*
+ * First half of an unboost: claim the boost this library applied to @t,
+ * if any.  Done where @t's boost fields are protected (under the element
+ * lock, or in a state only the caller may leave), so that the booster's
+ * next boost of @t sees applied == false.  Returns false if nothing to
+ * undo.
+ */
+bool rcb__unboost_take(struct rcb__thread *t, struct rcb__unboost *u)
+{
 	struct rcb__boost_thread *b = &t->boost;
+
+	if (!b->applied)
+		return false;
+	b->applied = false;
+	u->orig = b->orig;
+	u->set = b->set;
+	return true;
+}
+
+/* Second half: the system calls, touching only @u (no lock needed). */
+void rcb__unboost_apply(pid_t tid, const struct rcb__unboost *u,
+			struct rcu_boost_dat *rbdp)
+{
 	struct rcb__sched_attr cur;
 	int err;
 
-	if (!b->applied)
-		return;
-	b->applied = false;
-	if (rcb__sched_get(t->tid, &cur) == 0 &&
-	    !rcb__sched_same(&cur, &b->set)) {
+	if (rcb__sched_get(tid, &cur) == 0 && !rcb__sched_same(&cur, &u->set)) {
 		rcb_add_relaxed(&rbdp->rbs_restore_kept_app, 1);
 		return;
 	}
-	err = rcb__sched_set(t->tid, &b->orig);
+	err = rcb__sched_set(tid, &u->orig);
 	if (err)
 		fprintf(stderr,
 			"rcuboost: cannot restore the scheduling attributes of thread %d after boosting: %s\n",
-			(int)t->tid, strerror(-err));
-	DTRACE_PROBE2(rcuboost, unboost, t->tid, (int)b->orig.sched_priority);
+			(int)tid, strerror(-err));
+	DTRACE_PROBE2(rcuboost, unboost, tid, (int)u->orig.sched_priority);
 }
 
 /*
@@ -389,6 +432,8 @@ RCB_API void rcb__read_unlock_unboost(void)
 {
 	struct rcb__thread *self = rcb__self();
 	struct rcu_boost_dat *rbdp;
+	struct rcb__unboost u;
+	bool unboost = false;
 	int state;
 
 #ifdef RCB_PERTASK_LOCK
@@ -399,53 +444,34 @@ RCB_API void rcb__read_unlock_unboost(void)
 		rcb__boost8_unlock(self);
 		return;
 	}
-	for (;;) {
-		/* [BST-Q] pairs with [BST-P]/[BST-R]: a non-IDLE state
-		 * comes with its element pointer, or the pointer is about
-		 * to be set by the booster holding the element's lock. */
-		state = rcb__bstate_acquire(self->rd);
-		if (state == RCU_BOOST_IDLE)
-			return;
-		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp); /* [BST-Q] */
-		if (!rbdp) {
-			/* The booster won IDLE -> BLOCKED and is queueing
-			 * us under the element's lock, a few instructions.
-			 * Sleep rather than yield: if we outrank the
-			 * booster on its CPU, a yield would never let it
-			 * finish. */
-			struct timespec ts = { .tv_sec = 0, .tv_nsec = 20000 };
-
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		rcb__boost_lock(rbdp);
-		if (rcb_load_relaxed(&self->boost.rcub_rbdp) != rbdp) {
-			rcb__boost_unlock(rbdp);
-			continue;
-		}
-		state = rcb__bstate_relaxed(self->rd);
-		self->boost.on_behalf = false;
-		rcb__list_del_init(&self->boost.rcub_entry);
-		rbdp->rbs_unlock++;
-		rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
-		rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, state);
-		if (state == RCU_BOOSTED)
-			rbdp->rbs_unboosted++;
-		/* [BST-U] pairs with [BST-E]. */
-		rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
-		rcb__boost_unlock(rbdp);
-		/*
-		 * Unboost after releasing the lock (departure from the
-		 * article, whose unboost runs with irqs off): lowering our
-		 * priority first would let real-time work preempt us while
-		 * we hold the element's lock.  Dequeued and IDLE, we are
-		 * out of the booster's reach, and we cannot be queued again
-		 * before this unlock returns.
-		 */
-		if (state == RCU_BOOSTED)
-			rcb__unboost_prio(self, rbdp);
+	/* [BST-Q] pairs with [BST-P]/[BST-R]: a non-IDLE state comes with
+	 * its element pointer (rcb__boost_lock_own()). */
+	rbdp = rcb__boost_lock_own(self);
+	if (!rbdp)
 		return;
+	state = rcb__bstate_relaxed(self->rd);
+	self->boost.on_behalf = false;
+	rcb__list_del_init(&self->boost.rcub_entry);
+	rbdp->rbs_unlock++;
+	rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
+	rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, state);
+	if (state == RCU_BOOSTED) {
+		rbdp->rbs_unboosted++;
+		unboost = rcb__unboost_take(self, &u);
 	}
+	/* [BST-U] pairs with [BST-E]. */
+	rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
+	rcb__boost_unlock(rbdp);
+	/*
+	 * Unboost after releasing the lock (departure from the
+	 * article, whose unboost runs with irqs off): lowering our
+	 * priority first would let real-time work preempt us while
+	 * we hold the element's lock.  Dequeued and IDLE, we are
+	 * out of the booster's reach, and we cannot be queued again
+	 * before this unlock returns.
+	 */
+	if (unboost)
+		rcb__unboost_apply(self->tid, &u, rbdp);
 }
 
 /*

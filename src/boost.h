@@ -76,10 +76,17 @@ int rcb__boost_early_init(void);
 bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 			bool on_behalf);
 void rcb__boost_adopt(struct rcb__thread *self);
+struct rcu_boost_dat *rcb__boost_lock_own(struct rcb__thread *self);
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
 void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		     int booster_prio);
 void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
+struct rcb__unboost {
+	struct rcb__sched_attr orig, set;
+};
+bool rcb__unboost_take(struct rcb__thread *t, struct rcb__unboost *u);
+void rcb__unboost_apply(pid_t tid, const struct rcb__unboost *u,
+			struct rcu_boost_dat *rbdp);
 void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate);
 void rcb__boost_lock(struct rcu_boost_dat *rbdp);
 void rcb__boost_unlock(struct rcu_boost_dat *rbdp);

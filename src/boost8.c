@@ -123,26 +123,11 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 	long fails = 0;
 	int s;
 
-	for (;;) {
-		s = rcb__bstate_acquire(self->rd); /* [BST-Q] */
-		/* Not queued: nothing of ours to undo (an UNBOOST_IDLE
-		 * thread's booster finishes the backing out). */
-		if (s == RCU_BOOST8_IDLE || s == RCU_UNBOOST_IDLE)
-			return;
-		rbdp = rcb_load_acquire(&self->boost.rcub_rbdp); /* [BST-Q] */
-		if (!rbdp) {
-			/* The booster is queueing us on our behalf: a few
-			 * instructions under the element's lock. */
-			struct timespec ts = { .tv_sec = 0, .tv_nsec = 20000 };
-
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		rcb__boost_lock(rbdp);
-		if (rcb_load_relaxed(&self->boost.rcub_rbdp) == rbdp)
-			break;
-		rcb__boost_unlock(rbdp);
-	}
+	/* Not queued: nothing of ours to undo (an UNBOOST_IDLE thread's
+	 * booster finishes the backing out). */
+	rbdp = rcb__boost_lock_own(self);
+	if (!rbdp)
+		return;
 	rcb__list_del_init(&self->boost.rcub_entry);
 	self->boost.on_behalf = false;
 	rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
@@ -153,12 +138,16 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 		if (s == RCU_BOOST8_BOOSTED) {
 			/* Only the thread leaves BOOSTED: it unboosts, after
 			 * releasing the lock (see boost.c). */
+			struct rcb__unboost u;
+			bool unboost = rcb__unboost_take(self, &u);
+
 			rbdp->rbs_unboosted++;
 			/* [BST-U] pairs with [BST-E]. */
 			rcb__bstate_store(self->rd, RCU_BOOST8_IDLE);
 			rcb__boost_note_task_fail(fails);
 			rcb__boost_unlock(rbdp);
-			rcb__unboost_prio(self, rbdp);
+			if (unboost)
+				rcb__unboost_apply(self->tid, &u, rbdp);
 			return;
 		}
 		if ((s == RCU_BOOST8_BLOCKED &&
