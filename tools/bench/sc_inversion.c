@@ -155,35 +155,6 @@ static unsigned int env_uint(const char *name, unsigned int def)
 	return errno || *end || u == 0 || u > 100000 ? def : (unsigned int)u;
 }
 
-static void watchdog_fired(int sig)
-{
-	static const char msg[] =
-		"rcuboost-bench: watchdog: the inversion scenario hung; killing the process\n";
-	ssize_t n = write(2, msg, sizeof(msg) - 1);
-
-	(void)n;
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* A hang kills the process, its real-time threads with it. */
-static void watchdog(unsigned int seconds)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = watchdog_fired;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
-	alarm(seconds);
-}
-
-static void watchdog_off(void)
-{
-	alarm(0);
-	signal(SIGALRM, SIG_DFL);
-}
-
 /*
  * Give every thread of the process @mask again.  The runs leave one
  * behind on CPU 1: liburcu's call_rcu thread, which the urcu-memb runs'
@@ -332,7 +303,7 @@ struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs)
 	for (unsigned int h = 0; h < nhogs; h++)
 		secs += NRUNS * ((unsigned int)(iv->prm.warmup_ms + hog_ms[h] +
 						iv->prm.tail_ms) / 1000 + 15);
-	watchdog(secs);
+	inv_watchdog("rcuboost-bench", secs);
 	for (unsigned int h = 0; h < nhogs; h++) {
 		for (int r = 0; r < NRUNS; r++) {
 			struct inv_result *res = &iv->res[h][r];
@@ -356,7 +327,7 @@ struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs)
 			bench_progress(" (%.1f s)\n", (double)(bench_now_ns() - t1) / 1e9);
 		}
 	}
-	watchdog_off();
+	inv_watchdog_off();
 	threads_set_affinity(&mask);
 	compute_figures(iv);
 	iv->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;

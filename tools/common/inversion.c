@@ -32,6 +32,8 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -861,4 +863,36 @@ void inv_result_free(struct inv_result *res)
 	free(res->series);
 	res->series = NULL;
 	res->nseries = 0;
+}
+
+static const char *watchdog_prog = "rcuboost";
+
+static void watchdog_fired(int sig)
+{
+	static const char msg[] =
+		": watchdog: the inversion scenario hung; killing the process\n";
+	ssize_t n = write(2, watchdog_prog, strlen(watchdog_prog));
+
+	n = write(2, msg, sizeof(msg) - 1);
+	(void)n;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void inv_watchdog(const char *prog, unsigned int seconds)
+{
+	struct sigaction sa;
+
+	watchdog_prog = prog;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = watchdog_fired;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(seconds);
+}
+
+void inv_watchdog_off(void)
+{
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
 }

@@ -192,4 +192,12 @@ int inv_write_csv(FILE *f, const struct inv_result *const *runs, int nruns,
  */
 int inv_gnuplot(const char *script);
 
+/*
+ * A hang kills the process, its real-time threads with it: after
+ * @seconds, SIGALRM prints "@prog: watchdog: ..." and terminates, unless
+ * inv_watchdog_off() came first.  @prog must outlive the watchdog.
+ */
+void inv_watchdog(const char *prog, unsigned int seconds);
+void inv_watchdog_off(void);
+
 #endif

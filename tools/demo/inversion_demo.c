@@ -40,29 +40,6 @@ static void progress(void *arg, const char *msg)
 	fprintf(stderr, "rcuboost-demo: %s\n", msg);
 }
 
-static void watchdog_fired(int sig)
-{
-	static const char msg[] =
-		"rcuboost-demo: watchdog: the inversion scenario hung; killing the process\n";
-	ssize_t n = write(2, msg, sizeof(msg) - 1);
-
-	(void)n;
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* A hang kills the process, its real-time threads with it. */
-static void watchdog(unsigned int seconds)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = watchdog_fired;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
-	alarm(seconds);
-}
-
 /* mkdir -p @dir; 0 or -errno. */
 static int make_dir(const char *dir)
 {
@@ -505,7 +482,7 @@ static int inversion_run(const struct demo_opts *opt)
 	/* Generous: three runs of warm-up + hog + tail, plus every
 	 * internal timeout, plus gnuplot. */
 	secs = 3 * ((unsigned int)(p.warmup_ms + p.hog_ms + p.tail_ms) / 1000 + 15) + 30;
-	watchdog(secs);
+	inv_watchdog("rcuboost-demo", secs);
 	/* The library's threads inherit CPU 1 from the thread that starts
 	 * them: never CPU 0, where the hog runs.  (inv_run() does this
 	 * too; this covers anything started before it.) */
