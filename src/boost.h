@@ -109,6 +109,9 @@ bool rcb__boost_pt_note_block(struct rcb__thread *self, struct rcu_boost_dat *rb
 void rcb__boost_pt_unlock(struct rcb__thread *self);
 void rcb__boost_pt_exit(struct rcb__thread *self);
 void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
+
+/* 1 in the test-only per-task-lock library (a constant, so the unused
+ * paths still compile in both builds). */
 #ifdef RCB_PERTASK_LOCK
 #define RCB_PERTASK 1
 #else

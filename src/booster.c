@@ -122,12 +122,6 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 	pthread_mutex_unlock(&rbdp->rbs_mutex);
 }
 
-/* Is @ctr a critical section that began before grace period @gp? */
-static bool holds_gp(unsigned long ctr, unsigned long gp)
-{
-	return (ctr & RCB__NEST_MASK) && (ctr & ~RCB__NEST_MASK) != gp;
-}
-
 /*
  * Queue, on their behalf, registered readers that have held up the
  * current grace period for at least a period.  See boost.c for why the
@@ -155,7 +149,7 @@ static void enqueue_preempted_readers(uint64_t now, uint64_t period_ns)
 
 		if (n == 64)
 			break;
-		if (!holds_gp(rcb_load_relaxed(&t->rd->ctr), gp) ||
+		if (!rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp) ||
 		    rcb__bstate_relaxed(t->rd) != RCU_BOOST_IDLE)
 			continue;
 		cpu = rcb__sched_last_cpu(t->tid);
@@ -171,7 +165,7 @@ static void enqueue_preempted_readers(uint64_t now, uint64_t period_ns)
 		rcb__membarrier(); /* [BST-M] see above */
 		for (int i = 0; i < n; i++) {
 			t = queued[i];
-			if (holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) {
+			if (rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) {
 				pthread_mutex_lock(&queued_on[i]->rbs_mutex);
 				queued_on[i]->rbs_preempt_enqueued++;
 				pthread_mutex_unlock(&queued_on[i]->rbs_mutex);
@@ -250,7 +244,7 @@ static void *rcu_booster(void *arg)
 							  prio);
 		}
 		now = rcb__now_ns();
-		if (!RCB_PERTASK)
+		if (!RCB_PERTASK) /* the article's variant has no on-behalf path */
 			enqueue_preempted_readers(now, period_ns);
 		rcb_add_relaxed(&passes, 1);
 		if (rcb__settings.stats_interval_s &&

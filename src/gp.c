@@ -196,12 +196,6 @@ RCB_API void rcb__gp_wake(void)
 		rcb__futex_wake(&rcb__gp.futex, 1);
 }
 
-/* Is @ctr a critical section that began before grace period @gp? */
-static inline bool holds_gp(unsigned long ctr, unsigned long gp)
-{
-	return (ctr & RCB__NEST_MASK) && (ctr & ~RCB__NEST_MASK) != gp;
-}
-
 /* One pass over the registry: true if some reader still holds @gp. */
 static bool readers_hold(unsigned long gp)
 {
@@ -210,7 +204,7 @@ static bool readers_hold(unsigned long gp)
 
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb__for_each_thread(t) {
-		if (holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) {
+		if (rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) {
 			held = true;
 			break;
 		}

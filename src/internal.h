@@ -81,7 +81,6 @@ struct rcb__thread {
 	pid_t tid;
 	bool registered;
 	bool in_callback;  /* the callback thread while invoking callbacks */
-	bool exiting;      /* inside the thread-exit destructor */
 	struct rcb__boost_thread boost;
 };
 
@@ -185,6 +184,14 @@ void rcb__registry_after_fork_child(void);
 /* Full barrier on every thread of the process that is running: the
  * membarrier syscall, or a plain fence in the fence flavor. */
 void rcb__membarrier(void);
+/* Does reader counter @ctr show a critical section that began before
+ * grace period @gp (invariant 2 of gp.c)?  Used by the grace period's
+ * scans and the booster's search for preempted readers. */
+static inline bool rcb__holds_gp(unsigned long ctr, unsigned long gp)
+{
+	return (ctr & RCB__NEST_MASK) && (ctr & ~RCB__NEST_MASK) != gp;
+}
+
 int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out);
 void rcb__gp_after_fork_child(void);
 extern _Atomic unsigned long long rcb__gp_stat[5];

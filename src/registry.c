@@ -140,7 +140,6 @@ RCB_API int rcb_unregister_thread(void)
 static void thread_exit(void *arg)
 {
 	(void)arg;
-	self.exiting = true;
 	if (rcb_read_ongoing()) {
 		rcb__misuse("thread exit",
 			    "thread exits inside a read-side critical section (nesting %lu); ending it",
