@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <rcuboost/config.h>
@@ -105,6 +106,54 @@ struct rcb_config {
 	 * 3-state machine, 8 = its exit-safe 8-state compare-and-exchange
 	 * machine; RCUBOOST_MACHINE. */
 	int boost_machine;
+
+	/* ---- Enhancements (README "Enhancements"); all off by default,
+	 * each needs the 3-state machine. ---- */
+
+	/* Boosting upon memory pressure: when the callback backlog reaches
+	 * pressure_callbacks callbacks or pressure_bytes bytes, or (with
+	 * pressure_psi) the kernel reports memory pressure, the booster
+	 * boosts every reader holding up the grace period at once and
+	 * checks again every millisecond, until the backlog is below
+	 * pressure_low_pct percent of its threshold(s) and the kernel no
+	 * longer reports pressure.  0 = no such trigger. */
+	unsigned long pressure_callbacks; /* RCUBOOST_PRESSURE_CALLBACKS */
+	unsigned long pressure_bytes;     /* RCUBOOST_PRESSURE_BYTES */
+	/* PSI "some avg10" percent (1-100) of /proc/pressure/memory or the
+	 * process's cgroup memory.pressure at which to boost; a new
+	 * memory.events high/max/oom event counts too. */
+	unsigned int pressure_psi;        /* RCUBOOST_PRESSURE_PSI */
+	unsigned int pressure_low_pct;    /* RCUBOOST_PRESSURE_LOW, 1-99, default 50 */
+
+	/* Successive boosting: a boosted reader whose grace period has not
+	 * ended escalate_periods booster periods after its last boost is
+	 * raised one priority further, up to boost_ceiling.  Priorities are
+	 * kept relative to the booster's: raising the booster (chrt, or
+	 * rcb_booster_set_prio()) raises first boost and ceiling alike.
+	 * 1 <= boost_reader_prio <= boost_ceiling < boost_prio. */
+	unsigned int escalate_periods;    /* RCUBOOST_ESCALATE, 0 = off */
+	int boost_reader_prio; /* first boost, RCUBOOST_READER_PRIO, default boost_prio - 1 */
+	int boost_ceiling;     /* RCUBOOST_CEILING, default boost_prio - 1 */
+
+	/* Multiple boosters: CPUs per booster.  0 default (one booster per
+	 * NUMA node, or one for all CPUs on a single-node machine), -1 one
+	 * booster for all CPUs, N: CPUs 0..N-1, N..2N-1, ... per booster.
+	 * RCUBOOST_BOOSTER_CPUS=node|all|N. */
+	int booster_cpus;
+
+	/* How a reader is boosted: RCB_BACKEND_SCHED (default) sets its
+	 * scheduling attributes with sched_setattr(2); RCB_BACKEND_PI makes
+	 * it the owner of a priority-inheritance futex a booster helper
+	 * thread then waits on (the Linux kernel's rt_mutex proxy lock).
+	 * RCUBOOST_BACKEND=sched|pi. */
+	int boost_backend;
+	unsigned int pi_helpers; /* RCUBOOST_PI_HELPERS, 1-64, default 4 */
+};
+
+enum rcb_boost_backend {
+	RCB_BACKEND_DEFAULT = 0,
+	RCB_BACKEND_SCHED = 1,
+	RCB_BACKEND_PI = 2,
 };
 
 /* Callbacks awaiting a grace period or their invocation. */
@@ -335,7 +384,39 @@ struct rcb_boost_stats {
 	long lock_holds;
 	long lock_hold_ns_max;
 	long lock_hold_ns_total;
+	/* Enhancements (README "Enhancements"). */
+	int boosters;          /* booster threads (one per CPU group) */
+	int backend;           /* RCB_BACKEND_SCHED or RCB_BACKEND_PI */
+	int pressure_active;   /* boosting upon memory pressure right now */
+	long pressure_entries; /* times memory pressure was entered */
+	long pressure_kicks;   /* booster woken early by rcb_call*() */
+	long escalations;      /* one-step raises of still-stalled readers */
+	/* From a thread's queueing to its first boost. */
+	long boost_latency_count;
+	long boost_latency_ns_max;
+	long boost_latency_ns_total;
+	long booster_cpu_ns;   /* CPU time of the booster threads */
+	long sched_syscalls;   /* sched_getattr/sched_setattr (sched backend) */
+	long pi_boosts;        /* proxy locks made for a reader (pi backend) */
+	long pi_handoffs;      /* unlocks that handed the lock to a helper */
+	long pi_syscalls;      /* futex calls of the pi backend */
 };
+
+/*
+ * rcb_booster_set_prio - set every booster thread's SCHED_RR priority to
+ * @prio (2-99), as `chrt -r -p PRIO TID` on each would.  Boost levels
+ * follow the booster's priority (struct rcb_config: boost_reader_prio,
+ * boost_ceiling), so raising it raises boosted readers at their next
+ * reboost.  Returns 0, -EINVAL, -ESRCH (no booster running) or the
+ * negative errno of sched_setscheduler(2).
+ */
+RCB_API int rcb_booster_set_prio(int prio);
+
+/*
+ * rcb_booster_tids - store up to @n booster thread IDs in @tids.
+ * Returns the number of boosters running (may exceed @n).
+ */
+RCB_API int rcb_booster_tids(pid_t *tids, int n);
 
 /*
  * rcb_boost_stats - fill @out.  Returns 0, or -ENOTSUP when the library

@@ -23,6 +23,8 @@
 	atomic_exchange_explicit((p), (v), memory_order_relaxed)
 #define rcb_add_relaxed(p, v) \
 	atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
+#define rcb_add_release(p, v) \
+	atomic_fetch_add_explicit((p), (v), memory_order_release)
 #define rcb_sub_relaxed(p, v) \
 	atomic_fetch_sub_explicit((p), (v), memory_order_relaxed)
 #define rcb_cmpxchg_acq_rel(p, oldp, v)                                  \

@@ -42,8 +42,9 @@
  *     dequeues itself under that lock before it leaves its critical
  *     section's slow path, and it cannot exit without doing so, so a
  *     reused thread ID is never boosted.
- *  5. rcu_boost_idx is -1 until the arrays are initialised; the store
- *     that makes it non-negative is a release ([BST-I]).
+ *  5. A booster's index (rcu_boost_idx) is -1 until the arrays are
+ *     initialised; the store that makes it non-negative is a release
+ *     ([BST-I]).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,10 +62,34 @@ struct rcu_boost_dat *rcb__boost_dat;
 _Atomic bool rcb__boost_dat_ready;
 int rcb__boost_ncpus;
 int rcb__boost_nelem;
-_Atomic int rcu_boost_idx = -1;
 _Atomic long rcb__boost_too_early;
 _Atomic long rcb__boost_max_task_fail;
 _Atomic long rcb__hold_count, rcb__hold_max_ns, rcb__hold_total_ns;
+_Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns, rcb__boost_lat_total_ns;
+_Atomic long rcb__escalations;
+
+static int clamp_level(int level, int booster_prio)
+{
+	int top = booster_prio > 1 ? booster_prio - 1 : 1;
+
+	return level < 1 ? 1 : level > top ? top : level;
+}
+
+/* Levels keep their distance to the booster's priority: an
+ * administrator who raises the booster (chrt) raises them alike. */
+int rcb__boost_first_level(int booster_prio)
+{
+	return clamp_level(rcb__settings.boost_reader_prio +
+				   (booster_prio - rcb__settings.boost_prio),
+			   booster_prio);
+}
+
+int rcb__boost_ceiling_level(int booster_prio)
+{
+	return clamp_level(rcb__settings.boost_ceiling +
+				   (booster_prio - rcb__settings.boost_prio),
+			   booster_prio);
+}
 
 void rcb__hold_begin(uint64_t *t0)
 {
@@ -124,6 +149,14 @@ int rcb__boost_early_init(void)
 		rcb__list_init(&arr[i].rbs_toboost);
 		rcb__list_init(&arr[i].rbs_boosted);
 	}
+	{
+		int err = rcb__boosters_init(ncpus);
+
+		if (err) {
+			free(arr);
+			return err;
+		}
+	}
 	rcb__boost_ncpus = ncpus;
 	rcb__boost_nelem = nelem;
 	rcb__boost_dat = arr;
@@ -165,14 +198,19 @@ void rcb__boost_unlock(struct rcu_boost_dat *rbdp)
  */
 static struct rcu_boost_dat *rcu_rbd_new(int cpu)
 {
-	/* [BST-N] pairs with [BST-I] in rcu_booster(): the arrays are
-	 * initialised before the index reads non-negative. */
-	int idx = rcb_load_acquire(&rcu_boost_idx);
+	int idx;
 
-	if (RCB_UNLIKELY(idx < 0))
+	/* [BST-DN] pairs with [BST-D] in rcb__boost_early_init(): the
+	 * booster table and CPU map are initialised. */
+	if (RCB_UNLIKELY(!rcb_load_acquire(&rcb__boost_dat_ready)))
 		return NULL;
 	if (cpu < 0 || cpu >= rcb__boost_ncpus)
 		cpu = 0;
+	/* [BST-N] pairs with [BST-I] in rcu_booster(): the arrays are
+	 * initialised before the index reads non-negative. */
+	idx = rcb_load_acquire(&rcb__boosters[rcb__cpu_booster[cpu]].idx);
+	if (RCB_UNLIKELY(idx < 0))
+		return NULL;
 	return rcb__rbd(cpu, idx);
 }
 
@@ -197,6 +235,8 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, RCU_BOOST_IDLE);
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_toboost);
 		t->boost.on_behalf = on_behalf;
+		t->boost.queued_ns = rcb__now_ns();
+		t->boost.esc_pass = 0;
 		/* [BST-P] pairs with [BST-Q] in rcb__read_unlock_unboost(). */
 		rcb_store_release(&t->boost.rcub_rbdp, rbdp);
 		queued = true;
@@ -326,13 +366,36 @@ void rcb__boost_adopt(struct rcb__thread *self)
  * Context: the booster; 3-state machine: holding the lock of @t's
  * element @rbdp; 8-state machine: @t in RCU_BOOSTING, lock not held.
  */
+static void note_boost_latency(struct rcb__thread *t)
+{
+	long d, cur;
+
+	if (!t->boost.queued_ns)
+		return;
+	d = (long)(rcb__now_ns() - t->boost.queued_ns);
+	t->boost.queued_ns = 0;
+	rcb_add_relaxed(&rcb__boost_lat_count, 1);
+	rcb_add_relaxed(&rcb__boost_lat_total_ns, d);
+	cur = rcb_load_relaxed(&rcb__boost_lat_max_ns);
+	while (d > cur && !rcb_cmpxchg_relaxed(&rcb__boost_lat_max_ns, &cur, d))
+		;
+}
+
 void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
-		     int booster_prio)
+		     int rcuprio)
 {
 	struct rcb__boost_thread *b = &t->boost;
 	struct rcb__sched_attr cur, want;
-	int rcuprio = booster_prio > 1 ? booster_prio - 1 : 1;
 	int err;
+
+	if (rcb__backend_pi()) {
+		if (rcb__pi_boost(t, rbdp, rcuprio)) {
+			note_boost_latency(t);
+			if (rcuprio > b->level)
+				b->level = rcuprio;
+		}
+		return;
+	}
 
 	if (rcb__sched_get(t->tid, &cur) != 0) {
 		rcb_add_relaxed(&rbdp->rbs_boost_failed, 1);
@@ -364,6 +427,8 @@ void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 	if (rcb__sched_get(t->tid, &b->set) != 0)
 		b->set = want;
 	b->applied = true;
+	b->level = rcuprio;
+	note_boost_latency(t);
 	DTRACE_PROBE2(rcuboost, boost, t->tid, rcuprio);
 }
 
@@ -433,6 +498,7 @@ RCB_API void rcb__read_unlock_unboost(void)
 	struct rcb__thread *self = rcb__self();
 	struct rcu_boost_dat *rbdp;
 	struct rcb__unboost u;
+	struct rcb__pi_slot *slot = NULL;
 	bool unboost = false;
 	int state;
 
@@ -457,8 +523,12 @@ RCB_API void rcb__read_unlock_unboost(void)
 	rcb__boost_stat(rbdp, RCU_BOOST_DAT_UNLOCK, state);
 	if (state == RCU_BOOSTED) {
 		rbdp->rbs_unboosted++;
-		unboost = rcb__unboost_take(self, &u);
+		if (rcb__backend_pi())
+			slot = rcb__pi_take(self);
+		else
+			unboost = rcb__unboost_take(self, &u);
 	}
+	self->boost.level = 0;
 	/* [BST-U] pairs with [BST-E]. */
 	rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
 	rcb__boost_unlock(rbdp);
@@ -472,6 +542,8 @@ RCB_API void rcb__read_unlock_unboost(void)
 	 */
 	if (unboost)
 		rcb__unboost_apply(self->tid, &u, rbdp);
+	if (slot)
+		rcb__pi_release(slot);
 }
 
 /*

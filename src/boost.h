@@ -58,12 +58,32 @@ struct rcu_boost_dat {
 	_Atomic long rbs_restore_kept_app;
 } __attribute__((aligned(64)));
 
+/*
+ * One booster thread per group of CPUs (booster.c).  Each walks only the
+ * arrays of the CPUs mapped to it and has its own index: a reader that
+ * blocks on CPU c joins element rcb__boosters[rcb__cpu_booster[c]].idx
+ * of CPU c's array.  See booster.c for why per-booster indices are safe.
+ */
+struct rcb__booster {
+	int id;
+	int ncpus;               /* CPUs mapped to it */
+	_Atomic int idx;         /* article: rcu_boost_idx; -1 until it runs */
+	_Atomic int prio;        /* its current SCHED_RR priority */
+	_Atomic pid_t tid;
+	_Atomic long passes;
+	pthread_t thread;
+	bool started;            /* created, not joined (booster_lock) */
+} __attribute__((aligned(64)));
+
+extern struct rcb__booster *rcb__boosters; /* [rcb__nboosters] */
+extern int rcb__nboosters;
+extern int *rcb__cpu_booster;              /* [rcb__boost_ncpus] */
+
 extern struct rcu_boost_dat *rcb__boost_dat; /* [ncpus][nelem] */
 /* The arrays are initialised (release after rcb__boost_early_init()). */
 extern _Atomic bool rcb__boost_dat_ready;
 extern int rcb__boost_ncpus;
 extern int rcb__boost_nelem;
-extern _Atomic int rcu_boost_idx;
 extern _Atomic long rcb__boost_too_early;
 
 static inline struct rcu_boost_dat *rcb__rbd(int cpu, int idx)
@@ -79,7 +99,13 @@ void rcb__boost_adopt(struct rcb__thread *self);
 struct rcu_boost_dat *rcb__boost_lock_own(struct rcb__thread *self);
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
 void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
-		     int booster_prio);
+		     int rcuprio);
+/* Boost levels for a booster at @booster_prio (they follow it). */
+int rcb__boost_first_level(int booster_prio);
+int rcb__boost_ceiling_level(int booster_prio);
+extern _Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns,
+	rcb__boost_lat_total_ns, rcb__escalations;
+extern _Atomic long rcb__sched_syscalls;
 void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
 struct rcb__unboost {
 	struct rcb__sched_attr orig, set;
@@ -125,9 +151,39 @@ void rcb__boost8_exit(struct rcb__thread *self);
 void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
 
 /* booster.c */
+int rcb__boosters_init(int ncpus);
 bool rcb__booster_running(void);
 int rcb__booster_prio(void);
 bool rcb__booster_no_permission(void);
 long rcb__booster_passes(void);
+long rcb__booster_cpu_ns(void);
+bool rcb__pressure_active(void);
+long rcb__pressure_entries(void);
+long rcb__pressure_kicks(void);
+
+/*
+ * boost_pi.c: the proxy-lock backend (RCB_BACKEND_PI).  A boosted reader
+ * owns a PI futex word (a "slot") that a helper thread waits on with
+ * FUTEX_LOCK_PI at the boost level, so the kernel's priority inheritance
+ * boosts the reader and its own FUTEX_UNLOCK_PI unboosts it.
+ */
+struct rcb__pi_slot;
+int rcb__pi_start(void);  /* helpers; 0 or negative errno */
+void rcb__pi_stop(void);
+/* Boost @t to @rcuprio through a slot (raise it if it has one).
+ * Context: the booster, @rbdp (@t's element) locked, @t BLOCKED or
+ * BOOSTED.  Returns true if @t is now proxy-locked at >= @rcuprio. */
+bool rcb__pi_boost(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
+		   int rcuprio);
+/* The thread's outermost unlock, under its element lock: detach its
+ * slot (NULL if none).  Then, after dropping the lock, release it. */
+struct rcb__pi_slot *rcb__pi_take(struct rcb__thread *self);
+void rcb__pi_release(struct rcb__pi_slot *slot);
+void rcb__pi_after_fork_child(void);
+extern _Atomic long rcb__pi_boosts, rcb__pi_handoffs, rcb__pi_syscalls;
+static inline bool rcb__backend_pi(void)
+{
+	return rcb__settings.boost_backend == RCB_BACKEND_PI;
+}
 
 #endif

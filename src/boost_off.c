@@ -33,6 +33,25 @@ RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 		    : snprintf(buf, len, "rcuboost: boosting not compiled in\n");
 }
 
+RCB_API int rcb_booster_set_prio(int prio)
+{
+	(void)prio;
+	return -ENOTSUP;
+}
+
+RCB_API int rcb_booster_tids(pid_t *tids, int n)
+{
+	(void)tids;
+	(void)n;
+	return 0;
+}
+
+void rcb__pressure_kick(void)
+{
+}
+
+_Atomic unsigned long long rcb__pressure_kick_at;
+
 void rcb__booster_kick(void)
 {
 }

@@ -24,8 +24,11 @@
 #define SCHED_DEADLINE 6
 #endif
 
+_Atomic long rcb__sched_syscalls;
+
 int rcb__sched_get(pid_t tid, struct rcb__sched_attr *a)
 {
+	rcb_add_relaxed(&rcb__sched_syscalls, 1);
 	memset(a, 0, sizeof(*a));
 	if (syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0) != 0)
 		return -errno;
@@ -37,6 +40,7 @@ int rcb__sched_set(pid_t tid, const struct rcb__sched_attr *a)
 	struct rcb__sched_attr c = *a;
 
 	c.size = sizeof(c);
+	rcb_add_relaxed(&rcb__sched_syscalls, 1);
 	if (syscall(SYS_sched_setattr, tid, &c, 0) != 0)
 		return -errno;
 	return 0;

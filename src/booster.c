@@ -4,16 +4,43 @@
  * (rcu_booster) and "Boosting The Priority of a List of Tasks"
  * (rcu_boost_one_reader_list).
  *
- * Each period the booster advances rcu_boost_idx, boosts the targets on
- * every CPU's most-aged element, then queues on their behalf the readers
- * that have held up the current grace period for a period (preempted
- * readers cannot queue themselves; see boost.c).  A reader queued at
- * index k is boosted when the index reaches k - 1 (mod elements), that
- * is after elements - 1 more periods: 30 ms at the defaults.  Sections
- * shorter than that are never boosted.
+ * Each period a booster advances its rcu_boost_idx, boosts the targets
+ * on each of its CPUs' most-aged element, then queues on their behalf
+ * the readers that have held up the current grace period for a period
+ * (preempted readers cannot queue themselves; see boost.c).  A reader
+ * queued at index k is boosted when the index reaches k - 1 (mod
+ * elements), that is after elements - 1 more periods: 30 ms at the
+ * defaults.  Sections shorter than that are never boosted.
+ *
+ * Multiple boosters (article: "Possible Future Enhancements", 3).  One
+ * booster per group of CPUs, each with its own index, walking only its
+ * CPUs' arrays.  The article's warning (RCU_UNBOOST_BLOCKED: a thread
+ * requeues "on a different list" than the one a booster is working on)
+ * is a problem of its 8-state machine, where a booster acts on a thread
+ * outside the element lock; in the 3-state machine a booster touches a
+ * thread only under the lock of the element the thread is queued on
+ * (boost.c invariant 4), and every element belongs to exactly one
+ * booster, so two boosters never act on one thread at a time, whatever
+ * element it moves to.  Nor does an index need to be shared: the index
+ * only ages one CPU group's elements, and a thread's element is chosen
+ * by the CPU it blocks on.  models/boost3.pml -DBOOSTERS=2 checks this
+ * (a reader migrating between two boosters' elements).  The multiple
+ * boosters need the 3-state machine (init.c refuses the 8-state one).
+ *
+ * Memory pressure (enhancement 1).  While the backlog is above its
+ * threshold (or the kernel reports memory pressure), each booster boosts
+ * every queued reader of its CPUs each pass, queues preempted readers
+ * as soon as a grace period waits for them, and sleeps 1 ms instead of
+ * a period, until the backlog is below the low-water mark.  rcb_call*()
+ * wakes the boosters when it sees the count threshold crossed.
+ *
+ * Escalation (enhancement 2).  A boosted reader still holding up the
+ * current grace period escalate_periods passes after its last raise is
+ * raised one priority, up to the ceiling (rcb__boost_ceiling_level()).
  *
  * Invariants.
- *  1. Only the booster advances rcu_boost_idx (single booster).
+ *  1. Only booster b advances rcb__boosters[b].idx, and only booster b
+ *     walks the elements of the CPUs mapped to it.
  *  2. The booster holds an element's lock whenever it changes a queued
  *     thread's priority or state (boost.c invariant 4) and drops it,
  *     yielding, between targets so real-time threads are not delayed.
@@ -21,9 +48,10 @@
  *     registry lock, so a thread it queues cannot unregister or exit
  *     until the queueing is verified or reverted; and the booster does
  *     not boost anything between queueing and verifying.
- *  4. The booster runs SCHED_RR at rcb__settings.boost_prio (or what an
- *     administrator set with chrt since: read back every pass); without
- *     permission for that it does not run and nothing is boosted.
+ *  4. A booster runs SCHED_RR at rcb__settings.boost_prio (or what an
+ *     administrator set with chrt or rcb_booster_set_prio() since: read
+ *     back every pass); without permission for that it does not run and
+ *     nothing is boosted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,30 +59,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "boost.h"
 
 static pthread_mutex_t booster_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_t booster_thread;
 static _Atomic bool booster_started; /* created, not joined */
-static _Atomic int booster_stop;     /* futex word: 1 = stop */
-static _Atomic int booster_ready;    /* futex word: 0 starting, 1 up/failed */
-static _Atomic int booster_cur_prio;
+static _Atomic int booster_stop;     /* 1 = stop */
+/* Futex word the boosters sleep on: bumped to wake them (stop, or an
+ * updater's pressure kick). */
+static _Atomic int booster_wake;
+static _Atomic int boosters_ready;   /* futex word: boosters up or failed */
 static _Atomic bool no_permission;
-static _Atomic long passes;
 static bool no_permission_reported;
+
+struct rcb__booster *rcb__boosters;
+int rcb__nboosters;
+int *rcb__cpu_booster;
 
 bool rcb__booster_running(void)
 {
 	return rcb_load_relaxed(&booster_started) &&
-	       rcb_load_relaxed(&rcu_boost_idx) >= 0;
+	       rcb_load_acquire(&rcb__boost_dat_ready) && /* [BST-DA] */
+	       rcb_load_relaxed(&rcb__boosters[0].idx) >= 0;
 }
 
 int rcb__booster_prio(void)
 {
-	return rcb_load_relaxed(&booster_cur_prio);
+	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
+		return 0;
+	return rcb_load_relaxed(&rcb__boosters[0].prio);
 }
 
 bool rcb__booster_no_permission(void)
@@ -64,20 +101,45 @@ bool rcb__booster_no_permission(void)
 
 long rcb__booster_passes(void)
 {
-	return rcb_load_relaxed(&passes);
+	long n = 0;
+
+	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
+		return 0;
+	for (int i = 0; i < rcb__nboosters; i++)
+		n += rcb_load_relaxed(&rcb__boosters[i].passes);
+	return n;
+}
+
+/* CPU time of the running boosters. */
+long rcb__booster_cpu_ns(void)
+{
+	long total = 0;
+
+	pthread_mutex_lock(&booster_lock);
+	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
+		struct timespec ts;
+		clockid_t cid;
+
+		if (rcb__boosters[i].started &&
+		    pthread_getcpuclockid(rcb__boosters[i].thread, &cid) == 0 &&
+		    clock_gettime(cid, &ts) == 0)
+			total += (long)ts.tv_sec * 1000000000L + ts.tv_nsec;
+	}
+	pthread_mutex_unlock(&booster_lock);
+	return total;
 }
 
 /* article: rcu_rbd_boosting().  The most-aged element of @cpu. */
-static struct rcu_boost_dat *rcu_rbd_boosting(int cpu)
+static struct rcu_boost_dat *rcu_rbd_boosting(struct rcb__booster *b, int cpu)
 {
-	int idx = (rcb_load_relaxed(&rcu_boost_idx) + 1) &
-		  (rcb__boost_nelem - 1);
+	int idx = (rcb_load_relaxed(&b->idx) + 1) & (rcb__boost_nelem - 1);
 
 	return rcb__rbd(cpu, idx);
 }
 
-/* article: rcu_boost_one_reader_list(). */
-static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
+/* article: rcu_boost_one_reader_list().  @rcuprio: the first boost
+ * level. */
+static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio)
 {
 	struct rcb__list list;
 	struct rcb__thread *t;
@@ -111,8 +173,9 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 			continue;
 		}
 		/* BOOSTED: reboost, so a raised booster priority takes
-		 * effect (article: "reboosting"). */
-		rcb__boost_prio(t, rbdp, prio);
+		 * effect (article: "reboosting"); it never lowers an
+		 * escalated thread. */
+		rcb__boost_prio(t, rbdp, rcuprio);
 		rcb__bstate_store(t->rd, RCU_BOOSTED);
 		rbdp->rbs_boost++;
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
@@ -123,25 +186,60 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 }
 
 /*
- * Queue, on their behalf, registered readers that have held up the
- * current grace period for at least a period.  See boost.c for why the
- * queueing is verified: a reader that left its section between our scan
- * and our queueing may have tested its boost state before we set it; the
- * membarrier makes its ctr store visible to the re-check below in that
- * case ([BST-M] pairs with [RD-W] in rcb_read_unlock(): store-buffering
- * of "state = BLOCKED; ctr?" against "ctr = 0; state?").
+ * Escalation: raise by one level every boosted reader of @rbdp that
+ * still holds up the current grace period escalate_periods passes after
+ * its last raise, up to @ceiling.  Context: booster, lock not held.
  */
-static void enqueue_preempted_readers(uint64_t now, uint64_t period_ns)
+static void escalate_list(struct rcu_boost_dat *rbdp, long pass, int ceiling)
+{
+	unsigned long gp = rcb_load_relaxed(&rcb__gp.ctr);
+	struct rcb__thread *t;
+	struct rcb__list *pos;
+
+	rcb__boost_lock(rbdp);
+	for (pos = rbdp->rbs_boosted.next; pos != &rbdp->rbs_boosted;
+	     pos = pos->next) {
+		t = rcb__container_of(pos, struct rcb__thread, boost.rcub_entry);
+		if (rcb__bstate_relaxed(t->rd) != RCU_BOOSTED ||
+		    !rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp))
+			continue;
+		if (!t->boost.esc_pass) {
+			t->boost.esc_pass = pass; /* boosted since last look */
+			continue;
+		}
+		if (pass - t->boost.esc_pass <
+			    (long)rcb__settings.escalate_periods ||
+		    t->boost.level >= ceiling || t->boost.level < 1)
+			continue;
+		rcb__boost_prio(t, rbdp, t->boost.level + 1);
+		t->boost.esc_pass = pass;
+		rcb_add_relaxed(&rcb__escalations, 1);
+	}
+	rcb__boost_unlock(rbdp);
+}
+
+/*
+ * Queue, on their behalf, registered readers of booster @b's CPUs that
+ * have held up the current grace period for at least @min_wait_ns.  See
+ * boost.c for why the queueing is verified: a reader that left its
+ * section between our scan and our queueing may have tested its boost
+ * state before we set it; the membarrier makes its ctr store visible to
+ * the re-check below in that case ([BST-M] pairs with [RD-W] in
+ * rcb_read_unlock(): store-buffering of "state = BLOCKED; ctr?" against
+ * "ctr = 0; state?").  Returns the number queued and kept.
+ */
+static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
+				     uint64_t min_wait_ns)
 {
 	unsigned long long start = rcb_load_relaxed(&rcb__gp_wait_start_ns);
 	struct rcb__thread *t;
 	struct rcu_boost_dat *queued_on[64];
 	struct rcb__thread *queued[64];
 	unsigned long gp;
-	int n = 0, cpu;
+	int n = 0, kept = 0, cpu;
 
-	if (!start || now - start < period_ns)
-		return;
+	if (!start || now - start < min_wait_ns)
+		return 0;
 	gp = rcb_load_relaxed(&rcb__gp.ctr);
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb__for_each_thread(t) {
@@ -155,7 +253,10 @@ static void enqueue_preempted_readers(uint64_t now, uint64_t period_ns)
 		cpu = rcb__sched_last_cpu(t->tid);
 		if (cpu < 0 || cpu >= rcb__boost_ncpus)
 			cpu = 0;
-		rbdp = rcb__rbd(cpu, rcb_load_relaxed(&rcu_boost_idx));
+		/* Another booster's reader: it queues it (invariant 1). */
+		if (rcb__cpu_booster[cpu] != b->id)
+			continue;
+		rbdp = rcb__rbd(cpu, rcb_load_relaxed(&b->idx));
 		if (rcb__boost_enqueue(t, rbdp, true)) {
 			queued_on[n] = rbdp;
 			queued[n++] = t;
@@ -169,13 +270,216 @@ static void enqueue_preempted_readers(uint64_t now, uint64_t period_ns)
 				pthread_mutex_lock(&queued_on[i]->rbs_mutex);
 				queued_on[i]->rbs_preempt_enqueued++;
 				pthread_mutex_unlock(&queued_on[i]->rbs_mutex);
+				kept++;
 				continue;
 			}
 			rcb__boost_revert(t, queued_on[i]);
 		}
 	}
 	pthread_mutex_unlock(&rcb__registry_lock);
+	return kept;
 }
+
+/* ---- memory pressure ----------------------------------------------- */
+
+/*
+ * Pressure state, shared by the boosters: evaluated by whichever booster
+ * gets pressure_lock (try-lock: the others use the last verdict).
+ */
+static pthread_mutex_t pressure_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic bool pressure_active;
+static _Atomic long pressure_entries, pressure_kicks;
+static uint64_t pressure_evaluated_ns;
+static char cgroup_dir[512]; /* "" if the process's cgroup v2 is unknown */
+static unsigned long long cgroup_events_seen;
+static bool cgroup_events_known;
+/* rcb_call*() kicks the boosters when the count reaches this (0: not
+ * watching); read on every rcb_call*(), so it has its own cache line. */
+_Atomic unsigned long long rcb__pressure_kick_at __attribute__((aligned(64)));
+static _Atomic int pressure_kicked;
+
+bool rcb__pressure_active(void)
+{
+	return rcb_load_relaxed(&pressure_active);
+}
+
+long rcb__pressure_entries(void)
+{
+	return rcb_load_relaxed(&pressure_entries);
+}
+
+long rcb__pressure_kicks(void)
+{
+	return rcb_load_relaxed(&pressure_kicks);
+}
+
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* "some avg10=X.YY" of a PSI file as hundredths of a percent, or -1. */
+static long psi_some_avg10(const char *path)
+{
+	char buf[512], *p;
+	long whole, frac = 0;
+
+	if (read_small(path, buf, sizeof(buf)) <= 0 ||
+	    !(p = strstr(buf, "some avg10=")))
+		return -1;
+	p += strlen("some avg10=");
+	whole = strtol(p, &p, 10);
+	if (*p == '.')
+		frac = strtol(p + 1, NULL, 10);
+	return whole * 100 + (frac % 100);
+}
+
+/* Sum of the high, max and oom counters of the cgroup's memory.events. */
+static bool cgroup_events(unsigned long long *sum)
+{
+	static const char *const keys[] = { "\nhigh ", "\nmax ", "\noom " };
+	char path[600], buf[1024];
+
+	if (!cgroup_dir[0])
+		return false;
+	snprintf(path, sizeof(path), "%s/memory.events", cgroup_dir);
+	buf[0] = '\n';
+	if (read_small(path, buf + 1, sizeof(buf) - 1) <= 0)
+		return false;
+	*sum = 0;
+	for (int i = 0; i < 3; i++) {
+		char *p = strstr(buf, keys[i]);
+
+		if (p)
+			*sum += strtoull(p + strlen(keys[i]), NULL, 10);
+	}
+	return true;
+}
+
+/* The cgroup v2 directory of this process ("0::/path" in
+ * /proc/self/cgroup), if readable. */
+static void find_cgroup(void)
+{
+	char buf[512], *p, *nl;
+
+	cgroup_dir[0] = '\0';
+	if (read_small("/proc/self/cgroup", buf, sizeof(buf)) <= 0 ||
+	    !(p = strstr(buf, "0::")))
+		return;
+	p += 3;
+	if ((nl = strchr(p, '\n')))
+		*nl = '\0';
+	snprintf(cgroup_dir, sizeof(cgroup_dir), "/sys/fs/cgroup%s",
+		 strcmp(p, "/") == 0 ? "" : p);
+	cgroup_events_known = cgroup_events(&cgroup_events_seen);
+}
+
+/* Is the kernel reporting memory pressure (PSI at or above the setting,
+ * or a new memory.events high/max/oom event)? */
+static bool kernel_pressure(unsigned int pct_needed)
+{
+	long need = (long)pct_needed * 100, v;
+	unsigned long long ev;
+	char path[600];
+	bool hit = false;
+
+	v = psi_some_avg10("/proc/pressure/memory");
+	if (v >= need)
+		hit = true;
+	if (cgroup_dir[0]) {
+		snprintf(path, sizeof(path), "%s/memory.pressure", cgroup_dir);
+		v = psi_some_avg10(path);
+		if (v >= need)
+			hit = true;
+		if (cgroup_events(&ev)) {
+			if (cgroup_events_known && ev != cgroup_events_seen)
+				hit = true;
+			cgroup_events_seen = ev;
+			cgroup_events_known = true;
+		}
+	}
+	return hit;
+}
+
+/*
+ * Update the pressure verdict (hysteresis): enter at a threshold, leave
+ * below pressure_low_pct percent of every threshold.  Returns the
+ * verdict.  Context: a booster.
+ */
+static bool pressure_update(uint64_t now)
+{
+	const struct rcb__settings *st = &rcb__settings;
+	struct rcb_backlog bl;
+	bool active, high, low;
+
+	if (!rcb__pressure_on())
+		return false;
+	if (pthread_mutex_trylock(&pressure_lock) != 0)
+		return rcb_load_relaxed(&pressure_active);
+	active = rcb_load_relaxed(&pressure_active);
+	if (now - pressure_evaluated_ns < 500000) { /* twice per ms at most */
+		pthread_mutex_unlock(&pressure_lock);
+		return active;
+	}
+	pressure_evaluated_ns = now;
+	rcb_backlog(&bl);
+	high = (st->pressure_callbacks && bl.callbacks >= st->pressure_callbacks) ||
+	       (st->pressure_bytes && bl.bytes >= st->pressure_bytes);
+	low = (!st->pressure_callbacks ||
+	       bl.callbacks * 100 < st->pressure_callbacks * st->pressure_low_pct) &&
+	      (!st->pressure_bytes ||
+	       bl.bytes * 100 < st->pressure_bytes * st->pressure_low_pct);
+	if (st->pressure_psi && kernel_pressure(st->pressure_psi)) {
+		high = true;
+		low = false;
+	}
+	if (!active && high) {
+		active = true;
+		rcb_add_relaxed(&pressure_entries, 1);
+	} else if (active && low) {
+		active = false;
+	}
+	rcb_store_relaxed(&pressure_active, active);
+	/* While active, updaters need not kick again. */
+	rcb_store_relaxed(&pressure_kicked, active);
+	pthread_mutex_unlock(&pressure_lock);
+	return active;
+}
+
+/* Wake every booster now. */
+static void boosters_wake(void)
+{
+	rcb_add_relaxed(&booster_wake, 1);
+	rcb__futex_wake(&booster_wake, INT32_MAX);
+}
+
+/*
+ * rcb_call*() found the backlog at the count threshold: wake the
+ * boosters so they enter pressure mode without waiting out a period.
+ * One kick per episode.  Context: any thread, inside rcb_call*().
+ */
+void rcb__pressure_kick(void)
+{
+	int expect = 0;
+
+	if (rcb_load_relaxed(&pressure_kicked) ||
+	    !rcb_cmpxchg_relaxed(&pressure_kicked, &expect, 1))
+		return;
+	rcb_add_relaxed(&pressure_kicks, 1);
+	boosters_wake();
+}
+
+/* ---- the booster thread ---------------------------------------------- */
 
 static int own_prio(void)
 {
@@ -198,56 +502,95 @@ static void report_no_permission(int err)
 		rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio);
 }
 
+/* One pass of booster @b at priority @prio. */
+static void booster_pass(struct rcb__booster *b, int prio, uint64_t now,
+			 uint64_t period_ns, long pass)
+{
+	int first = rcb__boost_first_level(prio);
+	bool aggressive = pressure_update(now);
+
+	rcb_store_relaxed(&b->idx, (rcb_load_relaxed(&b->idx) + 1) &
+					   (rcb__boost_nelem - 1));
+	for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
+		if (rcb__cpu_booster[cpu] != b->id)
+			continue;
+#ifdef RCB_PERTASK_LOCK
+		rcb__boost_pt_one_reader_list(rcu_rbd_boosting(b, cpu), first);
+		continue;
+#endif
+		if (rcb__machine8())
+			rcb__boost8_one_reader_list(rcu_rbd_boosting(b, cpu), first);
+		else
+			rcu_boost_one_reader_list(rcu_rbd_boosting(b, cpu), first);
+	}
+	if (RCB_PERTASK) /* the article's variant has no on-behalf path */
+		return;
+	if (!aggressive) {
+		enqueue_preempted_readers(b, now, period_ns);
+	} else {
+		/* Pressure: every queued reader now, aged or not, including
+		 * preempted ones found as soon as a grace period waits. */
+		enqueue_preempted_readers(b, now, 0);
+		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
+			if (rcb__cpu_booster[cpu] != b->id)
+				continue;
+			for (int i = 0; i < rcb__boost_nelem; i++)
+				rcu_boost_one_reader_list(rcb__rbd(cpu, i), first);
+		}
+	}
+	if (rcb__settings.escalate_periods) {
+		int ceiling = rcb__boost_ceiling_level(prio);
+
+		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
+			if (rcb__cpu_booster[cpu] != b->id)
+				continue;
+			for (int i = 0; i < rcb__boost_nelem; i++)
+				escalate_list(rcb__rbd(cpu, i), pass, ceiling);
+		}
+	}
+}
+
 static void *rcu_booster(void *arg)
 {
+	struct rcb__booster *b = arg;
 	struct sched_param sp = { .sched_priority = rcb__settings.boost_prio };
 	uint64_t period_ns = (uint64_t)rcb__settings.boost_period_ms * 1000000ull;
 	uint64_t last_print = rcb__now_ns();
+	char name[16];
 	int err;
 
-	(void)arg;
-	prctl(PR_SET_NAME, "rcuboost-boost", 0, 0, 0);
+	snprintf(name, sizeof(name), b->id ? "rcuboost-boost%d" : "rcuboost-boost",
+		 b->id);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	rcb_store_relaxed(&b->tid, (pid_t)syscall(SYS_gettid));
 	err = pthread_setschedparam(pthread_self(), SCHED_RR, &sp);
 	if (err) {
 		rcb_store_relaxed(&no_permission, true);
 		report_no_permission(err);
 	} else {
-		rcb_store_relaxed(&booster_cur_prio, sp.sched_priority);
+		rcb_store_relaxed(&b->prio, sp.sched_priority);
 		/* [BST-I] The arrays (rcb__boost_early_init) are
 		 * initialised before the index reads non-negative.  Pairs
 		 * with [BST-N] in rcu_rbd_new(). */
-		rcb_store_release(&rcu_boost_idx, 0);
+		rcb_store_release(&b->idx, 0);
 	}
 	/* [BST-W] pairs with [BST-WA] in rcb__booster_start(). */
-	rcb_store_release(&booster_ready, 1);
-	rcb__futex_wake(&booster_ready, 1);
+	rcb_add_release(&boosters_ready, 1);
+	rcb__futex_wake(&boosters_ready, INT32_MAX);
 	if (err)
 		return NULL;
-	while (!rcb_load_acquire(&booster_stop)) { /* [BST-S] pairs with [BST-T] */
+	for (long pass = 1;; pass++) {
+		int wake = rcb_load_relaxed(&booster_wake);
 		int prio = own_prio();
-		uint64_t now;
+		uint64_t now = rcb__now_ns();
 
-		rcb_store_relaxed(&booster_cur_prio, prio);
-		rcb_store_relaxed(&rcu_boost_idx,
-				  (rcb_load_relaxed(&rcu_boost_idx) + 1) &
-					  (rcb__boost_nelem - 1));
-		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
-#ifdef RCB_PERTASK_LOCK
-			rcb__boost_pt_one_reader_list(rcu_rbd_boosting(cpu), prio);
-			continue;
-#endif
-			if (rcb__machine8())
-				rcb__boost8_one_reader_list(rcu_rbd_boosting(cpu),
-							    prio);
-			else
-				rcu_boost_one_reader_list(rcu_rbd_boosting(cpu),
-							  prio);
-		}
-		now = rcb__now_ns();
-		if (!RCB_PERTASK) /* the article's variant has no on-behalf path */
-			enqueue_preempted_readers(now, period_ns);
-		rcb_add_relaxed(&passes, 1);
-		if (rcb__settings.stats_interval_s &&
+		/* [BST-S] pairs with [BST-T] in rcb__booster_stop(). */
+		if (rcb_load_acquire(&booster_stop))
+			break;
+		rcb_store_relaxed(&b->prio, prio);
+		booster_pass(b, prio, now, period_ns, pass);
+		rcb_add_relaxed(&b->passes, 1);
+		if (b->id == 0 && rcb__settings.stats_interval_s &&
 		    now - last_print >= rcb__settings.stats_interval_s * 1000000000ull) {
 			struct rcb_boost_stats s;
 			char buf[1024];
@@ -257,19 +600,95 @@ static void *rcu_booster(void *arg)
 			fputs(buf, stderr);
 			last_print = now;
 		}
-		/* [BST-S] pairs with [BST-T] in rcb__booster_stop(). */
-		rcb__futex_wait(&booster_stop, 0, period_ns);
+		rcb__futex_wait(&booster_wake, wake,
+				rcb_load_relaxed(&pressure_active) ? 1000000 : period_ns);
 	}
 	return NULL;
 }
 
+/* The NUMA node of each CPU from /sys, or false if there is one node
+ * (or no such information). */
+static bool numa_map(int *map, int ncpus)
+{
+	char path[96], buf[4096];
+	int nodes = 0;
+
+	for (int i = 0; i < ncpus; i++)
+		map[i] = 0;
+	for (int node = 0; node < 1024; node++) {
+		char *p;
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d/cpulist", node);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		nodes++;
+		/* "0-3,8-11" */
+		for (p = buf; *p && *p != '\n';) {
+			long lo = strtol(p, &p, 10), hi = lo;
+
+			if (*p == '-')
+				hi = strtol(p + 1, &p, 10);
+			for (long c = lo; c <= hi && c < ncpus; c++)
+				if (c >= 0)
+					map[c] = nodes - 1;
+			if (*p == ',')
+				p++;
+			else
+				break;
+		}
+	}
+	return nodes > 1;
+}
+
 /*
- * article: init_rcu_boost_late().  Start the booster unless it runs or
- * was refused real-time priority.  Returns 0 or a negative errno.
+ * Map CPUs to boosters (rcb__cpu_booster, rcb__nboosters) from
+ * booster_cpus: -1 one booster; N: N consecutive CPUs each; 0: one per
+ * NUMA node.  Context: rcb__boost_early_init(), once.
+ */
+int rcb__boosters_init(int ncpus)
+{
+	int *map = calloc((size_t)ncpus, sizeof(*map));
+	int n = 1, per = rcb__settings.booster_cpus;
+
+	if (!map)
+		return -ENOMEM;
+	if (per > 0) {
+		for (int c = 0; c < ncpus; c++)
+			map[c] = c / per;
+		n = (ncpus + per - 1) / per;
+	} else if (per == 0 && numa_map(map, ncpus)) {
+		for (int c = 0; c < ncpus; c++)
+			if (map[c] + 1 > n)
+				n = map[c] + 1;
+	} else {
+		memset(map, 0, sizeof(*map) * (size_t)ncpus);
+	}
+	rcb__boosters = aligned_alloc(64, sizeof(*rcb__boosters) * (size_t)n);
+	if (!rcb__boosters) {
+		free(map);
+		return -ENOMEM;
+	}
+	memset(rcb__boosters, 0, sizeof(*rcb__boosters) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		rcb__boosters[i].id = i;
+		rcb_store_relaxed(&rcb__boosters[i].idx, -1);
+	}
+	for (int c = 0; c < ncpus; c++)
+		rcb__boosters[map[c]].ncpus++;
+	rcb__cpu_booster = map;
+	rcb__nboosters = n;
+	find_cgroup();
+	return 0;
+}
+
+/*
+ * article: init_rcu_boost_late().  Start the boosters unless they run or
+ * were refused real-time priority.  Returns 0 or a negative errno.
  */
 int rcb__booster_start(void)
 {
-	int err = 0;
+	int err = 0, started = 0;
 
 	if (!rcb__settings.boost || rcb_load_relaxed(&no_permission))
 		return 0;
@@ -278,28 +697,43 @@ int rcb__booster_start(void)
 	pthread_mutex_lock(&booster_lock);
 	if (!rcb_load_relaxed(&booster_started) && rcb_load_relaxed(&rcb__running)) {
 		err = -rcb__boost_early_init();
+		if (!err && rcb__backend_pi())
+			err = -rcb__pi_start();
 		if (!err) {
 			rcb_store_relaxed(&booster_stop, 0);
-			rcb_store_relaxed(&booster_ready, 0);
-			err = pthread_create(&booster_thread, NULL, rcu_booster, NULL);
+			rcb_store_relaxed(&boosters_ready, 0);
 		}
-		if (!err) {
-			/* On return the booster runs (or has reported that
-			 * it may not): blocks noted from now on are seen.
-			 * [BST-WA] pairs with [BST-W]. */
-			while (!rcb_load_acquire(&booster_ready))
-				rcb__futex_wait(&booster_ready, 0, 0);
+		for (int i = 0; !err && i < rcb__nboosters; i++) {
+			struct rcb__booster *b = &rcb__boosters[i];
+
+			rcb_store_relaxed(&b->tid, 0);
+			err = pthread_create(&b->thread, NULL, rcu_booster, b);
+			if (!err) {
+				b->started = true;
+				started++;
+			}
+		}
+		/* On return the boosters run (or have reported that they
+		 * may not): blocks noted from now on are seen.  [BST-WA]
+		 * pairs with [BST-W]. */
+		for (int r; (r = rcb_load_acquire(&boosters_ready)) < started;)
+			rcb__futex_wait(&boosters_ready, r, 0);
+		if (started) {
+			if (rcb__settings.pressure_callbacks)
+				rcb_store_relaxed(&rcb__pressure_kick_at,
+						  rcb__settings.pressure_callbacks);
 			rcb_store_release(&booster_started, true); /* [BST-KR] */
-		} else
-			fprintf(stderr, "rcuboost: cannot start the booster thread: %s\n",
+		}
+		if (err)
+			fprintf(stderr, "rcuboost: cannot start the booster threads: %s\n",
 				strerror(err));
 	}
 	pthread_mutex_unlock(&booster_lock);
 	return -err;
 }
 
-/* A grace period waits for a blocked reader: make sure the booster runs.
- * Context: any thread but the booster. */
+/* A grace period waits for a blocked reader: make sure the boosters run.
+ * Context: any thread but a booster. */
 void rcb__booster_kick(void)
 {
 	if (RCB_LIKELY(rcb_load_relaxed(&booster_started)))
@@ -311,16 +745,73 @@ void rcb__booster_stop(void)
 {
 	pthread_mutex_lock(&booster_lock);
 	if (rcb_load_relaxed(&booster_started)) {
+		rcb_store_relaxed(&rcb__pressure_kick_at, 0);
 		/* [BST-T] pairs with [BST-S]. */
 		rcb_store_release(&booster_stop, 1);
-		rcb__futex_wake(&booster_stop, 1);
-		pthread_join(booster_thread, NULL);
+		boosters_wake();
+		for (int i = 0; i < rcb__nboosters; i++) {
+			struct rcb__booster *b = &rcb__boosters[i];
+
+			if (!b->started)
+				continue;
+			pthread_join(b->thread, NULL);
+			b->started = false;
+			rcb_store_relaxed(&b->tid, 0);
+			/* Queued readers stay queued and dequeue
+			 * themselves; new blocks are "too early" until
+			 * the booster runs again. */
+			rcb_store_release(&b->idx, -1); /* [BST-I] */
+		}
+		if (rcb__backend_pi())
+			rcb__pi_stop();
+		rcb_store_relaxed(&pressure_active, false);
+		rcb_store_relaxed(&pressure_kicked, 0);
 		rcb_store_relaxed(&booster_started, false);
-		/* Queued readers stay queued and dequeue themselves; new
-		 * blocks are "too early" until the booster runs again. */
-		rcb_store_release(&rcu_boost_idx, -1); /* [BST-I] */
 	}
 	pthread_mutex_unlock(&booster_lock);
+}
+
+RCB_API int rcb_booster_set_prio(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	int err = 0, n = 0;
+
+	if (prio < 2 || prio > 99) {
+		fprintf(stderr, "rcuboost: rcb_booster_set_prio: priority %d is invalid: "
+			"expected 2 to 99 (boosted readers run below the booster)\n", prio);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&booster_lock);
+	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
+		if (!rcb__boosters[i].started)
+			continue;
+		n++;
+		if (!err)
+			err = pthread_setschedparam(rcb__boosters[i].thread,
+						    SCHED_RR, &sp);
+	}
+	pthread_mutex_unlock(&booster_lock);
+	if (!n)
+		return -ESRCH;
+	return -err;
+}
+
+RCB_API int rcb_booster_tids(pid_t *tids, int n)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&booster_lock);
+	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
+		pid_t tid = rcb_load_relaxed(&rcb__boosters[i].tid);
+
+		if (!rcb__boosters[i].started || !tid)
+			continue;
+		if (found < n && tids)
+			tids[found] = tid;
+		found++;
+	}
+	pthread_mutex_unlock(&booster_lock);
+	return found;
 }
 
 /*
@@ -334,8 +825,16 @@ void rcb__boost_after_fork_child(void)
 	struct rcb__thread *self = rcb__self();
 
 	pthread_mutex_init(&booster_lock, NULL);
+	pthread_mutex_init(&pressure_lock, NULL);
 	rcb_store_relaxed(&booster_started, false);
-	rcb_store_relaxed(&rcu_boost_idx, -1);
+	rcb_store_relaxed(&rcb__pressure_kick_at, 0);
+	rcb_store_relaxed(&pressure_active, false);
+	rcb_store_relaxed(&pressure_kicked, 0);
+	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
+		rcb__boosters[i].started = false;
+		rcb_store_relaxed(&rcb__boosters[i].tid, 0);
+		rcb_store_relaxed(&rcb__boosters[i].idx, -1);
+	}
 	if (rcb__boost_dat) {
 		for (int i = 0; i < rcb__boost_ncpus * rcb__boost_nelem; i++) {
 			struct rcu_boost_dat *rbdp = &rcb__boost_dat[i];
@@ -348,6 +847,9 @@ void rcb__boost_after_fork_child(void)
 	rcb__list_init(&self->boost.rcub_entry);
 	rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
 	rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
+	self->boost.level = 0;
+	if (rcb__backend_pi())
+		rcb__pi_after_fork_child();
 	if (self->boost.applied) {
 		struct rcb__sched_attr cur;
 

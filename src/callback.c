@@ -279,9 +279,11 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 			    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
 		return -ESHUTDOWN;
 	}
+	unsigned long long n, kick_at;
+
 	head->func = func;
 	head->bytes = bytes;
-	rcb_add_relaxed(&pending, 1);
+	n = rcb_add_relaxed(&pending, 1) + 1;
 	if (bytes)
 		rcb_add_relaxed(&pending_bytes, bytes);
 	enqueue(head);
@@ -291,6 +293,11 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 	if (RCB_UNLIKELY(rcb_load_seq_cst(&cb_futex) == -1))
 		wake_thread();
 	rcb_read_unlock();
+	/* Memory pressure: the boosters learn of it now, not a period
+	 * later (booster.c). */
+	kick_at = rcb_load_relaxed(&rcb__pressure_kick_at);
+	if (RCB_UNLIKELY(kick_at && n >= kick_at))
+		rcb__pressure_kick();
 	return 0;
 }
 

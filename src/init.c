@@ -171,6 +171,160 @@ static int check_config(const struct rcb_config *c)
 	if (c->stats_interval_s > 86400)
 		return config_error("stats_interval_s", (long)c->stats_interval_s,
 				    "0 to 86400");
+	if (c->pressure_psi > 100)
+		return config_error("pressure_psi", (long)c->pressure_psi,
+				    "0 (off) or a percentage from 1 to 100");
+	if (c->pressure_low_pct > 99)
+		return config_error("pressure_low_pct", (long)c->pressure_low_pct,
+				    "0 (default 50) or a percentage from 1 to 99");
+	if (c->escalate_periods > 1000)
+		return config_error("escalate_periods", (long)c->escalate_periods,
+				    "0 (off) or 1 to 1000");
+	if (c->boost_reader_prio < 0 || c->boost_reader_prio > RCB_PRIO_MAX - 1)
+		return config_error("boost_reader_prio", c->boost_reader_prio,
+				    "0 (default) or 1 to 98");
+	if (c->boost_ceiling < 0 || c->boost_ceiling > RCB_PRIO_MAX - 1)
+		return config_error("boost_ceiling", c->boost_ceiling,
+				    "0 (default) or 1 to 98");
+	if (c->booster_cpus < -1 || c->booster_cpus > 4096)
+		return config_error("booster_cpus", c->booster_cpus,
+				    "0 (one booster per NUMA node), -1 (one booster) or 1 to 4096");
+	if (c->boost_backend < RCB_BACKEND_DEFAULT || c->boost_backend > RCB_BACKEND_PI)
+		return config_error("boost_backend", c->boost_backend,
+				    "RCB_BACKEND_DEFAULT, _SCHED or _PI");
+	if (c->pi_helpers > 64)
+		return config_error("pi_helpers", (long)c->pi_helpers,
+				    "0 (default 4) or 1 to 64");
+	return 0;
+}
+
+static int combination_error(const char *what)
+{
+	fprintf(stderr, "rcuboost: rcb_init: invalid combination of settings: %s\n",
+		what);
+	return -EINVAL;
+}
+
+/*
+ * The enhancements' settings from @c (zero fields from the environment)
+ * into @s, whose boost_prio and boost_machine are already final.
+ */
+static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
+{
+	static const char *const backends[] = { "sched", "pi" };
+	bool have, explicit_levels;
+	unsigned long u;
+	int i, err;
+
+	if (c->pressure_callbacks == 0) {
+		if ((err = env_uint("RCUBOOST_PRESSURE_CALLBACKS", 0,
+				    1000000000000ul, &u, &have)))
+			return err;
+		if (have)
+			c->pressure_callbacks = u;
+	}
+	if (c->pressure_bytes == 0) {
+		if ((err = env_uint("RCUBOOST_PRESSURE_BYTES", 0,
+				    1ul << 50, &u, &have)))
+			return err;
+		if (have)
+			c->pressure_bytes = u;
+	}
+	if (c->pressure_psi == 0) {
+		if ((err = env_uint("RCUBOOST_PRESSURE_PSI", 0, 100, &u, &have)))
+			return err;
+		if (have)
+			c->pressure_psi = (unsigned)u;
+	}
+	if (c->pressure_low_pct == 0) {
+		if ((err = env_uint("RCUBOOST_PRESSURE_LOW", 1, 99, &u, &have)))
+			return err;
+		c->pressure_low_pct = have ? (unsigned)u : 50;
+	}
+	if (c->escalate_periods == 0) {
+		if ((err = env_uint("RCUBOOST_ESCALATE", 0, 1000, &u, &have)))
+			return err;
+		if (have)
+			c->escalate_periods = (unsigned)u;
+	}
+	if (c->boost_reader_prio == 0) {
+		if ((err = env_uint("RCUBOOST_READER_PRIO", 1, RCB_PRIO_MAX - 1,
+				    &u, &have)))
+			return err;
+		if (have)
+			c->boost_reader_prio = (int)u;
+	}
+	if (c->boost_ceiling == 0) {
+		if ((err = env_uint("RCUBOOST_CEILING", 1, RCB_PRIO_MAX - 1,
+				    &u, &have)))
+			return err;
+		if (have)
+			c->boost_ceiling = (int)u;
+	}
+	if (c->booster_cpus == 0) {
+		const char *v = getenv("RCUBOOST_BOOSTER_CPUS");
+
+		if (v && strcmp(v, "node") == 0)
+			c->booster_cpus = 0;
+		else if (v && strcmp(v, "all") == 0)
+			c->booster_cpus = -1;
+		else if (v) {
+			char *end;
+
+			errno = 0;
+			u = strtoul(v, &end, 10);
+			if (*v < '0' || *v > '9' || errno || *end || u < 1 || u > 4096)
+				return env_error("RCUBOOST_BOOSTER_CPUS", v,
+						 "node, all, or a CPU count from 1 to 4096");
+			c->booster_cpus = (int)u;
+		}
+	}
+	if (c->boost_backend == RCB_BACKEND_DEFAULT) {
+		i = 0;
+		if ((err = env_choice("RCUBOOST_BACKEND", backends, 2, "sched or pi",
+				      &i)))
+			return err;
+		c->boost_backend = i ? RCB_BACKEND_PI : RCB_BACKEND_SCHED;
+	}
+	if (c->pi_helpers == 0) {
+		if ((err = env_uint("RCUBOOST_PI_HELPERS", 1, 64, &u, &have)))
+			return err;
+		c->pi_helpers = have ? (unsigned)u : 4;
+	}
+	/* Boosted readers stay strictly below the booster, which must
+	 * preempt them to manage them (a booster at priority 1, allowed
+	 * before these settings existed, boosts to 1). */
+	explicit_levels = c->boost_reader_prio || c->boost_ceiling;
+	if (!c->boost_reader_prio)
+		c->boost_reader_prio = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
+	if (!c->boost_ceiling)
+		c->boost_ceiling = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
+	if (c->boost_reader_prio > c->boost_ceiling)
+		return combination_error(
+			"the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
+			"is above the ceiling (boost_ceiling, RCUBOOST_CEILING)");
+	if (s->boost && explicit_levels && c->boost_ceiling >= s->boost_prio)
+		return combination_error(
+			"boosted readers must stay below the booster: boost_reader_prio and "
+			"boost_ceiling (RCUBOOST_READER_PRIO, RCUBOOST_CEILING) must be below "
+			"boost_prio (RCUBOOST_PRIO)");
+	if (s->boost_machine == 8 &&
+	    (c->pressure_callbacks || c->pressure_bytes || c->pressure_psi ||
+	     c->escalate_periods || c->booster_cpus > 0 ||
+	     c->boost_backend == RCB_BACKEND_PI))
+		return combination_error(
+			"memory-pressure boosting, escalation, multiple boosters and the pi "
+			"backend need the 3-state machine (boost_machine 3, RCUBOOST_MACHINE=3)");
+	s->pressure_callbacks = c->pressure_callbacks;
+	s->pressure_bytes = c->pressure_bytes;
+	s->pressure_psi = c->pressure_psi;
+	s->pressure_low_pct = c->pressure_low_pct;
+	s->escalate_periods = c->escalate_periods;
+	s->boost_reader_prio = c->boost_reader_prio;
+	s->boost_ceiling = c->boost_ceiling;
+	s->booster_cpus = s->boost_machine == 8 ? -1 : c->booster_cpus;
+	s->boost_backend = c->boost_backend;
+	s->pi_helpers = c->pi_helpers;
 	return 0;
 }
 
@@ -263,6 +417,8 @@ static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->boost_elements = c.boost_elements;
 	s->stats_interval_s = c.stats_interval_s;
 	s->boost_machine = c.boost_machine;
+	if ((err = build_enhancements(&c, s)))
+		return err;
 	*flavor_req = c.flavor;
 	return 0;
 }
@@ -294,6 +450,20 @@ static const char *settings_differ(const struct rcb__settings *a,
 		return "stats_interval_s";
 	if (a->boost_machine != b->boost_machine)
 		return "boost_machine";
+#define RCB_DIFF(f) \
+	if (a->f != b->f) \
+		return #f
+	RCB_DIFF(pressure_callbacks);
+	RCB_DIFF(pressure_bytes);
+	RCB_DIFF(pressure_psi);
+	RCB_DIFF(pressure_low_pct);
+	RCB_DIFF(escalate_periods);
+	RCB_DIFF(boost_reader_prio);
+	RCB_DIFF(boost_ceiling);
+	RCB_DIFF(booster_cpus);
+	RCB_DIFF(boost_backend);
+	RCB_DIFF(pi_helpers);
+#undef RCB_DIFF
 	return NULL;
 }
 
@@ -356,13 +526,16 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 		 * are fixed for the life of the process. */
 		if (diff && (strcmp(diff, "flavor") == 0 ||
 			     s.boost_elements != rcb__settings.boost_elements ||
-			     s.boost_machine != rcb__settings.boost_machine)) {
+			     s.boost_machine != rcb__settings.boost_machine ||
+			     s.boost_backend != rcb__settings.boost_backend)) {
 			pthread_mutex_unlock(&init_lock);
 			fprintf(stderr,
 				"rcuboost: rcb_init: %s cannot change after the first initialisation\n",
 				strcmp(diff, "flavor") == 0 ? "the flavor" :
 				s.boost_machine != rcb__settings.boost_machine ?
-				"boost_machine" : "boost_elements");
+				"boost_machine" :
+				s.boost_backend != rcb__settings.boost_backend ?
+				"boost_backend" : "boost_elements");
 			return -EBUSY;
 		}
 		rcb__settings = s;

@@ -54,6 +54,7 @@ struct rcb__sched_attr {
 
 /* Per-thread boost fields (article: task_struct's rcub_* fields). */
 struct rcu_boost_dat;
+struct rcb__pi_slot;
 
 struct rcb__boost_thread {
 	struct rcb__list rcub_entry;             /* on rbs_toboost/rbs_boosted */
@@ -69,6 +70,14 @@ struct rcb__boost_thread {
 	/* 8-state: the element whose rbs_exit_seq an exiting thread waits
 	 * on (article: rcub_rbdp_wq); set by the booster in BOOSTING. */
 	struct rcu_boost_dat *_Atomic rcub_rbdp_wq;
+	/* Enhancements, under the lock of *rcub_rbdp: the level (priority)
+	 * the library boosted the thread to, the booster pass of its last
+	 * raise (escalation), when it was queued (boost latency), and its
+	 * proxy-lock slot (pi backend). */
+	int level;
+	long esc_pass;
+	uint64_t queued_ns;
+	struct rcb__pi_slot *pi_slot;
 	/* Per-task-lock variant (test-only build): the thread's own PI
 	 * mutex, which the booster locks to boost it. */
 	pthread_mutex_t *pt_lock;
@@ -148,10 +157,28 @@ struct rcb__settings {
 	unsigned int boost_elements;
 	unsigned int stats_interval_s;
 	int boost_machine; /* 3 or 8 */
+	/* enhancements (include/rcuboost.h, struct rcb_config) */
+	unsigned long pressure_callbacks; /* 0: no count threshold */
+	unsigned long pressure_bytes;     /* 0: no byte threshold */
+	unsigned int pressure_psi;        /* 0: PSI not watched */
+	unsigned int pressure_low_pct;
+	unsigned int escalate_periods;    /* 0: no escalation */
+	int boost_reader_prio;            /* first boost at boost_prio */
+	int boost_ceiling;
+	int booster_cpus;                 /* 0 node, -1 all, N */
+	int boost_backend;                /* RCB_BACKEND_SCHED or _PI */
+	unsigned int pi_helpers;
 };
 
 /* Settings in force; stable once rcb__initialized is true. */
 extern struct rcb__settings rcb__settings;
+
+/* Any memory-pressure trigger configured. */
+static inline bool rcb__pressure_on(void)
+{
+	return rcb__settings.pressure_callbacks || rcb__settings.pressure_bytes ||
+	       rcb__settings.pressure_psi;
+}
 extern _Atomic bool rcb__initialized;
 /* true between rcb_init() (explicit or lazy) and rcb_shutdown(). */
 extern _Atomic bool rcb__running;
@@ -204,6 +231,10 @@ enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
  * for readers, 0 when none waits.  Read by the booster. */
 extern _Atomic unsigned long long rcb__gp_wait_start_ns;
 void rcb__booster_kick(void);
+/* rcb_call*() wakes the boosters when the callback count reaches this
+ * (0: no count threshold or no booster). */
+extern _Atomic unsigned long long rcb__pressure_kick_at;
+void rcb__pressure_kick(void);
 int rcb__booster_start(void);
 void rcb__booster_stop(void);
 void rcb__boost_after_fork_child(void);

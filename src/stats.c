@@ -80,7 +80,23 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 	memset(out, 0, sizeof(*out));
 	out->machine = rcb__machine8() ? 8 : 3;
 	out->nstates = n;
-	out->idx = rcb_load_relaxed(&rcu_boost_idx);
+	out->idx = rcb_load_acquire(&rcb__boost_dat_ready) /* [BST-DA] */
+			   ? rcb_load_relaxed(&rcb__boosters[0].idx) : -1;
+	out->boosters = rcb__nboosters;
+	out->backend = rcb__settings.boost_backend ? rcb__settings.boost_backend
+						   : RCB_BACKEND_SCHED;
+	out->pressure_active = rcb__pressure_active();
+	out->pressure_entries = rcb__pressure_entries();
+	out->pressure_kicks = rcb__pressure_kicks();
+	out->escalations = rcb_load_relaxed(&rcb__escalations);
+	out->boost_latency_count = rcb_load_relaxed(&rcb__boost_lat_count);
+	out->boost_latency_ns_max = rcb_load_relaxed(&rcb__boost_lat_max_ns);
+	out->boost_latency_ns_total = rcb_load_relaxed(&rcb__boost_lat_total_ns);
+	out->booster_cpu_ns = rcb__booster_cpu_ns();
+	out->sched_syscalls = rcb_load_relaxed(&rcb__sched_syscalls);
+	out->pi_boosts = rcb_load_relaxed(&rcb__pi_boosts);
+	out->pi_handoffs = rcb_load_relaxed(&rcb__pi_handoffs);
+	out->pi_syscalls = rcb_load_relaxed(&rcb__pi_syscalls);
 	out->enabled = rcb__settings.boost;
 	out->booster_running = rcb__booster_running();
 	out->no_permission = rcb__booster_no_permission();
