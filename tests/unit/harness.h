@@ -7,7 +7,7 @@
 
 #include "tests/check.h"
 
-#define RCBT_MAX 8
+#define RCBT_MAX 24
 
 struct rcbt_case {
 	const char *name;

@@ -15,6 +15,8 @@ struct var {
 	const char *range;
 	const char *bad[8];
 	const char *good[4];
+	int choice; /* a word from a list, not a number */
+	int wide;   /* 64-bit range: 2^32 + 1 is valid */
 };
 
 static const char *const bad_words[] = {
@@ -30,18 +32,34 @@ static const char *const bad_choices[] = {
 static const struct var vars[] = {
 	{ "RCUBOOST_FLAVOR", "auto, membarrier or fence",
 	  { "fence ", " fence", "fencex", "FENCE", "Auto" },
-	  { "auto", "fence" } },
+	  { "auto", "fence" }, 1, 0 },
 	{ "RCUBOOST_MISUSE", "warn or abort",
 	  { "warn ", "warnx", "WARN", "abort\t" },
-	  { "warn", "abort" } },
+	  { "warn", "abort" }, 1, 0 },
 	{ "RCUBOOST_CALLBACK_BATCH_US", "0 to 1000000", { "1000001" },
-	  { "0", "1000000" } },
-	{ "RCUBOOST_BOOST", "0 to 1", { "2", "10" }, { "0", "1" } },
-	{ "RCUBOOST_PRIO", "1 to 99", { "0", "100" }, { "1", "99" } },
-	{ "RCUBOOST_PERIOD_MS", "1 to 10000", { "0", "10001" }, { "1", "10000" } },
+	  { "0", "1000000" }, 0, 0 },
+	{ "RCUBOOST_BOOST", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
+	{ "RCUBOOST_PRIO", "1 to 99", { "0", "100" }, { "1", "99" }, 0, 0 },
+	{ "RCUBOOST_PERIOD_MS", "1 to 10000", { "0", "10001" }, { "1", "10000" }, 0, 0 },
 	{ "RCUBOOST_ELEMENTS", "2 to 64", { "0", "1", "3", "6", "65", "128" },
-	  { "2", "64" } },
-	{ "RCUBOOST_STATS_INTERVAL", "0 to 86400", { "86401" }, { "0", "86400" } },
+	  { "2", "64" }, 0, 0 },
+	{ "RCUBOOST_STATS_INTERVAL", "0 to 86400", { "86401" }, { "0", "86400" }, 0, 0 },
+	/* enhancements (issue 6) */
+	{ "RCUBOOST_PRESSURE_CALLBACKS", "0 to 1000000000000", { "1000000000001" },
+	  { "0", "1", "4294967297", "1000000000000" }, 0, 1 },
+	{ "RCUBOOST_PRESSURE_BYTES", "0 to 1125899906842624",
+	  { "1125899906842625" }, { "0", "4096", "4294967298" }, 0, 1 },
+	{ "RCUBOOST_PRESSURE_PSI", "0 to 100", { "101" }, { "0", "1", "100" }, 0, 0 },
+	{ "RCUBOOST_PRESSURE_LOW", "1 to 99", { "0", "100" }, { "1", "99" }, 0, 0 },
+	{ "RCUBOOST_ESCALATE", "0 to 1000", { "1001" }, { "0", "1", "1000" }, 0, 0 },
+	/* with the default booster priority 50 */
+	{ "RCUBOOST_READER_PRIO", "1 to 98", { "0", "99" }, { "1", "49" }, 0, 0 },
+	{ "RCUBOOST_CEILING", "1 to 98", { "0", "99" }, { "49" }, 0, 0 },
+	{ "RCUBOOST_BOOSTER_CPUS", "node, all, or a CPU count from 1 to 4096",
+	  { "0", "4097", "Node", "all ", "none" }, { "node", "all", "1", "4096" }, 0, 0 },
+	{ "RCUBOOST_BACKEND", "sched or pi", { "Sched", "pi ", "rt_mutex" },
+	  { "sched" }, 1, 0 },
+	{ "RCUBOOST_PI_HELPERS", "1 to 64", { "0", "65" }, { "1", "64" }, 0, 0 },
 };
 
 #define NVARS ((int)(sizeof(vars) / sizeof(vars[0])))
@@ -132,6 +150,16 @@ static void t_ignored(const struct rcbt_case *c)
 	case 5: cfg.boost_period_ms = 5; break;
 	case 6: cfg.boost_elements = 8; break;
 	case 7: cfg.stats_interval_s = 86400; break;
+	case 8: cfg.pressure_callbacks = 100; break;
+	case 9: cfg.pressure_bytes = 4096; break;
+	case 10: cfg.pressure_psi = 50; break;
+	case 11: cfg.pressure_low_pct = 10; break;
+	case 12: cfg.escalate_periods = 2; break;
+	case 13: cfg.boost_reader_prio = 20; break;
+	case 14: cfg.boost_ceiling = 49; break;
+	case 15: cfg.booster_cpus = -1; break;
+	case 16: cfg.boost_backend = RCB_BACKEND_SCHED; break;
+	case 17: cfg.pi_helpers = 2; break;
 	}
 	init_silently(&cfg);
 	check_works();
@@ -156,6 +184,21 @@ static void t_cfg_bad(const struct rcbt_case *c)
 	case 10: cfg.callback_batch_us = 1000001; break;
 	case 11: cfg.stats_interval_s = 86401; break;
 	case 12: cfg.flavor = (enum rcb_flavor_request)-1; break;
+	case 13: cfg.pressure_psi = 101; break;
+	case 14: cfg.pressure_low_pct = 100; break;
+	case 15: cfg.escalate_periods = 1001; break;
+	case 16: cfg.boost_reader_prio = 99; break;
+	case 17: cfg.boost_ceiling = -1; break;
+	case 18: cfg.booster_cpus = -2; break;
+	case 19: cfg.boost_backend = 3; break;
+	case 20: cfg.pi_helpers = 65; break;
+	/* combinations */
+	case 21: cfg.boost_reader_prio = 40; cfg.boost_ceiling = 30; break;
+	case 22: cfg.boost_ceiling = 50; break;
+	case 23: cfg.boost_machine = 8; cfg.escalate_periods = 1; break;
+	case 24: cfg.boost_machine = 8; cfg.pressure_callbacks = 10; break;
+	case 25: cfg.boost_machine = 8; cfg.booster_cpus = 1; break;
+	case 26: cfg.boost_prio = 30; cfg.boost_reader_prio = 40; break;
 	}
 	CHECK_EQ(rcb_init(&cfg), -EINVAL);
 	CHECK_EQ(rcbt_task_count(), tasks);
@@ -172,6 +215,16 @@ static const char *const cfg_bad_wants[] = {
 	"rcb_init: |boost_elements|64", "rcb_init: |boost_elements|64",
 	"rcb_init: |callback_batch_us|1000000",
 	"rcb_init: |stats_interval_s|86400", "rcb_init: |flavor",
+	"rcb_init: |pressure_psi|1 to 100", "rcb_init: |pressure_low_pct|1 to 99",
+	"rcb_init: |escalate_periods|1 to 1000", "rcb_init: |boost_reader_prio|1 to 98",
+	"rcb_init: |boost_ceiling|1 to 98", "rcb_init: |booster_cpus|1 to 4096",
+	"rcb_init: |boost_backend|_PI", "rcb_init: |pi_helpers|1 to 64",
+	"invalid combination|above the ceiling",
+	"invalid combination|must be below boost_prio",
+	"invalid combination|3-state machine",
+	"invalid combination|3-state machine",
+	"invalid combination|3-state machine",
+	"invalid combination|above the ceiling",
 };
 
 static const char *const cfg_bad_names[] = {
@@ -179,6 +232,11 @@ static const char *const cfg_bad_names[] = {
 	"boost_prio=100", "boost_period_ms=10001", "boost_elements=1",
 	"boost_elements=3", "boost_elements=128", "callback_batch_us=1000001",
 	"stats_interval_s=86401", "flavor=-1",
+	"pressure_psi=101", "pressure_low_pct=100", "escalate_periods=1001",
+	"boost_reader_prio=99", "boost_ceiling=-1", "booster_cpus=-2",
+	"boost_backend=3", "pi_helpers=65", "reader_prio>ceiling",
+	"ceiling>=boost_prio", "machine8+escalate", "machine8+pressure",
+	"machine8+booster_cpus", "reader_prio>=boost_prio",
 };
 
 static struct rcbt_case *add(const char *name, void (*fn)(const struct rcbt_case *))
@@ -232,10 +290,14 @@ static void build_cases(void)
 	char name[96];
 
 	for (int v = 0; v < NVARS; v++) {
-		int choice = v < 2;
+		int choice = vars[v].choice;
 
-		for (int i = 0; choice ? bad_choices[i] != NULL : bad_words[i] != NULL; i++)
+		for (int i = 0; choice ? bad_choices[i] != NULL : bad_words[i] != NULL; i++) {
+			if (vars[v].wide && !choice &&
+			    strncmp(bad_words[i], "429496729", 9) == 0)
+				continue;
 			add_bad(v, choice ? bad_choices[i] : bad_words[i]);
+		}
 		for (int i = 0; i < 8 && vars[v].bad[i]; i++)
 			add_bad(v, vars[v].bad[i]);
 		for (int i = 0; i < 4 && vars[v].good[i]; i++) {
