@@ -522,12 +522,14 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 			return 0;
 		}
 		/* Re-initialisation after rcb_shutdown(): the flavor
-		 * (threads registered under it) and the boost arrays' size
-		 * are fixed for the life of the process. */
+		 * (threads registered under it), the boost arrays' size and
+		 * machine, the backend and the CPU-to-booster map are fixed
+		 * for the life of the process. */
 		if (diff && (strcmp(diff, "flavor") == 0 ||
 			     s.boost_elements != rcb__settings.boost_elements ||
 			     s.boost_machine != rcb__settings.boost_machine ||
-			     s.boost_backend != rcb__settings.boost_backend)) {
+			     s.boost_backend != rcb__settings.boost_backend ||
+			     s.booster_cpus != rcb__settings.booster_cpus)) {
 			pthread_mutex_unlock(&init_lock);
 			fprintf(stderr,
 				"rcuboost: rcb_init: %s cannot change after the first initialisation\n",
@@ -535,7 +537,9 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 				s.boost_machine != rcb__settings.boost_machine ?
 				"boost_machine" :
 				s.boost_backend != rcb__settings.boost_backend ?
-				"boost_backend" : "boost_elements");
+				"boost_backend" :
+				s.booster_cpus != rcb__settings.booster_cpus ?
+				"booster_cpus" : "boost_elements");
 			return -EBUSY;
 		}
 		rcb__settings = s;
