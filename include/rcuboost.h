@@ -387,6 +387,10 @@ struct rcb_boost_stats {
 	/* Enhancements (README "Enhancements"). */
 	int boosters;          /* booster threads (one per CPU group) */
 	int backend;           /* RCB_BACKEND_SCHED or RCB_BACKEND_PI */
+	/* Boost levels at the booster's current priority: a boosted
+	 * reader runs SCHED_FIFO between them (equal without escalation). */
+	int first_level;
+	int ceiling_level;
 	int pressure_active;   /* boosting upon memory pressure right now */
 	long pressure_entries; /* times memory pressure was entered */
 	long pressure_kicks;   /* booster woken early by rcb_call*() */

@@ -101,6 +101,12 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 	out->booster_running = rcb__booster_running();
 	out->no_permission = rcb__booster_no_permission();
 	out->booster_prio = rcb__booster_prio();
+	if (out->booster_prio > 0) {
+		out->first_level = rcb__boost_first_level(out->booster_prio);
+		out->ceiling_level = rcb__settings.escalate_periods
+					     ? rcb__boost_ceiling_level(out->booster_prio)
+					     : out->first_level;
+	}
 	out->too_early = rcb_load_relaxed(&rcb__boost_too_early);
 	out->passes = rcb__booster_passes();
 	out->max_task_cmpxchg_fail = rcb_load_relaxed(&rcb__boost_max_task_fail);

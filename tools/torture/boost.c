@@ -154,12 +154,17 @@ int torture_boost_setup(uint64_t watchdog_ns)
 		exit(77);
 	}
 	tstate.boost.booster_prio = s.enabled ? s.booster_prio : 50;
-	tstate.boost.boosted_prio = tstate.boost.booster_prio > 1 ?
+	tstate.boost.boosted_prio = s.first_level > 0 ? s.first_level :
+				    tstate.boost.booster_prio > 1 ?
 					    tstate.boost.booster_prio - 1 : 1;
-	if ((int)tstate.opt.boost_hog_prio >= tstate.boost.boosted_prio) {
+	/* Escalation (RCUBOOST_ESCALATE) raises boosted readers up to the
+	 * ceiling: the hog may sit between the first level and it. */
+	tstate.boost.boosted_ceiling = s.ceiling_level > tstate.boost.boosted_prio ?
+					       s.ceiling_level : tstate.boost.boosted_prio;
+	if ((int)tstate.opt.boost_hog_prio >= tstate.boost.boosted_ceiling) {
 		fprintf(stderr,
 			"rcuboost-torture: --boost-hog-prio=%u must be below the boosted priority %d (booster %d)\n",
-			tstate.opt.boost_hog_prio, tstate.boost.boosted_prio,
+			tstate.opt.boost_hog_prio, tstate.boost.boosted_ceiling,
 			tstate.boost.booster_prio);
 		exit(2);
 	}

@@ -68,7 +68,8 @@ bool boost_sched_same(const struct torture_sched *a,
 bool boost_is_boosted(const struct torture_sched *a)
 {
 	return a->policy == SCHED_FIFO &&
-	       (int)a->prio == tstate.boost.boosted_prio;
+	       (int)a->prio >= tstate.boost.boosted_prio &&
+	       (int)a->prio <= tstate.boost.boosted_ceiling;
 }
 
 static const char *policy_name(uint32_t policy)

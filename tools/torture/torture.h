@@ -145,7 +145,8 @@ struct torture_boost_state {
 	_Atomic unsigned long syncs;
 	_Atomic unsigned long sync_max_us;
 	int booster_prio;  /* the booster's priority when the phase began */
-	int boosted_prio;  /* SCHED_FIFO priority of a boosted reader */
+	int boosted_prio;  /* SCHED_FIFO priority of a boosted reader (first level) */
+	int boosted_ceiling; /* highest, with escalation */
 	int stats_err;     /* rcb_boost_stats() result at the end */
 	struct rcb_boost_stats stats; /* taken when the phase ends */
 };
