@@ -328,20 +328,26 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
 	return n;
 }
 
-/* "some avg10=X.YY" of a PSI file as hundredths of a percent, or -1. */
-static long psi_some_avg10(const char *path)
+/*
+ * One PSI file ("some avg10=X.YY ... total=US"): the "some" line's avg10
+ * in hundredths of a percent, and its total stall time in microseconds.
+ * Returns false if unreadable.
+ */
+static bool psi_read(const char *path, long *avg10, unsigned long long *total)
 {
-	char buf[512], *p;
+	char buf[512], *p, *t;
 	long whole, frac = 0;
 
 	if (read_small(path, buf, sizeof(buf)) <= 0 ||
-	    !(p = strstr(buf, "some avg10=")))
-		return -1;
+	    !(p = strstr(buf, "some avg10=")) || !(t = strstr(p, "total=")))
+		return false;
 	p += strlen("some avg10=");
 	whole = strtol(p, &p, 10);
 	if (*p == '.')
 		frac = strtol(p + 1, NULL, 10);
-	return whole * 100 + (frac % 100);
+	*avg10 = whole * 100 + (frac % 100);
+	*total = strtoull(t + strlen("total="), NULL, 10);
+	return true;
 }
 
 /* Sum of the high, max and oom counters of the cgroup's memory.events. */
@@ -366,40 +372,83 @@ static bool cgroup_events(unsigned long long *sum)
 	return true;
 }
 
-/* The cgroup v2 directory of this process ("0::/path" in
- * /proc/self/cgroup), if readable. */
+/*
+ * The cgroup v2 directory of this process: the cgroup2 mount point (from
+ * /proc/self/mountinfo; /sys/fs/cgroup on a unified system,
+ * /sys/fs/cgroup/unified on a hybrid one) joined with the "0::/path" line
+ * of /proc/self/cgroup.  Empty if either is unknown.
+ */
 static void find_cgroup(void)
 {
-	char buf[512], *p, *nl;
+	char buf[8192], mnt[256] = "", *p, *nl, *line;
 
 	cgroup_dir[0] = '\0';
-	if (read_small("/proc/self/cgroup", buf, sizeof(buf)) <= 0 ||
+	if (read_small("/proc/self/mountinfo", buf, sizeof(buf)) > 0) {
+		for (line = buf; line && *line; line = nl ? nl + 1 : NULL) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			/* "... mountpoint options - cgroup2 ..." */
+			if (strstr(line, " - cgroup2 ") &&
+			    sscanf(line, "%*s %*s %*s %*s %255s", mnt) == 1)
+				break;
+			mnt[0] = '\0';
+		}
+	}
+	if (!mnt[0] || read_small("/proc/self/cgroup", buf, sizeof(buf)) <= 0 ||
 	    !(p = strstr(buf, "0::")))
 		return;
 	p += 3;
 	if ((nl = strchr(p, '\n')))
 		*nl = '\0';
-	snprintf(cgroup_dir, sizeof(cgroup_dir), "/sys/fs/cgroup%s",
+	snprintf(cgroup_dir, sizeof(cgroup_dir), "%s%s", mnt,
 		 strcmp(p, "/") == 0 ? "" : p);
 	cgroup_events_known = cgroup_events(&cgroup_events_seen);
 }
 
+/* A PSI file and the booster's previous look at it. */
+struct psi_source {
+	unsigned long long total_us, at_ns;
+	bool hit;
+};
+static struct psi_source psi_system, psi_cgroup;
+
+/*
+ * Memory pressure from PSI file @path: the share of time some task
+ * stalled on memory ("some ... total=" microseconds) since our previous
+ * look, at least 100 ms ago, is at or above @pct percent.  The kernel's
+ * avg10 would be smoother but trails an episode by seconds both ways;
+ * a backlog grows in milliseconds.  Between looks the last verdict holds.
+ */
+static bool psi_hit(const char *path, struct psi_source *src, unsigned int pct,
+		    uint64_t now)
+{
+	unsigned long long total;
+	long avg10;
+
+	if (src->at_ns && now - src->at_ns < 100000000ull)
+		return src->hit;
+	if (!psi_read(path, &avg10, &total))
+		return false;
+	src->hit = src->at_ns && total >= src->total_us &&
+		   (total - src->total_us) * 1000ull * 100 >=
+			   (now - src->at_ns) * pct;
+	src->total_us = total;
+	src->at_ns = now;
+	return src->hit;
+}
+
 /* Is the kernel reporting memory pressure (PSI at or above the setting,
  * or a new memory.events high/max/oom event)? */
-static bool kernel_pressure(unsigned int pct_needed)
+static bool kernel_pressure(unsigned int pct, uint64_t now)
 {
-	long need = (long)pct_needed * 100, v;
 	unsigned long long ev;
 	char path[600];
-	bool hit = false;
+	bool hit = psi_hit("/proc/pressure/memory", &psi_system, pct, now);
 
-	v = psi_some_avg10("/proc/pressure/memory");
-	if (v >= need)
-		hit = true;
 	if (cgroup_dir[0]) {
 		snprintf(path, sizeof(path), "%s/memory.pressure", cgroup_dir);
-		v = psi_some_avg10(path);
-		if (v >= need)
+		if (psi_hit(path, &psi_cgroup, pct, now))
 			hit = true;
 		if (cgroup_events(&ev)) {
 			if (cgroup_events_known && ev != cgroup_events_seen)
@@ -439,7 +488,7 @@ static bool pressure_update(uint64_t now)
 	       bl.callbacks * 100 < st->pressure_callbacks * st->pressure_low_pct) &&
 	      (!st->pressure_bytes ||
 	       bl.bytes * 100 < st->pressure_bytes * st->pressure_low_pct);
-	if (st->pressure_psi && kernel_pressure(st->pressure_psi)) {
+	if (st->pressure_psi && kernel_pressure(st->pressure_psi, now)) {
 		high = true;
 		low = false;
 	}
@@ -766,6 +815,9 @@ void rcb__booster_stop(void)
 			rcb__pi_stop();
 		rcb_store_relaxed(&pressure_active, false);
 		rcb_store_relaxed(&pressure_kicked, 0);
+		/* No booster runs: their PSI readings may be reset. */
+		memset(&psi_system, 0, sizeof(psi_system));
+		memset(&psi_cgroup, 0, sizeof(psi_cgroup));
 		rcb_store_relaxed(&booster_started, false);
 	}
 	pthread_mutex_unlock(&booster_lock);
@@ -846,7 +898,8 @@ void rcb__boost_after_fork_child(void)
 	}
 	rcb__list_init(&self->boost.rcub_entry);
 	rcb_store_relaxed(&self->boost.rcub_rbdp, NULL);
-	rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
+	if (self->rd) /* NULL if the forking thread never registered */
+		rcb__bstate_store(self->rd, RCU_BOOST_IDLE);
 	self->boost.level = 0;
 	if (rcb__backend_pi())
 		rcb__pi_after_fork_child();
