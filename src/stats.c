@@ -187,6 +187,18 @@ static void format_text(const struct rcb_boost_stats *s, char *buf,
 		put(buf, len, off, "rcu_boost_dat %s %s\n",
 		    rcu_boost_state_event[e], row);
 	}
+	/* The enhancements' line, when one is in use (the article's lines
+	 * above keep their format). */
+	if (s->boosters > 1 || s->backend == RCB_BACKEND_PI ||
+	    s->ceiling_level > s->first_level || s->pressure_entries ||
+	    s->pressure_active)
+		put(buf, len, off,
+		    "rcuboost: boosters=%d backend=%s levels=%d-%d escalations=%ld "
+		    "pressure=%s entries=%ld kicks=%ld\n",
+		    s->boosters, s->backend == RCB_BACKEND_PI ? "pi" : "sched",
+		    s->first_level, s->ceiling_level, s->escalations,
+		    s->pressure_active ? "on" : "off", s->pressure_entries,
+		    s->pressure_kicks);
 }
 
 static void format_json(const struct rcb_boost_stats *s, char *buf,
@@ -226,12 +238,26 @@ static void format_json(const struct rcb_boost_stats *s, char *buf,
 	    "\"passes\":%ld,\"boost_wrongstate\":%ld,\"boost_cmpxchgfail\":%ld,"
 	    "\"boost_start\":%ld,\"boost_end\":%ld,"
 	    "\"max_task_cmpxchg_fail\":%ld,\"lock_holds\":%ld,"
-	    "\"lock_hold_ns_max\":%ld,\"lock_hold_ns_total\":%ld}\n",
+	    "\"lock_hold_ns_max\":%ld,\"lock_hold_ns_total\":%ld,",
 	    s->too_early, s->preempt_enqueued, s->enqueue_reverted,
 	    s->boost_failed, s->boost_skipped_higher, s->restore_kept_app,
 	    s->passes, s->boost_wrongstate, s->boost_cmpxchgfail,
 	    s->boost_start, s->boost_end, s->max_task_cmpxchg_fail,
 	    s->lock_holds, s->lock_hold_ns_max, s->lock_hold_ns_total);
+	put(buf, len, off,
+	    "\"boosters\":%d,\"backend\":\"%s\",\"first_level\":%d,"
+	    "\"ceiling_level\":%d,\"pressure_active\":%s,\"pressure_entries\":%ld,"
+	    "\"pressure_kicks\":%ld,\"escalations\":%ld,\"boost_latency_count\":%ld,"
+	    "\"boost_latency_ns_max\":%ld,\"boost_latency_ns_total\":%ld,"
+	    "\"booster_cpu_ns\":%ld,\"sched_syscalls\":%ld,\"pi_boosts\":%ld,"
+	    "\"pi_handoffs\":%ld,\"pi_syscalls\":%ld}\n",
+	    s->boosters, s->backend == RCB_BACKEND_PI ? "pi" : "sched",
+	    s->first_level, s->ceiling_level,
+	    s->pressure_active ? "true" : "false", s->pressure_entries,
+	    s->pressure_kicks, s->escalations, s->boost_latency_count,
+	    s->boost_latency_ns_max, s->boost_latency_ns_total,
+	    s->booster_cpu_ns, s->sched_syscalls, s->pi_boosts, s->pi_handoffs,
+	    s->pi_syscalls);
 }
 
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
