@@ -322,7 +322,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 		bench_x_peer(g, "plain", val(pv, h, R_PLAIN, 2));
 		bench_x_peer(g, "urcu-memb", val(pv, h, R_MEMB, 2));
 		g = bench_x_fig(x, "bytes", val(pv, h, R_BYTES, 1),
-				"pressure.bytes_thr.backlog_bytes.%dms", pv->hog_ms[h]);
+				"pressure.bthr.backlog_bytes.%dms", pv->hog_ms[h]);
 		bench_x_peer(g, "plain", val(pv, h, R_PLAIN, 1));
 		bench_x_peer(g, "urcu-memb", val(pv, h, R_MEMB, 1));
 		bench_x_peer(g, BENCH_X_GOAL, pv->bound_bytes);
