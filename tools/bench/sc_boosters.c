@@ -52,7 +52,8 @@ struct bo_res {
 	char error[256];
 	int nreaders, boosters;
 	double create_ms;       /* creating the readers until all blocked */
-	double all_boosted_ms;  /* all blocked -> every one boosted; NaN: not */
+	double all_boosted_ms;  /* last reader blocked -> every one boosted;
+				 * NaN: not */
 	double lat_max_ms, lat_mean_ms;
 	long lat_count, boosts, unboosted, passes, sched_syscalls;
 	double booster_cpu_ms;  /* during the boosting phase */
@@ -217,8 +218,9 @@ static void child(int conf, const struct bo_priv *pv, struct bo_res *r)
 			       atomic_load(&c_blocked), made, atomic_load(&c_register_err));
 	}
 	if (!r->error[0]) {
-		if (c_rcuboost)
-			rcb_boost_stats(&s0);
+		/* s0 stays the baseline from before the readers existed:
+		 * creating 1000 of them can outlast the aging delay, so the
+		 * first ones are boosted before the last one blocks. */
 		err = pthread_create(&sy.t, NULL, c_synchronizer, &sy);
 		if (err)
 			C_FAIL(r, "cannot start the synchronizer: %s", strerror(err));
@@ -227,14 +229,14 @@ static void child(int conf, const struct bo_priv *pv, struct bo_res *r)
 	if (!r->error[0]) {
 		uint64_t hold_end = t_all + (uint64_t)pv->hold_ms * 1000000;
 
-		deadline = t_all + (uint64_t)BOOST_TIMEOUT_MS * 1000000;
+		deadline = t_create + (uint64_t)BOOST_TIMEOUT_MS * 1000000;
 		for (;;) {
 			uint64_t now = bench_now_ns();
 
 			if (c_rcuboost && isnan(r->all_boosted_ms)) {
 				rcb_boost_stats(&s1);
 				if (s1.boost_latency_count - s0.boost_latency_count >= made)
-					r->all_boosted_ms = ms_since(t_all, now);
+					r->all_boosted_ms = now > t_all ? ms_since(t_all, now) : 0;
 			}
 			if (now >= hold_end && (!c_rcuboost || !isnan(r->all_boosted_ms) ||
 						now >= deadline))
@@ -252,9 +254,16 @@ static void child(int conf, const struct bo_priv *pv, struct bo_res *r)
 			r->passes = s1.passes - s0.passes;
 			r->sched_syscalls = s1.sched_syscalls - s0.sched_syscalls;
 			r->booster_cpu_ms = (double)(s1.booster_cpu_ns - s0.booster_cpu_ns) / 1e6;
-			if (isnan(r->all_boosted_ms))
+			if (isnan(r->all_boosted_ms)) {
+				char buf[4096];
+
 				C_FAIL(r, "only %ld of %d readers boosted within %d ms",
 				       r->lat_count, made, BOOST_TIMEOUT_MS);
+				/* For the report: the library's own view. */
+				rcb_boost_stats_format(&s1, buf, sizeof(buf), 1);
+				fprintf(stderr, "rcuboost-bench: boosters: %s: %s\n%s",
+					conf_name[conf], r->error, buf);
+			}
 		}
 		if (atomic_load(&sy.done))
 			C_FAIL(r, "the grace period ended while the readers were blocked");
@@ -336,7 +345,7 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 	const struct bo_priv *pv = x->priv;
 	const struct bo_res *rs = pv->sh ? pv->sh->res : NULL;
 	static const char *const rows[] = {
-		"boosters", "readers created+blocked (ms)", "all boosted after (ms)",
+		"boosters", "readers created+blocked (ms)", "all blocked -> all boosted (ms)",
 		"boost latency max (ms)", "boost latency mean (ms)", "boosts",
 		"booster CPU time (ms)", "booster passes", "sched syscalls",
 		"grace period (ms)", "release -> GP end (ms)", "unboosted at unlock", "result",
