@@ -185,6 +185,82 @@ void bench_inv_write_entries(FILE *f, const struct bench_inv *iv);
 void bench_inv_write_detail(FILE *f, const struct bench_inv *iv);
 void bench_inv_free(struct bench_inv *iv);
 
+/* ---- scenarios of the enhancements (extra.c, sc_pressure.c, ...) ---- */
+
+/*
+ * Like "inversion", run only when named, before any side is set up, each
+ * with its own report: a scenario compares an enhancement's run with the
+ * plain design and with urcu-memb in the same invocation.  A figure's
+ * value is the enhancement's run; each peer is another run, or "goal"
+ * (peer_value the bound, ratio value / bound, goal "<=1.00").
+ */
+#define BENCH_X_MAX_PEERS 4
+#define BENCH_X_MAX_FIGS 40
+#define BENCH_X_GOAL "goal"
+
+struct bench_xfig {
+	char name[56];
+	const char *unit;
+	double value;  /* NaN: n/a */
+	unsigned int npeers;
+	struct {
+		const char *name;
+		double value;
+	} peer[BENCH_X_MAX_PEERS];
+};
+
+struct bench_xres {
+	const char *scenario;
+	int status;     /* 0 ran; -EPERM, -ENODEV: n/a; else could not run */
+	int failed;     /* a run failed its checks */
+	char why[512];
+	unsigned int nfigs;
+	struct bench_xfig figs[BENCH_X_MAX_FIGS];
+	char plot[512]; /* the plot written, or why none */
+	double elapsed_s;
+	/* The scenario's own tables (after the figures' header) and the
+	 * members of its JSON detail object (without braces). */
+	void (*print_detail)(FILE *out, const struct bench_xres *x);
+	void (*json_detail)(FILE *f, const struct bench_xres *x);
+	void *priv;     /* freed with the result */
+};
+
+struct bench_xscenario {
+	const struct bench_scenario *sc;
+	struct bench_xres *(*run)(const struct bench_params *p);
+};
+
+extern const struct bench_xscenario bench_x_pressure;
+extern const struct bench_xscenario bench_x_escalate;
+extern const struct bench_xscenario bench_x_boosters;
+
+/* Add a figure to @x; returns it (peers added with bench_x_peer()). */
+struct bench_xfig *bench_x_fig(struct bench_xres *x, const char *unit,
+			       double value, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void bench_x_peer(struct bench_xfig *g, const char *name, double value);
+/* 1 met, 0 missed, -1 no goal or no value. */
+int bench_x_met(const struct bench_xfig *g);
+struct bench_xres *bench_x_new(const char *scenario);
+void bench_x_free(struct bench_xres *x);
+void bench_x_print_summary(FILE *out, const struct bench_xres *x,
+			   unsigned int *met, unsigned int *goals);
+void bench_x_print_table(FILE *out, const struct bench_xres *x);
+unsigned int bench_x_json_count(const struct bench_xres *x);
+/* Entries, each followed by a comma unless ++*@n == @total. */
+void bench_x_write_entries(FILE *f, const struct bench_xres *x, unsigned int *n,
+			   unsigned int total);
+void bench_x_write_detail(FILE *f, const struct bench_xres *x);
+/* @a / @b, NaN when either is missing or @b is 0. */
+double bench_x_ratio(double a, double b);
+/* Where plots go (--plot-dir; default "."). */
+extern const char *bench_plot_dir;
+/* Run gnuplot on @script, noting the outcome in @x->plot. */
+void bench_x_plot(struct bench_xres *x, const char *script, const char *image);
+/* The rt check of the inversion scenario, for real-time scenarios:
+ * 0, or the status with x->why filled. */
+int bench_x_rt_check(struct bench_xres *x, int prio);
+
 /* ---- results -------------------------------------------------------- */
 
 struct bench_result {
@@ -205,6 +281,8 @@ struct bench_report {
 	unsigned int nresults;
 	struct bench_result *results;
 	const struct bench_inv *inv; /* NULL unless "inversion" ran */
+	unsigned int nx;             /* enhancement scenarios that ran */
+	struct bench_xres *const *x;
 	double elapsed_s;
 };
 

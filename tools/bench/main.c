@@ -40,6 +40,14 @@ static const struct bench_flavor *const sides[] = {
 	&bench_flavor_urcu_mb,
 	&bench_flavor_urcu_qsbr,
 };
+static const struct bench_xscenario *const xscenarios[] = {
+	/* boosters first: it forks, best before any library thread runs. */
+	&bench_x_boosters,
+	&bench_x_pressure,
+	&bench_x_escalate,
+};
+#define NXSCENARIOS (sizeof(xscenarios) / sizeof(xscenarios[0]))
+
 #define NSIDES (sizeof(sides) / sizeof(sides[0]))
 _Static_assert(NSIDES <= BENCH_MAX_SIDES, "raise BENCH_MAX_SIDES");
 
@@ -64,6 +72,8 @@ static void usage(FILE *out)
 		"                     (default %lu)\n"
 		"  --hog-ms LIST      inversion: hog durations in ms, comma-separated\n"
 		"                     (default %s)\n"
+		"  --plot-dir DIR     pressure, escalate, boosters: where their gnuplot\n"
+		"                     scripts, data and PNG plots go (default .)\n"
 		"  --help             show this help and exit\n"
 		"\n"
 		"Method: each side is first run once, shortened, as a warm-up; then every round\n"
@@ -80,6 +90,8 @@ static void usage(FILE *out)
 	fprintf(out, "\nRun only when named (not by default, not by \"all\"), before the others,\n"
 		     "with its own tables after theirs:\n  %s\n",
 		bench_scenario_inversion.help);
+	for (size_t i = 0; i < NXSCENARIOS; i++)
+		fprintf(out, "  %s\n", xscenarios[i]->sc->help);
 	fprintf(out,
 		"\n"
 		"Output: the first line of stdout is a one-line summary,\n"
@@ -190,6 +202,7 @@ int main(int argc, char **argv)
 		{ "duration-ms", required_argument, NULL, 'd' },
 		{ "calls", required_argument, NULL, 'c' },
 		{ "hog-ms", required_argument, NULL, 'g' },
+		{ "plot-dir", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -201,6 +214,9 @@ int main(int argc, char **argv)
 	unsigned int nsel = 0, ntests = 0, idx = 0, nres = 0, nhogs = 0;
 	int hog_ms[BENCH_INV_MAX_HOGS];
 	struct bench_inv *inv = NULL;
+	int xsel[NXSCENARIOS] = { 0 };
+	struct bench_xres *xres[NXSCENARIOS];
+	unsigned int nx = 0, nxsel = 0;
 	uint64_t t0 = bench_now_ns();
 	int c, inversion = 0, failed = 0;
 
@@ -225,6 +241,9 @@ int main(int argc, char **argv)
 			nhogs = bench_inv_parse_hogs(optarg, hog_ms);
 			if (!nhogs)
 				return 2;
+			break;
+		case 'P':
+			bench_plot_dir = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -253,11 +272,21 @@ int main(int argc, char **argv)
 			inversion = 1;
 			continue;
 		}
+		for (j = 0; j < NXSCENARIOS && strcmp(argv[i], xscenarios[j]->sc->name); j++)
+			;
+		if (j < NXSCENARIOS) {
+			nxsel += !xsel[j];
+			xsel[j] = 1;
+			continue;
+		}
 		if (!sc) {
 			fprintf(stderr, "rcuboost-bench: unknown scenario '%s'; known:", argv[i]);
 			for (size_t k = 0; k < NSCENARIOS; k++)
 				fprintf(stderr, " %s", scenarios[k]->name);
-			fprintf(stderr, " %s\n", bench_scenario_inversion.name);
+			fprintf(stderr, " %s", bench_scenario_inversion.name);
+			for (size_t k = 0; k < NXSCENARIOS; k++)
+				fprintf(stderr, " %s", xscenarios[k]->sc->name);
+			fprintf(stderr, "\n");
 			return 2;
 		}
 		for (j = 0; j < nsel && selected[j] != sc; j++)
@@ -265,7 +294,7 @@ int main(int argc, char **argv)
 		if (j == nsel)
 			selected[nsel++] = sc;
 	}
-	if (!nsel && !inversion)
+	if (!nsel && !inversion && !nxsel)
 		for (size_t k = 0; k < NSCENARIOS; k++)
 			selected[nsel++] = scenarios[k];
 	if (nhogs && !inversion) {
@@ -275,13 +304,24 @@ int main(int argc, char **argv)
 	if (inversion && !nhogs)
 		nhogs = bench_inv_parse_hogs(BENCH_INV_DEFAULT_HOGS, hog_ms);
 
+	/* The enhancements' scenarios: before any side, like the inversion. */
+	for (size_t k = 0; k < NXSCENARIOS; k++) {
+		if (!xsel[k])
+			continue;
+		xres[nx] = xscenarios[k]->run(&p);
+		failed |= xres[nx]->failed ||
+			  (xres[nx]->status && xres[nx]->status != -EPERM &&
+			   xres[nx]->status != -ENODEV);
+		nx++;
+	}
+
 	/*
 	 * The inversion first: no thread of the process may run on its
 	 * real-time CPU but its own, so none of the sides may be set up yet.
 	 */
 	if (inversion) {
 		inv = bench_inv_run(hog_ms, nhogs);
-		failed = bench_inv_failed(inv);
+		failed |= bench_inv_failed(inv);
 	}
 
 	/* Before any pinning: library threads inherit the creator's mask. */
@@ -320,6 +360,8 @@ int main(int argc, char **argv)
 	rep.nresults = nres;
 	rep.results = results;
 	rep.inv = inv;
+	rep.nx = nx;
+	rep.x = xres;
 	rep.elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
 	bench_print_summary(stdout, &rep);
 	bench_print_table(stdout, &rep);
@@ -327,5 +369,7 @@ int main(int argc, char **argv)
 	if (json && bench_write_json(json, &rep) != 0)
 		failed = 1;
 	bench_inv_free(inv);
+	for (unsigned int k = 0; k < nx; k++)
+		bench_x_free(xres[k]);
 	return failed ? 1 : 0;
 }

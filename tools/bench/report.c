@@ -64,9 +64,12 @@ void bench_print_summary(FILE *out, const struct bench_report *rep)
 	}
 	if (rep->inv)
 		bench_inv_print_summary(out, rep->inv, &met, &goals);
-	fprintf(out, " goals=%u/%u (ratios rcuboost/%s%s)\n", met, goals,
+	for (unsigned int k = 0; k < rep->nx; k++)
+		bench_x_print_summary(out, rep->x[k], &met, &goals);
+	fprintf(out, " goals=%u/%u (ratios rcuboost/%s%s%s)\n", met, goals,
 		rep->sides[MAIN_PEER]->name,
-		rep->inv ? "; inversion.*: values with boosting on" : "");
+		rep->inv ? "; inversion.*: values with boosting on" : "",
+		rep->nx ? "; enhancement scenarios: values of the enhancement's run" : "");
 }
 
 const char *bench_num_str(double v, char *buf, size_t len)
@@ -115,6 +118,8 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 	char a[32], b[32], c[32], d[32], e[32], g[32];
 
 	if (!rep->nresults) {
+		for (unsigned int k = 0; k < rep->nx; k++)
+			bench_x_print_table(out, rep->x[k]);
 		if (rep->inv)
 			bench_inv_print_table(out, rep->inv);
 		return;
@@ -156,6 +161,8 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 		if (desc)
 			fprintf(out, "%s: %s\n", rep->sides[s]->name, desc);
 	}
+	for (unsigned int k = 0; k < rep->nx; k++)
+		bench_x_print_table(out, rep->x[k]);
 	if (rep->inv)
 		bench_inv_print_table(out, rep->inv);
 }
@@ -265,17 +272,29 @@ int bench_write_json(const char *path, const struct bench_report *rep)
 	total = rep->nresults * (rep->nsides - 1);
 	if (rep->inv)
 		total += bench_inv_json_count(rep->inv);
+	for (unsigned int k = 0; k < rep->nx; k++)
+		total += bench_x_json_count(rep->x[k]);
+	/* The enhancements' entries first: the inversion's writer puts no
+	 * comma after its own last entry, so it comes last. */
+	for (unsigned int k = 0; k < rep->nx; k++)
+		bench_x_write_entries(f, rep->x[k], &n, total);
 	for (unsigned int i = 0; i < rep->nresults; i++)
 		for (unsigned int s = 1; s < rep->nsides; s++)
 			json_entry(f, rep, &rep->results[i], s, ++n == total);
-	if (rep->inv) {
+	if (rep->inv)
 		bench_inv_write_entries(f, rep->inv);
-		fprintf(f, "  ],\n  \"inversion\": ");
+	fprintf(f, "  ]");
+	if (rep->inv) {
+		fprintf(f, ",\n  \"inversion\": ");
 		bench_inv_write_detail(f, rep->inv);
-		fprintf(f, "\n}\n");
-	} else {
-		fprintf(f, "  ]\n}\n");
 	}
+	for (unsigned int k = 0; k < rep->nx; k++) {
+		fprintf(f, ",\n  ");
+		bench_json_str(f, rep->x[k]->scenario);
+		fprintf(f, ": ");
+		bench_x_write_detail(f, rep->x[k]);
+	}
+	fprintf(f, "\n}\n");
 	if (fclose(f) != 0) {
 		fprintf(stderr, "rcuboost-bench: %s: %s\n", path, strerror(errno));
 		return -1;

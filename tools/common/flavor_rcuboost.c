@@ -45,6 +45,18 @@ static int fl_init_on(void (*freed)(void *payload, size_t bytes))
 	return fl_init(1);
 }
 
+static int fl_init_cfg(const struct rcb_config *cfg,
+		       void (*freed)(void *payload, size_t bytes))
+{
+	int err;
+
+	fl_freed = freed;
+	err = rcb_init(cfg);
+	if (err)
+		fprintf(stderr, "rcb_init: %s\n", strerror(-err));
+	return err;
+}
+
 static void fl_fini(void)
 {
 	int err = rcb_shutdown();
@@ -144,3 +156,12 @@ static void fl_lib_backlog(struct inv_lib_backlog *out)
 
 const struct inv_flavor_ops inv_flavor_rcuboost_off = FL_OPS("boost-off", fl_init_off);
 const struct inv_flavor_ops inv_flavor_rcuboost_on = FL_OPS("boost-on", fl_init_on);
+
+void inv_flavor_rcuboost_cfg(struct inv_flavor_ops *out, const char *name,
+			     const struct rcb_config *cfg)
+{
+	*out = inv_flavor_rcuboost_on;
+	out->name = name;
+	out->config = cfg;
+	out->init_cfg = fl_init_cfg;
+}

@@ -616,6 +616,20 @@ static void boost_delta(struct rcb_boost_stats *d, const struct rcb_boost_stats 
 	d->boost_skipped_higher -= a->boost_skipped_higher;
 	d->restore_kept_app -= a->restore_kept_app;
 	d->passes -= a->passes;
+	d->lock_holds -= a->lock_holds;
+	d->lock_hold_ns_total -= a->lock_hold_ns_total;
+	d->pressure_entries -= a->pressure_entries;
+	d->pressure_kicks -= a->pressure_kicks;
+	d->escalations -= a->escalations;
+	d->boost_latency_count -= a->boost_latency_count;
+	d->boost_latency_ns_total -= a->boost_latency_ns_total;
+	d->sched_syscalls -= a->sched_syscalls;
+	d->pi_boosts -= a->pi_boosts;
+	d->pi_handoffs -= a->pi_handoffs;
+	d->pi_syscalls -= a->pi_syscalls;
+	/* lock_hold_ns_max and boost_latency_ns_max are maxima since the
+	 * process started; booster_cpu_ns is that of the running boosters
+	 * (started by this run's init): neither is a difference. */
 }
 
 #define FAIL(res, ...) snprintf((res)->error, sizeof((res)->error), __VA_ARGS__)
@@ -676,7 +690,8 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		FAIL(res, "cannot run on CPU %d: %s", INV_OTHER_CPU, strerror(errno));
 		return err;
 	}
-	err = fl->init(obj_freed);
+	err = fl->init_cfg && fl->config ? fl->init_cfg(fl->config, obj_freed) :
+					   fl->init(obj_freed);
 	if (err) {
 		FAIL(res, "%s: initialisation failed: %s", fl->library, strerror(-err));
 		sched_setaffinity(0, sizeof(caller), &caller);
@@ -745,6 +760,13 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 	progress("%s: reader (SCHED_FIFO %d) preempted in its critical section by the "
 		 "hog (SCHED_FIFO %d) on CPU %d for %d ms",
 		 fl->name, p->reader_prio, p->hog_prio, INV_RT_CPU, p->hog_ms);
+	if (p->hook) {
+		sleep_until(t_hog + (uint64_t)p->hook_ms * 1000000);
+		if (!atomic_load(&hog.done)) {
+			p->hook(p->hook_arg);
+			res->hook_ran_ms = ((double)now_ns() - (double)t_hog) / 1e6;
+		}
+	}
 	/* Both end by themselves: the hog after hog_ms, the reader when
 	 * it runs again. */
 	pthread_join(hog.thread, NULL);

@@ -79,6 +79,12 @@ struct inv_flavor_ops {
 	void (*lib_backlog_reset_peak)(void);
 	/* Optional (NULL): boost statistics; 0 or -ENOTSUP. */
 	int (*boost_stats)(struct rcb_boost_stats *out);
+	/* rcuboost tables made by inv_flavor_rcuboost_cfg(): the full
+	 * configuration to initialise with (else NULL), and the init that
+	 * uses it; inv_run() calls init_cfg instead of init when set. */
+	const struct rcb_config *config;
+	int (*init_cfg)(const struct rcb_config *cfg,
+			void (*freed)(void *payload, size_t bytes));
 };
 
 /* Bytes of an object the flavor keeps for itself (its callback head). */
@@ -87,6 +93,14 @@ struct inv_flavor_ops {
 extern const struct inv_flavor_ops inv_flavor_rcuboost_off;
 extern const struct inv_flavor_ops inv_flavor_rcuboost_on;
 extern const struct inv_flavor_ops inv_flavor_urcu_memb;
+
+/*
+ * inv_flavor_rcuboost_cfg - fill @out as inv_flavor_rcuboost_on, named
+ * @name, but initialising the library with *@cfg (every field, the
+ * enhancements' included).  @name and @cfg must outlive the table.
+ */
+void inv_flavor_rcuboost_cfg(struct inv_flavor_ops *out, const char *name,
+			     const struct rcb_config *cfg);
 
 struct inv_params {
 	int hog_ms;        /* how long the hog runs (1..INV_HOG_MS_MAX) */
@@ -98,6 +112,12 @@ struct inv_params {
 	int warmup_ms;     /* workload alone before the reader and the hog */
 	int tail_ms;       /* workload after the reader left its section */
 	int sample_ms;     /* backlog sampling period */
+	/* Optional (NULL): called once by inv_run() from its own thread
+	 * (SCHED_OTHER, CPU 1) hook_ms after the hog started, if the hog
+	 * still runs then (e.g. to change the booster's priority). */
+	void (*hook)(void *arg);
+	void *hook_arg;
+	int hook_ms;
 	/* Optional progress messages (one line, no newline), e.g. to
 	 * stderr; inv_run() prints nothing itself. */
 	void (*progress)(void *arg, const char *msg);
@@ -120,6 +140,7 @@ struct inv_result {
 	/* The inversion. */
 	double hog_ms;          /* how long the hog really ran */
 	double reader_held_ms;  /* hog start to the reader's unlock */
+	double hook_ran_ms;     /* hog start to the hook's return; 0: no hook */
 	int reader_restored;    /* the reader's attributes after its unlock
 				 * were those it had before (no boost left) */
 	int threads_restored;   /* reader and hog back at SCHED_OTHER */

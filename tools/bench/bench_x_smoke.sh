@@ -1,0 +1,33 @@
+#!/bin/sh
+# bench_x_smoke.sh BENCH CMAKE DIR SCENARIO: run "rcuboost-bench --quick
+# SCENARIO" (pressure, escalate or boosters) and check the shape of its
+# output with bench_x_smoke.cmake.  Exit 77 (skip) only when the scenario
+# reports n/a and the user is not root; no timing is asserted.
+set -u
+bench=$1
+cmake=$2
+dir=$3
+sc=$4
+here=$(dirname "$0")
+rm -rf "$dir"
+mkdir -p "$dir" || exit 1
+
+"$bench" --quick --json "$dir/$sc.json" --plot-dir "$dir" "$sc" \
+	>"$dir/stdout" 2>"$dir/stderr"
+rc=$?
+cat "$dir/stdout"
+fail() {
+	echo "bench_x_smoke $sc: FAIL: $*" >&2
+	echo "--- stderr of rcuboost-bench:" >&2
+	cat "$dir/stderr" >&2
+	exit 1
+}
+[ $rc -eq 0 ] || fail "rcuboost-bench exited with $rc"
+if grep -q "^$sc: n/a" "$dir/stdout"; then
+	[ "$(id -u)" -ne 0 ] || fail "the scenario reported n/a for root"
+	echo "skip: no real-time permission"
+	exit 77
+fi
+"$cmake" -DJSON="$dir/$sc.json" -DSTDOUT="$dir/stdout" -DSCENARIO="$sc" \
+	-P "$here/bench_x_smoke.cmake" || fail "malformed output"
+echo "bench_x_smoke $sc: OK"

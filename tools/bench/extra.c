@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-bench: figures, text and JSON shared by the scenarios of the
+ * enhancements (pressure, escalate, boosters).  Each scenario runs once
+ * per configuration and fills a struct bench_xres; this file prints its
+ * figures as a table with ratios against every peer, and writes them as
+ * JSON entries in the shape of the inversion scenario's.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "inversion.h"
+
+const char *bench_plot_dir = ".";
+
+struct bench_xres *bench_x_new(const char *scenario)
+{
+	struct bench_xres *x = bench_xmalloc(sizeof(*x));
+
+	memset(x, 0, sizeof(*x));
+	x->scenario = scenario;
+	return x;
+}
+
+void bench_x_free(struct bench_xres *x)
+{
+	if (!x)
+		return;
+	free(x->priv);
+	free(x);
+}
+
+struct bench_xfig *bench_x_fig(struct bench_xres *x, const char *unit,
+			       double value, const char *fmt, ...)
+{
+	struct bench_xfig *g;
+	va_list ap;
+
+	if (x->nfigs == BENCH_X_MAX_FIGS) {
+		fprintf(stderr, "rcuboost-bench: %s: too many figures\n", x->scenario);
+		abort();
+	}
+	g = &x->figs[x->nfigs++];
+	memset(g, 0, sizeof(*g));
+	va_start(ap, fmt);
+	vsnprintf(g->name, sizeof(g->name), fmt, ap);
+	va_end(ap);
+	g->unit = unit;
+	g->value = value;
+	return g;
+}
+
+void bench_x_peer(struct bench_xfig *g, const char *name, double value)
+{
+	if (g->npeers == BENCH_X_MAX_PEERS)
+		abort();
+	g->peer[g->npeers].name = name;
+	g->peer[g->npeers].value = value;
+	g->npeers++;
+}
+
+double bench_x_ratio(double a, double b)
+{
+	if (isnan(a) || isnan(b) || b == 0)
+		return NAN;
+	return a / b;
+}
+
+static const struct bench_xpeer_goal {
+	double bound;
+	int have;
+} no_goal;
+
+static struct bench_xpeer_goal goal_of(const struct bench_xfig *g)
+{
+	struct bench_xpeer_goal r = no_goal;
+
+	for (unsigned int k = 0; k < g->npeers; k++) {
+		if (!strcmp(g->peer[k].name, BENCH_X_GOAL)) {
+			r.bound = g->peer[k].value;
+			r.have = 1;
+		}
+	}
+	return r;
+}
+
+int bench_x_met(const struct bench_xfig *g)
+{
+	struct bench_xpeer_goal gl = goal_of(g);
+
+	if (!gl.have || isnan(g->value) || isnan(gl.bound))
+		return -1;
+	return g->value <= gl.bound;
+}
+
+void bench_x_print_summary(FILE *out, const struct bench_xres *x,
+			   unsigned int *met, unsigned int *goals)
+{
+	char buf[32];
+
+	for (unsigned int i = 0; i < x->nfigs; i++) {
+		const struct bench_xfig *g = &x->figs[i];
+
+		if (!goal_of(g).have)
+			continue;
+		fprintf(out, " %s=%s%s", g->name, bench_num_str(g->value, buf, sizeof(buf)),
+			isnan(g->value) ? "" : g->unit);
+		(*goals)++;
+		*met += bench_x_met(g) == 1;
+	}
+}
+
+static const char *num_str(double v, char *buf, size_t len)
+{
+	if (v > 0 && v < 1)
+		snprintf(buf, len, "%.3g", v);
+	else
+		bench_num_str(v, buf, len);
+	return buf;
+}
+
+void bench_x_print_table(FILE *out, const struct bench_xres *x)
+{
+	char a[32], b[96], c[32];
+	const struct bench_xfig *h = x->nfigs ? &x->figs[0] : NULL;
+
+	if (x->print_detail)
+		x->print_detail(out, x);
+	if (x->status)
+		return;
+	fprintf(out, "\n%-34s %-9s %9s", "figure", "unit", "value");
+	/* Columns: the peers of the first figure; a figure whose peers
+	 * differ prints its own names in the cells. */
+	for (unsigned int k = 0; h && k < h->npeers; k++)
+		fprintf(out, " | %10s %7s", h->peer[k].name, "ratio");
+	fprintf(out, " %4s\n", "met");
+	for (unsigned int i = 0; i < x->nfigs; i++) {
+		const struct bench_xfig *g = &x->figs[i];
+		int m = bench_x_met(g);
+
+		fprintf(out, "%-34s %-9s %9s", g->name, g->unit, num_str(g->value, a, sizeof(a)));
+		for (unsigned int k = 0; k < g->npeers; k++) {
+			if (h && k < h->npeers && !strcmp(h->peer[k].name, g->peer[k].name))
+				snprintf(b, sizeof(b), "%s", num_str(g->peer[k].value, c, sizeof(c)));
+			else
+				snprintf(b, sizeof(b), "%s=%s", g->peer[k].name,
+					 num_str(g->peer[k].value, c, sizeof(c)));
+			fprintf(out, " | %10s %7s", b,
+				bench_ratio_str(bench_x_ratio(g->value, g->peer[k].value), c,
+						sizeof(c)));
+		}
+		for (unsigned int k = g->npeers; h && k < h->npeers; k++)
+			fprintf(out, " | %10s %7s", "-", "-");
+		fprintf(out, " %4s\n", m < 0 ? "-" : m ? "yes" : "no");
+	}
+	fprintf(out, "value = the enhancement's run; ratio = value / peer; \"goal\" = the bound\n"
+		     "(met: value <= bound).\n");
+	fprintf(out, "plot: %s\n%.1f s for the %s runs.\n", x->plot[0] ? x->plot : "none",
+		x->elapsed_s, x->scenario);
+}
+
+unsigned int bench_x_json_count(const struct bench_xres *x)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < x->nfigs; i++)
+		n += x->figs[i].npeers;
+	return n;
+}
+
+static void rounds1(FILE *f, double v)
+{
+	fprintf(f, "[");
+	if (!isnan(v))
+		bench_json_num(f, v);
+	fprintf(f, "]");
+}
+
+void bench_x_write_entries(FILE *f, const struct bench_xres *x, unsigned int *n,
+			   unsigned int total)
+{
+	for (unsigned int i = 0; i < x->nfigs; i++) {
+		const struct bench_xfig *g = &x->figs[i];
+
+		for (unsigned int k = 0; k < g->npeers; k++) {
+			int is_goal = !strcmp(g->peer[k].name, BENCH_X_GOAL);
+			int m = is_goal ? bench_x_met(g) : -1;
+
+			fprintf(f, "    {\"name\": ");
+			bench_json_str(f, g->name);
+			fprintf(f, ", \"scenario\": ");
+			bench_json_str(f, x->scenario);
+			fprintf(f, ", \"unit\": ");
+			bench_json_str(f, g->unit);
+			fprintf(f, ", \"better\": \"lower\",\n     \"rcuboost\": ");
+			bench_json_num(f, g->value);
+			fprintf(f, ", \"rcuboost_spread\": null, \"rcuboost_rounds\": ");
+			rounds1(f, g->value);
+			fprintf(f, ",\n     \"peer\": ");
+			bench_json_str(f, g->peer[k].name);
+			fprintf(f, ", \"peer_value\": ");
+			bench_json_num(f, g->peer[k].value);
+			fprintf(f, ", \"peer_spread\": null, \"peer_rounds\": ");
+			rounds1(f, is_goal ? NAN : g->peer[k].value);
+			fprintf(f, ",\n     \"ratio\": ");
+			bench_json_num(f, bench_x_ratio(g->value, g->peer[k].value));
+			fprintf(f, ", \"goal\": %s, \"goal_met\": %s}%s\n",
+				is_goal ? "\"<=1.00\"" : "null",
+				m < 0 ? "null" : m ? "true" : "false", ++*n == total ? "" : ",");
+		}
+	}
+}
+
+void bench_x_write_detail(FILE *f, const struct bench_xres *x)
+{
+	fprintf(f, "{\n    \"status\": \"%s\", \"detail\": ",
+		!x->status ? (x->failed ? "failed" : "ran") :
+		x->status == -EPERM || x->status == -ENODEV ? "n/a" : "error");
+	bench_json_str(f, x->why);
+	fprintf(f, ", \"plot\": ");
+	bench_json_str(f, x->plot);
+	fprintf(f, ", \"elapsed_s\": ");
+	bench_json_num(f, x->elapsed_s);
+	if (x->json_detail) {
+		fprintf(f, ",\n");
+		x->json_detail(f, x);
+	}
+	fprintf(f, "\n  }");
+}
+
+void bench_x_plot(struct bench_xres *x, const char *script, const char *image)
+{
+	int err = inv_gnuplot(script);
+
+	if (!err)
+		snprintf(x->plot, sizeof(x->plot), "%s", image);
+	else
+		snprintf(x->plot, sizeof(x->plot), "none (%s; script %s)",
+			 err == -ENOENT ? "gnuplot is not installed" : "gnuplot failed", script);
+}
+
+int bench_x_rt_check(struct bench_xres *x, int prio)
+{
+	struct inv_params p;
+
+	inv_params_default(&p);
+	p.hog_prio = prio;
+	x->status = inv_rt_check(&p, x->why, sizeof(x->why));
+	return x->status;
+}
