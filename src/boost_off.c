@@ -51,6 +51,7 @@ void rcb__pressure_kick(void)
 }
 
 _Atomic unsigned long long rcb__pressure_kick_at;
+_Atomic unsigned long long rcb__pressure_kick_bytes;
 
 void rcb__booster_kick(void)
 {

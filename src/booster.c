@@ -32,7 +32,7 @@
  * every queued reader of its CPUs each pass, queues preempted readers
  * as soon as a grace period waits for them, and sleeps 1 ms instead of
  * a period, until the backlog is below the low-water mark.  rcb_call*()
- * wakes the boosters when it sees the count threshold crossed.
+ * wakes the boosters when it sees the count or byte threshold crossed.
  *
  * Escalation (enhancement 2).  A boosted reader still holding up the
  * current grace period escalate_periods passes after its last raise is
@@ -296,6 +296,7 @@ static bool cgroup_events_known;
 /* rcb_call*() kicks the boosters when the count reaches this (0: not
  * watching); read on every rcb_call*(), so it has its own cache line. */
 _Atomic unsigned long long rcb__pressure_kick_at __attribute__((aligned(64)));
+_Atomic unsigned long long rcb__pressure_kick_bytes;
 static _Atomic int pressure_kicked;
 
 bool rcb__pressure_active(void)
@@ -771,6 +772,9 @@ int rcb__booster_start(void)
 			if (rcb__settings.pressure_callbacks)
 				rcb_store_relaxed(&rcb__pressure_kick_at,
 						  rcb__settings.pressure_callbacks);
+			if (rcb__settings.pressure_bytes)
+				rcb_store_relaxed(&rcb__pressure_kick_bytes,
+						  rcb__settings.pressure_bytes);
 			rcb_store_release(&booster_started, true); /* [BST-KR] */
 		}
 		if (err)
@@ -795,6 +799,7 @@ void rcb__booster_stop(void)
 	pthread_mutex_lock(&booster_lock);
 	if (rcb_load_relaxed(&booster_started)) {
 		rcb_store_relaxed(&rcb__pressure_kick_at, 0);
+		rcb_store_relaxed(&rcb__pressure_kick_bytes, 0);
 		/* [BST-T] pairs with [BST-S]. */
 		rcb_store_release(&booster_stop, 1);
 		boosters_wake();
@@ -880,6 +885,7 @@ void rcb__boost_after_fork_child(void)
 	pthread_mutex_init(&pressure_lock, NULL);
 	rcb_store_relaxed(&booster_started, false);
 	rcb_store_relaxed(&rcb__pressure_kick_at, 0);
+	rcb_store_relaxed(&rcb__pressure_kick_bytes, 0);
 	rcb_store_relaxed(&pressure_active, false);
 	rcb_store_relaxed(&pressure_kicked, 0);
 	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {

@@ -279,13 +279,13 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 			    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
 		return -ESHUTDOWN;
 	}
-	unsigned long long n, kick_at;
+	unsigned long long n, nbytes = 0, kick_at;
 
 	head->func = func;
 	head->bytes = bytes;
 	n = rcb_add_relaxed(&pending, 1) + 1;
 	if (bytes)
-		rcb_add_relaxed(&pending_bytes, bytes);
+		nbytes = rcb_add_relaxed(&pending_bytes, bytes) + bytes;
 	enqueue(head);
 	/* [CB-F] Load after the seq_cst exchange in enqueue(): pairs with
 	 * [CB-S]: either the consumer's re-check sees our node, or we see
@@ -298,6 +298,11 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 	kick_at = rcb_load_relaxed(&rcb__pressure_kick_at);
 	if (RCB_UNLIKELY(kick_at && n >= kick_at))
 		rcb__pressure_kick();
+	if (nbytes) {
+		kick_at = rcb_load_relaxed(&rcb__pressure_kick_bytes);
+		if (RCB_UNLIKELY(kick_at && nbytes >= kick_at))
+			rcb__pressure_kick();
+	}
 	return 0;
 }
 

@@ -234,6 +234,8 @@ void rcb__booster_kick(void);
 /* rcb_call*() wakes the boosters when the callback count reaches this
  * (0: no count threshold or no booster). */
 extern _Atomic unsigned long long rcb__pressure_kick_at;
+/* The same for the bytes of rcb_call_sized() callbacks. */
+extern _Atomic unsigned long long rcb__pressure_kick_bytes;
 void rcb__pressure_kick(void);
 int rcb__booster_start(void);
 void rcb__booster_stop(void);
