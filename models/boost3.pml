@@ -17,6 +17,15 @@
  *   drain    the reader's store buffer draining to memory.
  *   monitor  claim (a), checked in every reachable state.
  *
+ * -DBOOSTERS=N (N >= 2; CTest runs 2): N booster processes, booster b
+ * owning CPU b, its NELEM elements and its own index idx[b]; the reader
+ * migrates between CPUs.  Adds claims (d) aging (a thread is boosted
+ * only after NELEM - 1 advances of its element's booster since the index
+ * load that chose the element) and (e) a booster changes the thread only
+ * while it is queued on an element that booster owns, and never while
+ * another booster is changing it.  Two reductions apply to this variant
+ * only (models/README.md); with BOOSTERS=1 the model is unchanged.
+ *
  * Memory model.  Everything protected by an element lock, and every
  * compare-and-exchange, is sequentially consistent here.  The one relaxed
  * pattern that matters is store buffering between the reader's outermost
@@ -73,7 +82,8 @@
  *   --deep (NSEC=4, NELEM=4, -w24, COLLAPSE): errors 0; safety 575,843
  *                        states, depth 4,571; liveness 584,547 states,
  *                        depth 10,257; about 0.5 s each
- */
+ *   -DBOOSTERS=2 (figures in models/README.md): errors 0, safety and
+ *                        liveness, about 10 M states each
  */
 
 #ifndef NELEM
