@@ -17,6 +17,15 @@
  *   drain    the reader's store buffer draining to memory.
  *   monitor  claim (a), checked in every reachable state.
  *
+ * -DBOOSTERS=N (N >= 2; CTest runs 2): N booster processes, booster b
+ * owning CPU b, its NELEM elements and its own index idx[b]; the reader
+ * migrates between CPUs.  Adds claims (d) aging (a thread is boosted
+ * only after NELEM - 1 advances of its element's booster since the index
+ * load that chose the element) and (e) a booster changes the thread only
+ * while it is queued on an element that booster owns, and never while
+ * another booster is changing it.  Two reductions apply to this variant
+ * only (models/README.md); with BOOSTERS=1 the model is unchanged.
+ *
  * Memory model.  Everything protected by an element lock, and every
  * compare-and-exchange, is sequentially consistent here.  The one relaxed
  * pattern that matters is store buffering between the reader's outermost
@@ -73,7 +82,8 @@
  *   --deep (NSEC=4, NELEM=4, -w24, COLLAPSE): errors 0; safety 575,843
  *                        states, depth 4,571; liveness 584,547 states,
  *                        depth 10,257; about 0.5 s each
- */
+ *   -DBOOSTERS=2 (figures in models/README.md): errors 0, safety and
+ *                        liveness, about 10 M states each
  */
 
 #ifndef NELEM
@@ -82,7 +92,13 @@
 #ifndef NSEC
 #define NSEC  2       /* read-side critical sections of the thread */
 #endif
-#define NIL   NELEM   /* no element (NULL rcub_rbdp, entry not listed) */
+#ifndef BOOSTERS
+#define BOOSTERS 1    /* booster threads, one CPU each (booster_cpus = 1) */
+#endif
+/* Elements: CPU c's array is elements c * NELEM .. c * NELEM + NELEM - 1;
+ * with one booster, the one CPU's NELEM elements as before. */
+#define NELEMS (BOOSTERS * NELEM)
+#define NIL   NELEMS  /* no element (NULL rcub_rbdp, entry not listed) */
 
 /* where the thread's rcub_entry sits, when lst != NIL */
 #define ON_TOBOOST 1
@@ -96,9 +112,31 @@ mtype state = RCU_BOOST_IDLE; /* rcb_reader.boost_state */
 byte rbdp = NIL;              /* rcb__thread.boost.rcub_rbdp */
 byte lst = NIL;               /* element whose lists hold rcub_entry */
 byte where = 0;
-bit elock[NELEM];             /* rcu_boost_dat.rbs_mutex */
+bit elock[NELEMS];            /* rcu_boost_dat.rbs_mutex */
 bit reglock;                  /* rcb__registry_lock */
+#if BOOSTERS == 1
 byte idx = 0;                 /* rcu_boost_idx */
+#else
+/*
+ * -DBOOSTERS=N (N >= 2): booster b (process _pid 2 + b) owns CPU b and
+ * its NELEM elements, and ages them with its own index idx[b]
+ * (rcb__boosters[b].idx); rcb__cpu_booster[c] == c.  The reader runs on
+ * CPU cpu, which it may change (migrate) before each section and before
+ * each rcu_rbd_new(); the boosters' rcb__sched_last_cpu() reads it.
+ */
+byte idx[BOOSTERS];           /* rcb__boosters[b].idx */
+#define IDX(b)      idx[b]    /* per-booster index (the decision) */
+#define ME          (_pid - 2) /* in a booster: its id b */
+#define OWNER(el)   ((el) / NELEM) /* the booster whose CPU holds element el */
+#define CPU_MINE(c) ((c) == ME) /* rcb__cpu_booster[c] == b->id */
+byte cpu = 0;                 /* the reader's CPU (sched_getcpu, last CPU) */
+/* ghosts for claims (d) and (e) */
+byte actor;     /* 0, or 1 + the booster changing the thread (claim e) */
+byte rcpu = BOOSTERS; /* CPU whose index the reader loaded last (none) */
+byte rage;      /* advances of rcpu's booster since that load (<= NELEM) */
+byte age;       /* advances of the owner of element lst since the
+		 * index load the queueing used (<= NELEM) (claim d) */
+#endif
 
 /* the reader's ctr: memory value and store buffer */
 bit ctr;
@@ -206,6 +244,15 @@ inline boost_enqueue(e, ok, self)
 			rbdp = e;
 			SELFQ_SET(self);
 			OBQ_SET(!self)
+#if BOOSTERS > 1
+			;
+			/* (e): a booster queues only on its own elements */
+			assert(self || OWNER(e) == ME);
+			assert(actor == 0);
+			/* (d): the reader's queueing is as old as its index
+			 * load; the booster's uses the index it alone moves */
+			age = (self -> rage : 0)
+#endif
 		}
 	:: else
 	fi;
@@ -235,7 +282,12 @@ inline read_unlock_unboost()
 			:: else ->
 				s = state;
 				/* list_del_init(); rcub_rbdp = NULL */
-				atomic { lst = NIL; where = 0; rbdp = NIL; SELFQ_SET(0); OBQ_SET(0) };
+				atomic {
+					lst = NIL; where = 0; rbdp = NIL; SELFQ_SET(0); OBQ_SET(0)
+#if BOOSTERS > 1
+					; age = 0
+#endif
+				};
 				if
 				:: s == RCU_BOOSTED -> ub = 1
 				:: else
@@ -257,6 +309,28 @@ inline read_unlock_unboost()
 	r = NIL; s = RCU_BOOST_IDLE
 }
 
+#if BOOSTERS > 1
+/* The reader migrates (or not) to another CPU. */
+inline migrate()
+{
+	if
+	:: cpu = (cpu + 1) % BOOSTERS
+	:: skip
+	fi
+}
+
+/* rcu_rbd_new(sched_getcpu()): the element of the reader's CPU at that
+ * CPU's booster's index (after a possible migration). */
+inline rd_pick()
+{
+	atomic {
+		migrate();
+		e = cpu * NELEM + IDX(cpu);
+		rcpu = cpu; rage = 0
+	}
+}
+#endif
+
 active proctype reader()
 {
 	byte e = NIL, r = NIL, sec = 0;
@@ -265,12 +339,19 @@ active proctype reader()
 
 	do
 	:: sec < NSEC ->
+#if BOOSTERS > 1
+		atomic { migrate() };	/* between sections */
+#endif
 		/* rcb_read_lock(), outermost: ctr = rcb__gp.ctr + 1 */
 		atomic { incs = 1; rstore(1) };
 		if
 		:: /* rcb_note_block() -> rcb__preempt_boost():
 		    * rcu_rbd_new() loads rcu_boost_idx, then queues */
+#if BOOSTERS == 1
 			e = idx;
+#else
+			rd_pick();
+#endif
 			boost_enqueue(e, ok, 1);
 #ifdef REVERT_OWN_ONLY
 			/* the fix, continued: a reader that finds itself
@@ -282,6 +363,11 @@ active proctype reader()
 				r = rbdp;
 				if
 				:: state == RCU_BOOST_IDLE -> /* reverted: retry */
+#if BOOSTERS > 1
+					/* rcb__boost_adopt(): rcu_rbd_new(sched_getcpu())
+					 * again, possibly on another CPU */
+					rd_pick();
+#endif
 					boost_enqueue(e, ok, 1)
 				:: else ->
 					if
@@ -301,6 +387,9 @@ active proctype reader()
 			od;
 #endif
 			e = NIL; ok = 0
+#if BOOSTERS > 1
+			; atomic { rcpu = BOOSTERS; rage = 0 }
+#endif
 		:: skip /* never blocks, or is preempted without noting it */
 		fi;
 #ifdef LIVENESS
@@ -349,9 +438,27 @@ end:	do
 	od
 }
 
+#if BOOSTERS > 1
+/*
+ * Claim (e): a booster changes the thread (priority, state, lists) only
+ * while it is queued on element e that this booster owns, and no other
+ * booster is changing it meanwhile.
+ */
+inline act_begin(e)
+{
+	atomic {
+		assert(lst == e && OWNER(e) == ME);
+		assert(actor == 0);
+		actor = ME + 1
+	}
+}
+inline act_end() { actor = 0 }
+#endif
+
 /* rcu_boost_one_reader_list(rbdp) */
 inline boost_one_reader_list(e)
 {
+#if BOOSTERS == 1
 	lock(elock[e]);
 	/* list_splice_tail_init(rbs_toboost) and (rbs_boosted) onto list */
 	atomic {
@@ -361,6 +468,23 @@ inline boost_one_reader_list(e)
 		:: else
 		fi
 	}
+#else
+	/* Reduction (BOOSTERS > 1 only, see models/README.md): taking the
+	 * lock and splicing are one step (the splice touches only data
+	 * under that lock), and a walk that finds both lists empty (lock,
+	 * splice nothing, unlock) is that one step. */
+	atomic {
+		elock[e] == 0 ->
+		if
+		:: lst == e && (where == ON_TOBOOST || where == ON_BOOSTED) ->
+			elock[e] = 1; held = 1; where = ON_LOCAL
+		:: else
+		fi
+	}
+	if
+	:: held ->
+	held = 0;
+#endif
 	do
 	:: !(lst == e && where == ON_LOCAL) -> break /* list empty */
 	:: else ->
@@ -381,15 +505,26 @@ inline boost_one_reader_list(e)
 			assert(s == RCU_BOOST_BLOCKED || s == RCU_BOOSTED);
 			where = ON_TOBOOST
 		:: else ->
+#if BOOSTERS > 1
+			act_begin(e);
+			assert(age >= NELEM - 1); /* (d) aged before boosted */
+#endif
 			TOUCH;
 			boosted = 1; /* rcb__boost_prio() (reboost if BOOSTED) */
 			TOUCH;
 			state = RCU_BOOSTED;
 			where = ON_BOOSTED /* list_add_tail(rbs_boosted) */
+#if BOOSTERS > 1
+			; act_end()
+#endif
 		fi;
 		s = RCU_BOOST_IDLE
 	od;
 	unlock(elock[e])
+#if BOOSTERS > 1
+	:: else
+	fi
+#endif
 }
 
 /* rcb__boost_revert(t, rbdp) */
@@ -399,13 +534,66 @@ inline boost_revert(e)
 	TOUCH;
 	if
 	:: rbdp == e && state == RCU_BOOST_BLOCKED OBQ_TEST ->
+#if BOOSTERS > 1
+		act_begin(e);
+#endif
 		atomic { SELFQ_CHECK; lst = NIL; where = 0; rbdp = NIL; OBQ_SET(0) };
+#if BOOSTERS == 1
 		state = RCU_BOOST_IDLE /* [BST-R] store release */
+#else
+		atomic { state = RCU_BOOST_IDLE; age = 0; act_end() } /* [BST-R] */
+#endif
 	:: else
 	fi;
 	unlock(elock[e])
 }
 
+#if BOOSTERS > 1
+/*
+ * enqueue_preempted_readers(b).  Reduction (see models/README.md): the
+ * registry lock, the scan's loads of ctr, boost_state and the reader's
+ * last CPU, and (if they select nothing) the unlock are one step.
+ */
+inline enqueue_preempted_readers()
+{
+	atomic {
+		reglock == 0 -> reglock = 1;
+		if
+		:: registered && ctr && state == RCU_BOOST_IDLE && CPU_MINE(cpu) ->
+			TOUCH;
+			e = cpu * NELEM + IDX(ME) /* rcb__rbd(cpu, b->idx) */
+#ifndef LIVENESS
+		:: true -> /* ctr != 0 but does not hold this grace period */
+			reglock = 0
+#endif
+		:: else -> reglock = 0
+		fi
+	}
+	if
+	:: e != NIL ->
+		boost_enqueue(e, ok, 0);
+		if
+		:: ok ->
+			membarrier(); /* [BST-M] */
+			TOUCH;
+			c = ctr;
+			if
+			:: c -> skip /* still in (the) section: keep it queued */
+#ifdef LIVENESS
+			:: else ->
+#else
+			:: true -> /* left it, or a section that does not hold gp */
+#endif
+				boost_revert(e)
+			fi
+		:: else
+		fi;
+		unlock(reglock)
+	:: else
+	fi;
+	c = 0; ok = 0; e = NIL
+}
+#else
 /* enqueue_preempted_readers() */
 inline enqueue_preempted_readers()
 {
@@ -447,7 +635,9 @@ inline enqueue_preempted_readers()
 	unlock(reglock);
 	c = 0; ok = 0; e = NIL; s = RCU_BOOST_IDLE
 }
+#endif
 
+#if BOOSTERS == 1
 active proctype booster()
 {
 	byte e = NIL;
@@ -463,6 +653,61 @@ end:	do
 		enqueue_preempted_readers()
 	od
 }
+#else
+/* booster_pass(): advance b->idx (ghosts: age the queueing and the
+ * reader's pending index load if they are this booster's) */
+inline advance()
+{
+	atomic {
+		IDX(ME) = (IDX(ME) + 1) % NELEM;
+		if
+		:: rcpu == ME && rage < NELEM -> rage++
+		:: else
+		fi;
+		if
+		:: lst != NIL && OWNER(lst) == ME && age < NELEM -> age++
+		:: else
+		fi
+	}
+}
+
+#ifndef SHARED_WALK
+#define SHARED_WALK 0 /* 1: also walk the other CPUs' elements */
+#endif
+
+active [BOOSTERS] proctype booster()
+{
+	byte e = NIL, k;
+	mtype s = RCU_BOOST_IDLE;
+	bit c, ok, held;
+
+end:	do
+	:: advance();
+		/* the most-aged element of each CPU mapped to this booster
+		 * (rcu_rbd_boosting(b, cpu)): its own CPU ME */
+		atomic { e = ME * NELEM + (IDX(ME) + 1) % NELEM };
+		boost_one_reader_list(e);
+		e = NIL;
+#if SHARED_WALK
+		/* no CPU_MINE() test: every CPU's most-aged element */
+		k = 0;
+		do
+		:: k < BOOSTERS ->
+			if
+			:: !CPU_MINE(k) ->
+				e = k * NELEM + (IDX(ME) + 1) % NELEM;
+				boost_one_reader_list(e);
+				e = NIL
+			:: else
+			fi;
+			k++
+		:: else -> k = 0; break
+		od;
+#endif
+		enqueue_preempted_readers()
+	od
+}
+#endif
 
 /* claim (a): never boosted outside a section */
 active proctype monitor()

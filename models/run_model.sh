@@ -21,6 +21,8 @@
 #   --depth N           pan -m (default 100000)
 #   --hash N            pan -w (default 20; --deep: 24)
 #   --deep              larger bounds (NSEC=4, NELEM=4), COLLAPSE
+#   --collapse          compile pan with -DCOLLAPSE (less memory per
+#                       state, a little slower; for the large variants)
 #   --keep              keep the work directory and print its path
 #   -h, --help
 #
@@ -34,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 SPIN=${SPIN:-spin}
 CC=${CC:-cc}
 
-usage() { sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 mode=safety
 expect=pass
@@ -44,6 +46,7 @@ defs=
 depth=100000
 hash=
 deep=0
+collapse=0
 keep=0
 model=
 
@@ -56,6 +59,7 @@ while [ $# -gt 0 ]; do
 	--depth) depth=$2; shift ;;
 	--hash) hash=$2; shift ;;
 	--deep) deep=1 ;;
+	--collapse) collapse=1 ;;
 	--keep) keep=1 ;;
 	-D*) defs="$defs $1" ;;
 	-h|--help) usage 0 ;;
@@ -144,7 +148,9 @@ elif [ "$expect" = violation ]; then
 else
 	ccflags="$ccflags -DSAFETY"
 fi
-[ "$deep" = 1 ] && ccflags="$ccflags -DCOLLAPSE"
+if [ "$deep" = 1 ] || [ "$collapse" = 1 ]; then
+	ccflags="$ccflags -DCOLLAPSE"
+fi
 
 # shellcheck disable=SC2086
 if ! "$SPIN" $defs -a "$name" >spin.out 2>&1; then
