@@ -71,6 +71,7 @@ struct rcb__booster {
 	_Atomic int prio;        /* its current SCHED_RR priority */
 	_Atomic pid_t tid;
 	_Atomic long passes;
+	_Atomic long cpu_ns;     /* its CPU time after its last pass */
 	pthread_t thread;
 	bool started;            /* created, not joined (booster_lock) */
 } __attribute__((aligned(64)));

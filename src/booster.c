@@ -110,22 +110,16 @@ long rcb__booster_passes(void)
 	return n;
 }
 
-/* CPU time of the running boosters. */
+/* CPU time of the boosters, as each published it after its last pass
+ * (no lock: rcb_boost_stats() runs on booster 0 too). */
 long rcb__booster_cpu_ns(void)
 {
 	long total = 0;
 
-	pthread_mutex_lock(&booster_lock);
-	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
-		struct timespec ts;
-		clockid_t cid;
-
-		if (rcb__boosters[i].started &&
-		    pthread_getcpuclockid(rcb__boosters[i].thread, &cid) == 0 &&
-		    clock_gettime(cid, &ts) == 0)
-			total += (long)ts.tv_sec * 1000000000L + ts.tv_nsec;
-	}
-	pthread_mutex_unlock(&booster_lock);
+	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
+		return 0;
+	for (int i = 0; i < rcb__nboosters; i++)
+		total += rcb_load_relaxed(&rcb__boosters[i].cpu_ns);
 	return total;
 }
 
@@ -188,18 +182,25 @@ static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio)
 /*
  * Escalation: raise by one level every boosted reader of @rbdp that
  * still holds up the current grace period escalate_periods passes after
- * its last raise, up to @ceiling.  Context: booster, lock not held.
+ * its last raise, up to @ceiling.  Like rcu_boost_one_reader_list(), at
+ * most one target's system calls per lock hold, yielding between
+ * (invariant 2).  Context: booster, lock not held.
  */
 static void escalate_list(struct rcu_boost_dat *rbdp, long pass, int ceiling)
 {
 	unsigned long gp = rcb_load_relaxed(&rcb__gp.ctr);
+	struct rcb__list list;
 	struct rcb__thread *t;
-	struct rcb__list *pos;
+	uint64_t t0 = 0;
 
+	rcb__list_init(&list);
 	rcb__boost_lock(rbdp);
-	for (pos = rbdp->rbs_boosted.next; pos != &rbdp->rbs_boosted;
-	     pos = pos->next) {
-		t = rcb__container_of(pos, struct rcb__thread, boost.rcub_entry);
+	rcb__list_splice_tail_init(&rbdp->rbs_boosted, &list);
+	while (!rcb__list_empty(&list)) {
+		t = rcb__container_of(list.next, struct rcb__thread,
+				      boost.rcub_entry);
+		rcb__list_del_init(&t->boost.rcub_entry);
+		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
 		if (rcb__bstate_relaxed(t->rd) != RCU_BOOSTED ||
 		    !rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp))
 			continue;
@@ -211,9 +212,15 @@ static void escalate_list(struct rcu_boost_dat *rbdp, long pass, int ceiling)
 			    (long)rcb__settings.escalate_periods ||
 		    t->boost.level >= ceiling || t->boost.level < 1)
 			continue;
+		rcb__hold_begin(&t0);
 		rcb__boost_prio(t, rbdp, t->boost.level + 1);
 		t->boost.esc_pass = pass;
 		rcb_add_relaxed(&rcb__escalations, 1);
+		rcb__hold_end(&t0);
+		/* Let real-time work waiting for this element in. */
+		rcb__boost_unlock(rbdp);
+		sched_yield();
+		rcb__boost_lock(rbdp);
 	}
 	rcb__boost_unlock(rbdp);
 }
@@ -292,6 +299,7 @@ static _Atomic long pressure_entries, pressure_kicks;
 static uint64_t pressure_evaluated_ns;
 static char cgroup_dir[512]; /* "" if the process's cgroup v2 is unknown */
 static unsigned long long cgroup_events_seen;
+static int cgroup_events_fd; /* read_kept() */
 static bool cgroup_events_known;
 /* rcb_call*() kicks the boosters when the count reaches this (0: not
  * watching); read on every rcb_call*(), so it has its own cache line. */
@@ -330,16 +338,41 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
 }
 
 /*
+ * The pressure files stay open (the booster, a real-time thread, reads
+ * them up to every millisecond under pressure): *@fd is 0 before the
+ * first try, -1 if the file cannot be opened, else the descriptor + 1.
+ * pread() at offset 0 makes the kernel regenerate the text.
+ */
+static ssize_t read_kept(const char *path, int *fd, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (*fd == 0) {
+		int f = open(path, O_RDONLY | O_CLOEXEC);
+
+		*fd = f < 0 ? -1 : f + 1;
+	}
+	if (*fd < 0)
+		return -1;
+	n = pread(*fd - 1, buf, len - 1, 0);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/*
  * One PSI file ("some avg10=X.YY ... total=US"): the "some" line's avg10
  * in hundredths of a percent, and its total stall time in microseconds.
  * Returns false if unreadable.
  */
-static bool psi_read(const char *path, long *avg10, unsigned long long *total)
+static bool psi_read(const char *path, int *fd, long *avg10,
+		     unsigned long long *total)
 {
 	char buf[512], *p, *t;
 	long whole, frac = 0;
 
-	if (read_small(path, buf, sizeof(buf)) <= 0 ||
+	if (read_kept(path, fd, buf, sizeof(buf)) <= 0 ||
 	    !(p = strstr(buf, "some avg10=")) || !(t = strstr(p, "total=")))
 		return false;
 	p += strlen("some avg10=");
@@ -361,7 +394,7 @@ static bool cgroup_events(unsigned long long *sum)
 		return false;
 	snprintf(path, sizeof(path), "%s/memory.events", cgroup_dir);
 	buf[0] = '\n';
-	if (read_small(path, buf + 1, sizeof(buf) - 1) <= 0)
+	if (read_kept(path, &cgroup_events_fd, buf + 1, sizeof(buf) - 1) <= 0)
 		return false;
 	*sum = 0;
 	for (int i = 0; i < 3; i++) {
@@ -411,6 +444,7 @@ static void find_cgroup(void)
 struct psi_source {
 	unsigned long long total_us, at_ns;
 	bool hit;
+	int fd; /* read_kept() */
 };
 static struct psi_source psi_system, psi_cgroup;
 
@@ -429,7 +463,7 @@ static bool psi_hit(const char *path, struct psi_source *src, unsigned int pct,
 
 	if (src->at_ns && now - src->at_ns < 100000000ull)
 		return src->hit;
-	if (!psi_read(path, &avg10, &total))
+	if (!psi_read(path, &src->fd, &avg10, &total))
 		return false;
 	src->hit = src->at_ns && total >= src->total_us &&
 		   (total - src->total_us) * 1000ull * 100 >=
@@ -531,10 +565,16 @@ void rcb__pressure_kick(void)
 
 /* ---- the booster thread ---------------------------------------------- */
 
+/* The booster's real-time priority now (chrt may have changed it), or
+ * 0 if an administrator moved it out of real-time: then it boosts
+ * nothing, as boosting readers above itself would starve it. */
 static int own_prio(void)
 {
 	struct sched_param sp;
+	int policy = sched_getscheduler(0);
 
+	if (policy != SCHED_RR && policy != SCHED_FIFO)
+		return policy < 0 ? rcb__settings.boost_prio : 0;
 	if (sched_getparam(0, &sp) != 0 || sp.sched_priority < 1)
 		return rcb__settings.boost_prio;
 	return sp.sched_priority;
@@ -638,8 +678,17 @@ static void *rcu_booster(void *arg)
 		if (rcb_load_acquire(&booster_stop))
 			break;
 		rcb_store_relaxed(&b->prio, prio);
-		booster_pass(b, prio, now, period_ns, pass);
+		if (prio)
+			booster_pass(b, prio, now, period_ns, pass);
 		rcb_add_relaxed(&b->passes, 1);
+		{
+			struct timespec ts;
+
+			if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+				rcb_store_relaxed(&b->cpu_ns,
+						  (long)ts.tv_sec * 1000000000L +
+							  ts.tv_nsec);
+		}
 		if (b->id == 0 && rcb__settings.stats_interval_s &&
 		    now - last_print >= rcb__settings.stats_interval_s * 1000000000ull) {
 			struct rcb_boost_stats s;
@@ -656,39 +705,65 @@ static void *rcu_booster(void *arg)
 	return NULL;
 }
 
-/* The NUMA node of each CPU from /sys, or false if there is one node
- * (or no such information). */
+/* Call @fn(@lo..@hi) for each range of a sysfs list such as "0-3,8-11". */
+static void for_each_range(const char *list, void (*fn)(long lo, long hi, void *),
+			   void *arg)
+{
+	const char *p = list;
+
+	while (*p >= '0' && *p <= '9') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		fn(lo, hi, arg);
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+}
+
+struct numa_walk {
+	int *map, ncpus, nodes;
+};
+
+static void numa_cpus(long lo, long hi, void *arg)
+{
+	struct numa_walk *w = arg;
+
+	for (long c = lo < 0 ? 0 : lo; c <= hi && c < w->ncpus; c++)
+		w->map[c] = w->nodes - 1;
+}
+
+static void numa_node(long lo, long hi, void *arg)
+{
+	struct numa_walk *w = arg;
+	char path[96], buf[4096];
+
+	for (long node = lo; node <= hi && node < 4096; node++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%ld/cpulist", node);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		w->nodes++;
+		for_each_range(buf, numa_cpus, w);
+	}
+}
+
+/* Number each CPU's NUMA node (densely, from 0) in @map from sysfs;
+ * false if there is one node (or no such information). */
 static bool numa_map(int *map, int ncpus)
 {
-	char path[96], buf[4096];
-	int nodes = 0;
+	struct numa_walk w = { map, ncpus, 0 };
+	char buf[4096];
 
 	for (int i = 0; i < ncpus; i++)
 		map[i] = 0;
-	for (int node = 0; node < 1024; node++) {
-		char *p;
-
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/node/node%d/cpulist", node);
-		if (read_small(path, buf, sizeof(buf)) <= 0)
-			continue;
-		nodes++;
-		/* "0-3,8-11" */
-		for (p = buf; *p && *p != '\n';) {
-			long lo = strtol(p, &p, 10), hi = lo;
-
-			if (*p == '-')
-				hi = strtol(p + 1, &p, 10);
-			for (long c = lo; c <= hi && c < ncpus; c++)
-				if (c >= 0)
-					map[c] = nodes - 1;
-			if (*p == ',')
-				p++;
-			else
-				break;
-		}
-	}
-	return nodes > 1;
+	if (read_small("/sys/devices/system/node/online", buf, sizeof(buf)) <= 0)
+		return false;
+	for_each_range(buf, numa_node, &w);
+	return w.nodes > 1;
 }
 
 /*
@@ -733,11 +808,50 @@ int rcb__boosters_init(int ncpus)
 }
 
 /*
+ * Stop and join the booster threads that run, then the pi backend's
+ * helpers (after the boosters: a booster may be binding one).  Context:
+ * booster_lock held.
+ */
+static void boosters_stop_locked(bool pi_started)
+{
+	rcb_store_relaxed(&rcb__pressure_kick_at, 0);
+	rcb_store_relaxed(&rcb__pressure_kick_bytes, 0);
+	/* [BST-T] pairs with [BST-S]. */
+	rcb_store_release(&booster_stop, 1);
+	boosters_wake();
+	for (int i = 0; i < rcb__nboosters; i++) {
+		struct rcb__booster *b = &rcb__boosters[i];
+
+		if (!b->started)
+			continue;
+		pthread_join(b->thread, NULL);
+		b->started = false;
+		rcb_store_relaxed(&b->tid, 0);
+		/* Queued readers stay queued and dequeue themselves; new
+		 * blocks are "too early" until the booster runs again.
+		 * [BST-I] the index goes back to -1 (rcu_rbd_new() tests it
+		 * with [BST-N]; nothing to publish with it). */
+		rcb_store_release(&b->idx, -1);
+	}
+	if (pi_started)
+		rcb__pi_stop();
+	rcb_store_relaxed(&pressure_active, false);
+	rcb_store_relaxed(&pressure_kicked, 0);
+	/* No booster runs: their PSI readings may be reset. */
+	psi_system.at_ns = psi_cgroup.at_ns = 0;
+	psi_system.hit = psi_cgroup.hit = false;
+	rcb_store_relaxed(&booster_started, false);
+}
+
+/*
  * article: init_rcu_boost_late().  Start the boosters unless they run or
- * were refused real-time priority.  Returns 0 or a negative errno.
+ * were refused real-time priority: all of them or none (a CPU group
+ * without its booster would never be boosted).  Returns 0 or a negative
+ * errno.
  */
 int rcb__booster_start(void)
 {
+	bool pi_started = false;
 	int err = 0, started = 0;
 
 	if (!rcb__settings.boost || rcb_load_relaxed(&no_permission))
@@ -747,8 +861,10 @@ int rcb__booster_start(void)
 	pthread_mutex_lock(&booster_lock);
 	if (!rcb_load_relaxed(&booster_started) && rcb_load_relaxed(&rcb__running)) {
 		err = -rcb__boost_early_init();
-		if (!err && rcb__backend_pi())
+		if (!err && rcb__backend_pi()) {
 			err = -rcb__pi_start();
+			pi_started = !err;
+		}
 		if (!err) {
 			rcb_store_relaxed(&booster_stop, 0);
 			rcb_store_relaxed(&boosters_ready, 0);
@@ -768,7 +884,11 @@ int rcb__booster_start(void)
 		 * pairs with [BST-W]. */
 		for (int r; (r = rcb_load_acquire(&boosters_ready)) < started;)
 			rcb__futex_wait(&boosters_ready, r, 0);
-		if (started) {
+		if (err) {
+			boosters_stop_locked(pi_started);
+			fprintf(stderr, "rcuboost: cannot start the booster threads: %s\n",
+				strerror(err));
+		} else {
 			if (rcb__settings.pressure_callbacks)
 				rcb_store_relaxed(&rcb__pressure_kick_at,
 						  rcb__settings.pressure_callbacks);
@@ -777,9 +897,6 @@ int rcb__booster_start(void)
 						  rcb__settings.pressure_bytes);
 			rcb_store_release(&booster_started, true); /* [BST-KR] */
 		}
-		if (err)
-			fprintf(stderr, "rcuboost: cannot start the booster threads: %s\n",
-				strerror(err));
 	}
 	pthread_mutex_unlock(&booster_lock);
 	return -err;
@@ -797,34 +914,8 @@ void rcb__booster_kick(void)
 void rcb__booster_stop(void)
 {
 	pthread_mutex_lock(&booster_lock);
-	if (rcb_load_relaxed(&booster_started)) {
-		rcb_store_relaxed(&rcb__pressure_kick_at, 0);
-		rcb_store_relaxed(&rcb__pressure_kick_bytes, 0);
-		/* [BST-T] pairs with [BST-S]. */
-		rcb_store_release(&booster_stop, 1);
-		boosters_wake();
-		for (int i = 0; i < rcb__nboosters; i++) {
-			struct rcb__booster *b = &rcb__boosters[i];
-
-			if (!b->started)
-				continue;
-			pthread_join(b->thread, NULL);
-			b->started = false;
-			rcb_store_relaxed(&b->tid, 0);
-			/* Queued readers stay queued and dequeue
-			 * themselves; new blocks are "too early" until
-			 * the booster runs again. */
-			rcb_store_release(&b->idx, -1); /* [BST-I] */
-		}
-		if (rcb__backend_pi())
-			rcb__pi_stop();
-		rcb_store_relaxed(&pressure_active, false);
-		rcb_store_relaxed(&pressure_kicked, 0);
-		/* No booster runs: their PSI readings may be reset. */
-		memset(&psi_system, 0, sizeof(psi_system));
-		memset(&psi_cgroup, 0, sizeof(psi_cgroup));
-		rcb_store_relaxed(&booster_started, false);
-	}
+	if (rcb_load_relaxed(&booster_started))
+		boosters_stop_locked(rcb__backend_pi());
 	pthread_mutex_unlock(&booster_lock);
 }
 
@@ -839,13 +930,17 @@ RCB_API int rcb_booster_set_prio(int prio)
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&booster_lock);
+	/* Every booster, even after a failure, so that they stay alike
+	 * where the kernel allows it; the first error is returned. */
 	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
+		int e;
+
 		if (!rcb__boosters[i].started)
 			continue;
 		n++;
-		if (!err)
-			err = pthread_setschedparam(rcb__boosters[i].thread,
-						    SCHED_RR, &sp);
+		e = pthread_setschedparam(rcb__boosters[i].thread, SCHED_RR, &sp);
+		if (e && !err)
+			err = e;
 	}
 	pthread_mutex_unlock(&booster_lock);
 	if (!n)
