@@ -60,6 +60,7 @@ static const char *const conf_name[NCONF] = { "pi", "sched", "urcu-memb" };
 #define MAX_UNLOCKS 15
 #define PAIR_BATCHES 5
 #define MAX_CHAIN 3
+#define CHAIN_GAP_MS 500     /* between two chain reps */
 #define HOLD_EXTRA_MS 3000   /* the holder releases M by hog_ms + this */
 #define RT_CHECK_PRIO 50     /* the booster's default priority */
 
@@ -494,6 +495,12 @@ static void c_chain(const struct pi_priv *pv, const struct rcb_config *cfg, stru
 	if (c_rcuboost)
 		rcb_boost_stats(&s0);
 	for (int i = 0; i < pv->chain_reps && !r->error[0]; i++) {
+		/* A SCHED_OTHER thread starved by real-time ones gets the
+		 * fair server's 50 ms per second after ~950 ms; just after
+		 * it ran, the server runs the holder at once.  Let it go
+		 * back to deferring, so that every rep starts alike. */
+		if (i)
+			bench_sleep_ns((uint64_t)CHAIN_GAP_MS * 1000000);
 		v[i] = ch_once(r);
 		if (isnan(v[i]))
 			break;
@@ -523,7 +530,8 @@ static void c_chain(const struct pi_priv *pv, const struct rcb_config *cfg, stru
 static unsigned int c_child_timeout_s(const struct pi_priv *pv)
 {
 	unsigned int inv = (unsigned int)(pv->prm.warmup_ms + pv->hog_ms + pv->prm.tail_ms);
-	unsigned int chain = (unsigned int)pv->chain_reps * (unsigned int)(pv->hog_ms + 1000);
+	unsigned int chain = (unsigned int)pv->chain_reps *
+			     (unsigned int)(pv->hog_ms + CHAIN_GAP_MS + 1000);
 
 	return (inv + chain + (unsigned int)pv->unlocks * (BLOCK_MS + 50)) / 1000 + 30;
 }
@@ -666,10 +674,12 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		     "mutex that a SCHED_OTHER reader on CPU %d waits for in its section\n"
 		     "(rcb_mutex_lock) while a SCHED_FIFO %d hog keeps the holder off its CPU for\n"
 		     "up to %d ms; the grace period starts as the reader enters its section.\n"
+		     "Reps %d ms apart: the kernel's fair server runs a starved SCHED_OTHER\n"
+		     "thread after ~950 ms, and at once for a while after it did.\n"
 		     "Booster period %u ms, %u elements.\n",
 		INV_OTHER_CPU, pv->prm.reader_prio, pv->prm.hog_prio, INV_RT_CPU, pv->hog_ms,
 		pv->unlocks, BLOCK_MS, PAIR_BATCHES, pv->pairs, pv->chain_reps, INV_RT_CPU,
-		INV_OTHER_CPU, HOG_PRIO, pv->hog_ms, pv->period_ms, pv->elements);
+		INV_OTHER_CPU, HOG_PRIO, pv->hog_ms, CHAIN_GAP_MS, pv->period_ms, pv->elements);
 	if (x->status || !rs) {
 		fprintf(out, "pi: n/a: %s\n", x->why);
 		return;
@@ -738,9 +748,9 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 	fprintf(f, "    \"params\": {\"hog_ms\": %d, \"reader_prio\": %d, \"hog_prio\": %d, "
 		   "\"unlock_sections\": %d, \"block_ms\": %d,\n      \"pair_batches\": %d, "
 		   "\"pairs_per_batch\": %lu, \"chain_reps\": %d, \"boost_period_ms\": %u, "
-		   "\"boost_elements\": %u},\n    \"runs\": [",
+		   "\"chain_gap_ms\": %d,\n      \"boost_elements\": %u},\n    \"runs\": [",
 		pv->hog_ms, pv->prm.reader_prio, pv->prm.hog_prio, pv->unlocks, BLOCK_MS,
-		PAIR_BATCHES, pv->pairs, pv->chain_reps, pv->period_ms, pv->elements);
+		PAIR_BATCHES, pv->pairs, pv->chain_reps, pv->period_ms, CHAIN_GAP_MS, pv->elements);
 	for (int c = 0; pv->sh && !x->status && c < NCONF; c++) {
 		const struct pi_res *r = &pv->sh->res[c];
 		const struct inv_result *v = &r->inv;
