@@ -826,10 +826,10 @@ static void plot(struct bench_xres *x, const struct pi_priv *pv)
 	fprintf(f, "figure");
 	for (int c = 0; c < NCONF; c++)
 		fprintf(f, " %s", conf_name[c]);
-	fprintf(f, "\n\"inversion GP max\"");
+	fprintf(f, "\n\"inversion (max)\"");
 	for (int c = 0; c < NCONF; c++)
 		dat_num(f, inv_v(&rs[c], 0));
-	fprintf(f, "\n\"chain GP median\"");
+	fprintf(f, "\n\"chain (median)\"");
 	for (int c = 0; c < NCONF; c++)
 		dat_num(f, v_of(&rs[c], rs[c].chain_gp_median_ms));
 	fprintf(f, "\n");
