@@ -104,6 +104,7 @@ struct bench_params {
 	int quick;
 	int warmup;               /* non-zero during the discarded warm-up */
 	int cpu_a, cpu_b;         /* the two CPUs worker threads are pinned to */
+	int hog_ms;               /* pi: --hog-ms (the longest); 0: its default */
 };
 
 enum bench_better { BENCH_LOWER, BENCH_HIGHER };
@@ -233,6 +234,7 @@ struct bench_xscenario {
 extern const struct bench_xscenario bench_x_pressure;
 extern const struct bench_xscenario bench_x_escalate;
 extern const struct bench_xscenario bench_x_boosters;
+extern const struct bench_xscenario bench_x_pi;
 
 /* Add a figure to @x; returns it (peers added with bench_x_peer()). */
 struct bench_xfig *bench_x_fig(struct bench_xres *x, const char *unit,

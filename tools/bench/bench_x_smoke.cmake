@@ -1,7 +1,7 @@
 # cmake -DJSON=<file> -DSTDOUT=<file> -DSCENARIO=<name> -P bench_x_smoke.cmake
 #
 # Checks the output of "rcuboost-bench --quick --json JSON SCENARIO" for
-# the enhancements' scenarios (pressure, escalate, boosters): the summary
+# the enhancements' scenarios (pressure, escalate, boosters, pi): the summary
 # line first, the figure table, and a JSON file whose entries all have
 # the right types and whose SCENARIO object says it ran with every run
 # passing its checks.  No timing is asserted.

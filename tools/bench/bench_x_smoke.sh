@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench_x_smoke.sh BENCH CMAKE DIR SCENARIO: run "rcuboost-bench --quick
-# SCENARIO" (pressure, escalate or boosters) and check the shape of its
+# SCENARIO" (pressure, escalate, boosters or pi) and check the shape of its
 # output with bench_x_smoke.cmake.  Exit 77 (skip) only when the scenario
 # reports n/a and the user is not root; no timing is asserted.
 set -u

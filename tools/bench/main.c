@@ -41,8 +41,10 @@ static const struct bench_flavor *const sides[] = {
 	&bench_flavor_urcu_qsbr,
 };
 static const struct bench_xscenario *const xscenarios[] = {
-	/* boosters first: it forks, best before any library thread runs. */
+	/* boosters and pi first: they fork, best before any library thread
+	 * runs (liburcu's call_rcu thread would not exist in the child). */
 	&bench_x_boosters,
+	&bench_x_pi,
 	&bench_x_pressure,
 	&bench_x_escalate,
 };
@@ -71,8 +73,8 @@ static void usage(FILE *out)
 		"  --calls N          callbacks per thread in the call throughput tests\n"
 		"                     (default %lu)\n"
 		"  --hog-ms LIST      inversion: hog durations in ms, comma-separated\n"
-		"                     (default %s)\n"
-		"  --plot-dir DIR     pressure, escalate, boosters: where their gnuplot\n"
+		"                     (default %s); pi: the longest of LIST\n"
+		"  --plot-dir DIR     pressure, escalate, boosters, pi: where their gnuplot\n"
 		"                     scripts, data and PNG plots go (default .)\n"
 		"  --help             show this help and exit\n"
 		"\n"
@@ -297,8 +299,12 @@ int main(int argc, char **argv)
 	if (!nsel && !inversion && !nxsel)
 		for (size_t k = 0; k < NSCENARIOS; k++)
 			selected[nsel++] = scenarios[k];
-	if (nhogs && !inversion) {
-		fprintf(stderr, "rcuboost-bench: --hog-ms applies to the inversion scenario only\n");
+	for (size_t k = 0; k < NXSCENARIOS; k++)
+		if (xsel[k] && xscenarios[k] == &bench_x_pi && nhogs)
+			p.hog_ms = hog_ms[nhogs - 1]; /* sorted: the longest */
+	if (nhogs && !inversion && !p.hog_ms) {
+		fprintf(stderr, "rcuboost-bench: --hog-ms applies to the inversion and pi "
+				"scenarios only\n");
 		return 2;
 	}
 	if (inversion && !nhogs)
