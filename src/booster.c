@@ -289,6 +289,8 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 
 /* ---- memory pressure ----------------------------------------------- */
 
+static void boosters_wake(void);
+
 /*
  * Pressure state, shared by the boosters: evaluated by whichever booster
  * gets pressure_lock (try-lock: the others use the last verdict).
@@ -296,10 +298,11 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 static pthread_mutex_t pressure_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic bool pressure_active;
 static _Atomic long pressure_entries, pressure_kicks;
-static uint64_t pressure_evaluated_ns;
 static char cgroup_dir[512]; /* "" if the process's cgroup v2 is unknown */
 static unsigned long long cgroup_events_seen;
 static int cgroup_events_fd; /* read_kept() */
+static uint64_t cgroup_events_at_ns;
+static bool cgroup_events_hit;
 static bool cgroup_events_known;
 /* rcb_call*() kicks the boosters when the count reaches this (0: not
  * watching); read on every rcb_call*(), so it has its own cache line. */
@@ -485,12 +488,19 @@ static bool kernel_pressure(unsigned int pct, uint64_t now)
 		snprintf(path, sizeof(path), "%s/memory.pressure", cgroup_dir);
 		if (psi_hit(path, &psi_cgroup, pct, now))
 			hit = true;
-		if (cgroup_events(&ev)) {
-			if (cgroup_events_known && ev != cgroup_events_seen)
-				hit = true;
-			cgroup_events_seen = ev;
-			cgroup_events_known = true;
+		/* New events count for one PSI window, like a stall share. */
+		if (now - cgroup_events_at_ns >= 100000000ull) {
+			cgroup_events_hit = false;
+			if (cgroup_events(&ev)) {
+				cgroup_events_hit = cgroup_events_known &&
+						    ev != cgroup_events_seen;
+				cgroup_events_seen = ev;
+				cgroup_events_known = true;
+			}
+			cgroup_events_at_ns = now;
 		}
+		if (cgroup_events_hit)
+			hit = true;
 	}
 	return hit;
 }
@@ -504,18 +514,16 @@ static bool pressure_update(uint64_t now)
 {
 	const struct rcb__settings *st = &rcb__settings;
 	struct rcb_backlog bl;
-	bool active, high, low;
+	bool active, high, low, entered = false;
 
 	if (!rcb__pressure_on())
 		return false;
 	if (pthread_mutex_trylock(&pressure_lock) != 0)
 		return rcb_load_relaxed(&pressure_active);
+	/* Cheap: two counters, and the kernel's files at most every
+	 * 100 ms (psi_hit()); so every pass evaluates, and a kick is
+	 * never swallowed by a stale verdict. */
 	active = rcb_load_relaxed(&pressure_active);
-	if (now - pressure_evaluated_ns < 500000) { /* twice per ms at most */
-		pthread_mutex_unlock(&pressure_lock);
-		return active;
-	}
-	pressure_evaluated_ns = now;
 	rcb_backlog(&bl);
 	high = (st->pressure_callbacks && bl.callbacks >= st->pressure_callbacks) ||
 	       (st->pressure_bytes && bl.bytes >= st->pressure_bytes);
@@ -530,13 +538,24 @@ static bool pressure_update(uint64_t now)
 	if (!active && high) {
 		active = true;
 		rcb_add_relaxed(&pressure_entries, 1);
+		/* The other boosters may have used the old verdict (try-lock
+		 * above) and gone to sleep for a period: wake them. */
+		entered = true;
 	} else if (active && low) {
 		active = false;
 	}
 	rcb_store_relaxed(&pressure_active, active);
-	/* While active, updaters need not kick again. */
-	rcb_store_relaxed(&pressure_kicked, active);
+	/* Updaters kick once per episode: re-armed only below the
+	 * low-water mark, so a kick that raced with this evaluation (it
+	 * read the backlog just before the kicker's callback) is not
+	 * followed by one wake-up per callback until the next. */
+	if (!active && low)
+		rcb_store_relaxed(&pressure_kicked, 0);
+	else if (active)
+		rcb_store_relaxed(&pressure_kicked, 1);
 	pthread_mutex_unlock(&pressure_lock);
+	if (entered && rcb__nboosters > 1)
+		boosters_wake();
 	return active;
 }
 
@@ -838,7 +857,8 @@ static void boosters_stop_locked(bool pi_started)
 	rcb_store_relaxed(&pressure_active, false);
 	rcb_store_relaxed(&pressure_kicked, 0);
 	/* No booster runs: their PSI readings may be reset. */
-	psi_system.at_ns = psi_cgroup.at_ns = 0;
+	psi_system.at_ns = psi_cgroup.at_ns = cgroup_events_at_ns = 0;
+	cgroup_events_hit = false;
 	psi_system.hit = psi_cgroup.hit = false;
 	rcb_store_relaxed(&booster_started, false);
 }

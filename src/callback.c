@@ -57,6 +57,22 @@ static bool queue_empty(void)
 	return rcb_load_seq_cst(&q.tail) == &q.stub;
 }
 
+/*
+ * pending_bytes += @bytes; returns the new value.  Written with an empty
+ * asm between the fetch-add and the addition: GCC 12.2 (Debian 12)
+ * compiles "if (b) x = fetch_add(p, b) + b" (and __atomic_add_fetch) at
+ * every -O level into "lock xadd %r, p; add %r, %r", twice the old
+ * value, since xadd overwrites the register that held b
+ * (tests/regression/pressure_bytes_kick.c).
+ */
+static unsigned long long add_return_bytes(unsigned long long bytes)
+{
+	unsigned long long old = rcb_add_relaxed(&pending_bytes, bytes);
+
+	__asm__("" : "+r"(old));
+	return old + bytes;
+}
+
 static void enqueue(struct rcb_head *h)
 {
 	struct rcb_head *prev;
@@ -285,7 +301,7 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 	head->bytes = bytes;
 	n = rcb_add_relaxed(&pending, 1) + 1;
 	if (bytes)
-		nbytes = rcb_add_relaxed(&pending_bytes, bytes) + bytes;
+		nbytes = add_return_bytes(bytes);
 	enqueue(head);
 	/* [CB-F] Load after the seq_cst exchange in enqueue(): pairs with
 	 * [CB-S]: either the consumer's re-check sees our node, or we see
