@@ -58,7 +58,7 @@ static const struct var vars[] = {
 	{ "RCUBOOST_BOOSTER_CPUS", "node, all, or a CPU count from 1 to 4096",
 	  { "0", "4097", "Node", "all ", "none" }, { "node", "all", "1", "4096" }, 0, 0 },
 	{ "RCUBOOST_BACKEND", "sched or pi", { "Sched", "pi ", "rt_mutex" },
-	  { "sched" }, 1, 0 },
+	  { "sched", "pi" }, 1, 0 },
 	{ "RCUBOOST_PI_HELPERS", "1 to 64", { "0", "65" }, { "1", "64" }, 0, 0 },
 };
 
