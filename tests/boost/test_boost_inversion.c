@@ -5,103 +5,23 @@
  * second and the peak backlog stays small whatever the hog's length; and
  * the reader gets its own attributes back.  Bounds are generous: the
  * figures themselves are rcuboost-bench inversion's. */
-#include "tests/boost/rt.h"
-#include "rcuboost.h"
-
-static atomic_int in_cs, stop_updater;
-static struct rt_hog hog;
-
-static void *reader(void *arg)
-{
-	struct rt_attr after;
-
-	(void)arg;
-	rt_pin(0);
-	CHECK(rt_set(0, SCHED_FIFO, 10, 0) == 0);
-	CHECK(rcb_register_thread() == 0);
-	rcb_read_lock();
-	atomic_store(&in_cs, 1);
-	/* Spin until the hog has run: it preempts us right here. */
-	while (!atomic_load(&hog.started))
-		;
-	rcb_read_unlock();
-	CHECK(rt_get(0, &after) == 0);
-	CHECK(after.policy == SCHED_FIFO && after.prio == 10);
-	CHECK(rcb_unregister_thread() == 0);
-	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
-	return NULL;
-}
-
-static void free_head(struct rcb_head *h)
-{
-	free(h);
-}
-
-/* One callback per millisecond on CPU 1, as an updater would. */
-static void *updater(void *arg)
-{
-	(void)arg;
-	rt_pin(1);
-	while (!atomic_load(&stop_updater)) {
-		struct rcb_head *h = malloc(sizeof(*h));
-
-		CHECK(h && rcb_call(h, free_head) == 0);
-		usleep(1000);
-	}
-	return NULL;
-}
-
-struct run {
-	double gp_ms;
-	unsigned long long peak;
-};
-
-static struct run run(int boost, double hog_s)
-{
-	struct rcb_config cfg = { .boost = boost ? 1 : -1 };
-	struct rcb_backlog bl;
-	struct run res;
-	pthread_t r, u;
-	double t0;
-
-	CHECK(rcb_init(&cfg) == 0);
-	atomic_store(&in_cs, 0);
-	atomic_store(&stop_updater, 0);
-	hog.started = 0;
-	CHECK(pthread_create(&u, NULL, updater, NULL) == 0);
-	CHECK(rcb_barrier() == 0);
-	CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
-	while (!atomic_load(&in_cs))
-		usleep(100);
-	rcb_backlog_reset_peak();
-	rt_hog_start(&hog, 0, 40, hog_s);
-	usleep(5000);
-	t0 = rt_now();
-	CHECK(rcb_synchronize() == 0);
-	res.gp_ms = (rt_now() - t0) * 1e3;
-	rt_hog_join(&hog);
-	pthread_join(r, NULL);
-	rcb_backlog(&bl);
-	res.peak = bl.peak_callbacks;
-	atomic_store(&stop_updater, 1);
-	pthread_join(u, NULL);
-	CHECK(rcb_shutdown() == 0);
-	return res;
-}
+#include "tests/boost/inversion_run.h"
 
 int main(void)
 {
+	struct rcb_config off_cfg = { .boost = -1 }, on_cfg = { .boost = 1 };
+	struct inv_test_run off, on1, on2;
 	struct rcb_boost_stats s;
-	struct run off, on1, on2;
-	char buf[1024];
+	char buf[2048];
 
 	rt_require();
 	rt_watchdog(90);
 	rt_pin(1);
-	off = run(0, 2.0);
-	on1 = run(1, 1.0);
-	on2 = run(1, 2.0);
-	rcb_boost_stats(&s);
+	/* One callback per millisecond on CPU 1, as an updater would. */
+	off = inv_test_run(&off_cfg, 40, 2.0, 1000, 0, NULL);
+	on1 = inv_test_run(&on_cfg, 40, 1.0, 1000, 0, NULL);
+	on2 = inv_test_run(&on_cfg, 40, 2.0, 1000, 0, NULL);
+	s = on2.bs; /* counters since the first initialisation */
 	rcb_boost_stats_format(&s, buf, sizeof(buf), 1);
 	printf("reader preempted by a hog, one callback per ms:\n"
 	       "  unboosted, 2 s hog: grace period %.1f ms, peak backlog %llu\n"
@@ -118,5 +38,7 @@ int main(void)
 	CHECK(s.boost >= 1);
 	CHECK(s.unboosted >= 1);
 	CHECK(s.preempt_enqueued >= 1);
+	/* The reader got its own attributes back every time. */
+	CHECK(off.restored && on1.restored && on2.restored);
 	return 0;
 }
