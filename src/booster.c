@@ -80,18 +80,23 @@ struct rcb__booster *rcb__boosters;
 int rcb__nboosters;
 int *rcb__cpu_booster;
 
+/* Number of boosters in the table, 0 before rcb__boost_early_init()
+ * built it.  [BST-DA] pairs with [BST-D]: the table is initialised. */
+static int boosters_known(void)
+{
+	return rcb_load_acquire(&rcb__boost_dat_ready) /* [BST-DA] */
+		       ? rcb__nboosters : 0;
+}
+
 bool rcb__booster_running(void)
 {
-	return rcb_load_relaxed(&booster_started) &&
-	       rcb_load_acquire(&rcb__boost_dat_ready) && /* [BST-DA] */
+	return rcb_load_relaxed(&booster_started) && boosters_known() &&
 	       rcb_load_relaxed(&rcb__boosters[0].idx) >= 0;
 }
 
 int rcb__booster_prio(void)
 {
-	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
-		return 0;
-	return rcb_load_relaxed(&rcb__boosters[0].prio);
+	return boosters_known() ? rcb_load_relaxed(&rcb__boosters[0].prio) : 0;
 }
 
 bool rcb__booster_no_permission(void)
@@ -103,9 +108,7 @@ long rcb__booster_passes(void)
 {
 	long n = 0;
 
-	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
-		return 0;
-	for (int i = 0; i < rcb__nboosters; i++)
+	for (int i = 0; i < boosters_known(); i++)
 		n += rcb_load_relaxed(&rcb__boosters[i].passes);
 	return n;
 }
@@ -116,9 +119,7 @@ long rcb__booster_cpu_ns(void)
 {
 	long total = 0;
 
-	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
-		return 0;
-	for (int i = 0; i < rcb__nboosters; i++)
+	for (int i = 0; i < boosters_known(); i++)
 		total += rcb_load_relaxed(&rcb__boosters[i].cpu_ns);
 	return total;
 }
@@ -562,7 +563,10 @@ static bool pressure_update(uint64_t now)
 /* Wake every booster now. */
 static void boosters_wake(void)
 {
-	rcb_add_relaxed(&booster_wake, 1);
+	/* [BST-KW] pairs with [BST-KWA] in rcu_booster(): a booster that
+	 * sees the new count also sees what the waker did before (the
+	 * callbacks over the threshold, or the stop request). */
+	rcb_add_release(&booster_wake, 1);
 	rcb__futex_wake(&booster_wake, INT32_MAX);
 }
 
@@ -689,7 +693,9 @@ static void *rcu_booster(void *arg)
 	if (err)
 		return NULL;
 	for (long pass = 1;; pass++) {
-		int wake = rcb_load_relaxed(&booster_wake);
+		/* [BST-KWA] pairs with [BST-KW] in boosters_wake(); a wake-up
+		 * after this load makes the futex wait below return. */
+		int wake = rcb_load_acquire(&booster_wake);
 		int prio = own_prio();
 		uint64_t now = rcb__now_ns();
 
