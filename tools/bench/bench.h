@@ -262,6 +262,14 @@ void bench_x_plot(struct bench_xres *x, const char *script, const char *image);
 /* The rt check of the inversion scenario, for real-time scenarios:
  * 0, or the status with x->why filled. */
 int bench_x_rt_check(struct bench_xres *x, int prio);
+/* Run @fn(@arg) in a child process (stdio flushed on both sides of the
+ * fork; the child exits with 0 once @fn returns, so it reports through
+ * shared memory) and wait for it, killing it once it outlives @timeout_s.
+ * Returns 0 if it exited with status 0; else a negative errno with the
+ * reason in @why: fork's or waitpid's error, -ETIMEDOUT (killed), or
+ * -ECHILD (killed by a signal or a non-zero exit status). */
+int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, char *why,
+		      size_t len);
 
 /* ---- results -------------------------------------------------------- */
 

@@ -9,9 +9,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "inversion.h"
@@ -252,4 +256,48 @@ int bench_x_rt_check(struct bench_xres *x, int prio)
 	p.hog_prio = prio;
 	x->status = inv_rt_check(&p, x->why, sizeof(x->why));
 	return x->status;
+}
+
+int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, char *why,
+		      size_t len)
+{
+	uint64_t deadline = bench_now_ns() + (uint64_t)timeout_s * 1000000000ull;
+	int status, err;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		snprintf(why, len, "fork: %s", strerror(-err));
+		return err;
+	}
+	if (pid == 0) {
+		fn(arg);
+		fflush(NULL);
+		_exit(0);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			err = -errno;
+			snprintf(why, len, "waitpid: %s", strerror(-err));
+			return err;
+		}
+		if (bench_now_ns() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			snprintf(why, len, "the child hung; killed after %u s", timeout_s);
+			return -ETIMEDOUT;
+		}
+		bench_sleep_ns(10000000);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(why, len, "the child died (status 0x%x)", (unsigned int)status);
+		return -ECHILD;
+	}
+	return 0;
 }

@@ -25,14 +25,12 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -149,8 +147,18 @@ static double ms_since(uint64_t t0, uint64_t t1)
 
 #define C_FAIL(r, ...) snprintf((r)->error, sizeof((r)->error), __VA_ARGS__)
 
-static void child(int conf, const struct bo_priv *pv, struct bo_res *r)
+struct bo_child {
+	int conf;
+	const struct bo_priv *pv;
+	struct bo_res *r;
+};
+
+static void child(void *arg)
 {
+	const struct bo_child *ch = arg;
+	int conf = ch->conf;
+	const struct bo_priv *pv = ch->pv;
+	struct bo_res *r = ch->r;
 	struct inv_flavor_ops rb_ops;
 	struct rcb_config cfg = { .boost = 1 };
 	struct rcb_boost_stats s0, s1;
@@ -293,46 +301,18 @@ static void child(int conf, const struct bo_priv *pv, struct bo_res *r)
 
 /* ---- the parent -------------------------------------------------------- */
 
-static int run_child(int conf, const struct bo_priv *pv, struct bo_res *r)
+static void run_child(int conf, const struct bo_priv *pv, struct bo_res *r)
 {
-	uint64_t deadline = bench_now_ns() + (uint64_t)CHILD_TIMEOUT_S * 1000000000ull;
-	int status;
-	pid_t pid;
+	struct bo_child c = { conf, pv, r };
+	char why[sizeof(r->error)];
+	int err = bench_x_run_child(child, &c, CHILD_TIMEOUT_S, why, sizeof(why));
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		C_FAIL(r, "fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		child(conf, pv, r);
-		_exit(0);
-	}
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			C_FAIL(r, "waitpid: %s", strerror(errno));
-			return -ECHILD;
-		}
-		if (bench_now_ns() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			C_FAIL(r, "the child hung; killed after %d s", CHILD_TIMEOUT_S);
-			r->ok = 0;
-			return -ETIMEDOUT;
-		}
-		bench_sleep_ns(10000000);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		r->ok = 0;
-		if (!r->error[0])
-			C_FAIL(r, "the child died (status 0x%x)", (unsigned int)status);
-	}
-	return 0;
+	if (!err)
+		return;
+	r->ok = 0;
+	/* A hang overrides the child's own reason; a death does not. */
+	if (err == -ETIMEDOUT || !r->error[0])
+		C_FAIL(r, "%s", why);
 }
 
 static double v_of(const struct bo_res *r, double v)

@@ -38,13 +38,11 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sc_pi.h"
@@ -486,8 +484,18 @@ static unsigned int c_child_timeout_s(const struct pi_priv *pv)
 	return (inv + chain + (unsigned int)pv->unlocks * (BLOCK_MS + 50)) / 1000 + 30;
 }
 
-static void child(int conf, const struct pi_priv *pv, struct pi_res *r)
+struct pi_child {
+	int conf;
+	const struct pi_priv *pv;
+	struct pi_res *r;
+};
+
+static void child(void *arg)
 {
+	const struct pi_child *ch = arg;
+	int conf = ch->conf;
+	const struct pi_priv *pv = ch->pv;
+	struct pi_res *r = ch->r;
 	struct rcb_config cfg = { .boost = 1 };
 	struct inv_flavor_ops rb_ops;
 	struct rcb_boost_stats s;
@@ -543,47 +551,15 @@ static void child(int conf, const struct pi_priv *pv, struct pi_res *r)
 
 /* ---- the parent -------------------------------------------------------- */
 
-static int run_child(int conf, const struct pi_priv *pv, struct pi_res *r)
+static void run_child(int conf, const struct pi_priv *pv, struct pi_res *r)
 {
-	unsigned int secs = c_child_timeout_s(pv);
-	uint64_t deadline = bench_now_ns() + (uint64_t)secs * 1000000000ull;
-	int status;
-	pid_t pid;
+	struct pi_child c = { conf, pv, r };
+	char why[sizeof(r->error)];
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		C_FAIL(r, "fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		child(conf, pv, r);
-		fflush(NULL);
-		_exit(0);
-	}
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			C_FAIL(r, "waitpid: %s", strerror(errno));
-			return -ECHILD;
-		}
-		if (bench_now_ns() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			C_FAIL(r, "the child hung; killed after %u s", secs);
-			r->ok = 0;
-			return -ETIMEDOUT;
-		}
-		bench_sleep_ns(10000000);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (bench_x_run_child(child, &c, c_child_timeout_s(pv), why, sizeof(why)) != 0) {
 		r->ok = 0;
-		C_FAIL(r, "the child died (status 0x%x)", (unsigned int)status);
+		C_FAIL(r, "%s", why);
 	}
-	return 0;
 }
 
 static unsigned int env_num(const char *name, unsigned int def)
