@@ -6,6 +6,7 @@
  * figures as a table with ratios against every peer, and writes them as
  * JSON entries in the shape of the inversion scenario's.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,13 +24,40 @@
 
 const char *bench_plot_dir = ".";
 
-struct bench_xres *bench_x_new(const char *scenario)
+struct bench_xres *bench_x_new(const char *scenario, size_t priv_size,
+			       void (*print_detail)(FILE *out, const struct bench_xres *x),
+			       void (*json_detail)(FILE *f, const struct bench_xres *x))
 {
 	struct bench_xres *x = bench_xmalloc(sizeof(*x));
 
 	memset(x, 0, sizeof(*x));
 	x->scenario = scenario;
+	x->priv = bench_xmalloc(priv_size);
+	memset(x->priv, 0, priv_size);
+	x->print_detail = print_detail;
+	x->json_detail = json_detail;
 	return x;
+}
+
+unsigned int bench_x_env_num(const char *name, unsigned int def)
+{
+	const char *v = getenv(name);
+	long u = v ? strtol(v, NULL, 10) : 0;
+
+	return u > 0 && u < 100000 ? (unsigned int)u : def;
+}
+
+void *bench_x_shared(struct bench_xres *x, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		x->status = -ENOMEM;
+		snprintf(x->why, sizeof(x->why), "mmap: %s", strerror(errno));
+		return NULL;
+	}
+	memset(p, 0, size);
+	return p;
 }
 
 void bench_x_free(struct bench_xres *x)
@@ -237,15 +266,41 @@ void bench_x_write_detail(FILE *f, const struct bench_xres *x)
 	fprintf(f, "\n  }");
 }
 
-void bench_x_plot(struct bench_xres *x, const char *script, const char *image)
+FILE *bench_x_plot_file(struct bench_xres *x, const char *name, char *path, size_t len)
 {
-	int err = inv_gnuplot(script);
+	FILE *f;
 
+	snprintf(path, len, "%s/%s", bench_plot_dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", path);
+	return f;
+}
+
+void bench_x_gnuplot(struct bench_xres *x, const char *name, int width, int height,
+		     const char *fmt, ...)
+{
+	char file[64], gp[400], png[400];
+	va_list ap;
+	FILE *f;
+	int err;
+
+	snprintf(png, sizeof(png), "%s/%s.png", bench_plot_dir, name);
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = bench_x_plot_file(x, file, gp, sizeof(gp));
+	if (!f)
+		return;
+	fprintf(f, "set terminal pngcairo size %d,%d\nset output '%s'\n", width, height, png);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+	err = inv_gnuplot(gp);
 	if (!err)
-		snprintf(x->plot, sizeof(x->plot), "%s", image);
+		snprintf(x->plot, sizeof(x->plot), "%s", png);
 	else
 		snprintf(x->plot, sizeof(x->plot), "none (%s; script %s)",
-			 err == -ENOENT ? "gnuplot is not installed" : "gnuplot failed", script);
+			 err == -ENOENT ? "gnuplot is not installed" : "gnuplot failed", gp);
 }
 
 int bench_x_rt_check(struct bench_xres *x, int prio)
@@ -255,6 +310,8 @@ int bench_x_rt_check(struct bench_xres *x, int prio)
 	inv_params_default(&p);
 	p.hog_prio = prio;
 	x->status = inv_rt_check(&p, x->why, sizeof(x->why));
+	if (x->status)
+		bench_progress("rcuboost-bench: %s: n/a: %s\n", x->scenario, x->why);
 	return x->status;
 }
 

@@ -427,17 +427,11 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 static void plot(struct bench_xres *x, const struct bo_priv *pv)
 {
 	const struct bo_res *rs = pv->sh->res;
-	char dat[400], gp[400], png[400];
-	FILE *f;
+	char dat[400];
+	FILE *f = bench_x_plot_file(x, "boosters.dat", dat, sizeof(dat));
 
-	snprintf(dat, sizeof(dat), "%s/boosters.dat", bench_plot_dir);
-	snprintf(gp, sizeof(gp), "%s/boosters.gp", bench_plot_dir);
-	snprintf(png, sizeof(png), "%s/boosters.png", bench_plot_dir);
-	f = fopen(dat, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", dat);
+	if (!f)
 		return;
-	}
 	fprintf(f, "figure single per-cpu\n");
 	fprintf(f, "\"all boosted\" %.3f %.3f\n", rs[C_SINGLE].all_boosted_ms,
 		rs[C_MULTI].all_boosted_ms);
@@ -447,66 +441,40 @@ static void plot(struct bench_xres *x, const struct bo_priv *pv)
 	fprintf(f, "\"booster CPU\" %.3f %.3f\n", rs[C_SINGLE].booster_cpu_ms,
 		rs[C_MULTI].booster_cpu_ms);
 	fclose(f);
-	f = fopen(gp, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", gp);
-		return;
-	}
-	fprintf(f, "set terminal pngcairo size 900,540\nset output '%s'\n"
-		   "set title '%d blocked readers on 2 CPUs: one booster vs one per CPU'\n"
-		   "set style data histograms\nset style histogram clustered gap 1\n"
-		   "set style fill solid 0.8 border -1\nset ylabel 'ms'\nset yrange [0:*]\n"
-		   "set key top right autotitle columnhead\nset grid ytics\n"
-		   "plot '%s' using 2:xtic(1), '' using 3\n",
-		png, pv->nreaders, dat);
-	fclose(f);
-	bench_x_plot(x, gp, png);
-}
-
-static unsigned int env_num(const char *name, unsigned int def)
-{
-	const char *v = getenv(name);
-	long u = v ? strtol(v, NULL, 10) : 0;
-
-	return u > 0 && u < 100000 ? (unsigned int)u : def;
+	bench_x_gnuplot(x, "boosters", 900, 540,
+			"set title '%d blocked readers on 2 CPUs: one booster vs one per CPU'\n"
+			"set style data histograms\nset style histogram clustered gap 1\n"
+			"set style fill solid 0.8 border -1\nset ylabel 'ms'\nset yrange [0:*]\n"
+			"set key top right autotitle columnhead\nset grid ytics\n"
+			"plot '%s' using 2:xtic(1), '' using 3\n",
+			pv->nreaders, dat);
 }
 
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name);
-	struct bo_priv *pv = bench_xmalloc(sizeof(*pv));
+	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct bo_priv), print_detail,
+					   json_detail);
+	struct bo_priv *pv = x->priv;
 	uint64_t t0 = bench_now_ns();
 	struct bo_res *rs;
 	struct rlimit rl;
 	char a[32], b[32], c[32], d[32];
 
-	memset(pv, 0, sizeof(*pv));
-	x->priv = pv;
-	x->print_detail = print_detail;
-	x->json_detail = json_detail;
 	pv->nreaders = bp->quick ? 200 : 1000;
 	pv->hold_ms = bp->quick ? 100 : 200;
-	pv->period_ms = env_num("RCUBOOST_PERIOD_MS", 10);
-	pv->elements = env_num("RCUBOOST_ELEMENTS", 4);
+	pv->period_ms = bench_x_env_num("RCUBOOST_PERIOD_MS", 10);
+	pv->elements = bench_x_env_num("RCUBOOST_ELEMENTS", 4);
 	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    rl.rlim_cur < (rlim_t)pv->nreaders + 200) {
 		pv->nreaders = rl.rlim_cur > 400 ? (int)rl.rlim_cur - 200 : 100;
 		bench_progress("rcuboost-bench: boosters: RLIMIT_NPROC %lu: %d readers\n",
 			       (unsigned long)rl.rlim_cur, pv->nreaders);
 	}
-	if (bench_x_rt_check(x, 50) != 0) {
-		bench_progress("rcuboost-bench: boosters: n/a: %s\n", x->why);
+	if (bench_x_rt_check(x, 50) != 0)
 		return x;
-	}
-	pv->sh = mmap(NULL, sizeof(*pv->sh), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (pv->sh == MAP_FAILED) {
-		pv->sh = NULL;
-		x->status = -ENOMEM;
-		snprintf(x->why, sizeof(x->why), "mmap: %s", strerror(errno));
+	pv->sh = bench_x_shared(x, sizeof(*pv->sh));
+	if (!pv->sh)
 		return x;
-	}
-	memset(pv->sh, 0, sizeof(*pv->sh));
 	rs = pv->sh->res;
 	for (int k = 0; k < NCONF; k++) {
 		bench_progress("rcuboost-bench: boosters [%d/%d] %s, %d readers: ", k + 1, NCONF,

@@ -55,14 +55,6 @@ static const struct bench_scenario sc = {
 		"  grace period, escalation steps, periods to finish, raise-to-unlock time.",
 };
 
-static unsigned int env_num(const char *name, unsigned int def)
-{
-	const char *v = getenv(name);
-	long u = v ? strtol(v, NULL, 10) : 0;
-
-	return u > 0 && u < 100000 ? (unsigned int)u : def;
-}
-
 static double held(const struct es_priv *pv, unsigned int h, int r)
 {
 	return pv->ran[h][r] ? pv->res[h][r].reader_held_ms : NAN;
@@ -197,41 +189,28 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 
 static void plot(struct bench_xres *x, const struct es_priv *pv)
 {
-	char dat[400], gp[400], png[400];
-	FILE *f;
+	char dat[400];
+	FILE *f = bench_x_plot_file(x, "escalate.dat", dat, sizeof(dat));
 
-	snprintf(dat, sizeof(dat), "%s/escalate.dat", bench_plot_dir);
-	snprintf(gp, sizeof(gp), "%s/escalate.gp", bench_plot_dir);
-	snprintf(png, sizeof(png), "%s/escalate.png", bench_plot_dir);
-	f = fopen(dat, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", dat);
+	if (!f)
 		return;
-	}
 	fprintf(f, "# hog_ms plain escalate urcu-memb (reader held, ms)\n");
 	for (unsigned int h = 0; h < pv->nhogs; h++)
 		fprintf(f, "%d %.3f %.3f %.3f\n", pv->hog_ms[h], held(pv, h, R_PLAIN),
 			held(pv, h, R_ESC), held(pv, h, R_MEMB));
 	fclose(f);
-	f = fopen(gp, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", gp);
-		return;
-	}
-	fprintf(f, "set terminal pngcairo size 900,540\nset output '%s'\n"
-		   "set title 'Reader held in its section vs hog duration (hog above the first boost)'\n"
-		   "set xlabel 'hog duration (ms)'\nset ylabel 'reader held (ms)'\n"
-		   "set key top left\nset grid\nset xrange [0:*]\nset yrange [0:*]\n"
-		   "set offsets graph 0.05, graph 0.05, graph 0.05, 0\n"
-		   "plot '%s' using 1:2 with linespoints lw 2 pt 7 title 'plain (first boost %d)', \\\n"
-		   "     '' using 1:3 with linespoints lw 2 pt 5 title 'escalation (1 level/period)', \\\n"
-		   "     '' using 1:4 with linespoints lw 2 pt 9 dt 2 title 'liburcu urcu-memb', \\\n"
-		   "     '-' using 1:2 with points pt 13 ps 2 title 'booster raised to %d at %d ms'\n"
-		   "%d %.3f\ne\n",
-		png, dat, FIRST_PRIO, RAISED_PRIO, RAISE_AT_MS, pv->prm.hog_ms,
-		pv->raise_ran ? pv->raise.reader_held_ms : 0.0);
-	fclose(f);
-	bench_x_plot(x, gp, png);
+	bench_x_gnuplot(x, "escalate", 900, 540,
+			"set title 'Reader held in its section vs hog duration (hog above the first boost)'\n"
+			"set xlabel 'hog duration (ms)'\nset ylabel 'reader held (ms)'\n"
+			"set key top left\nset grid\nset xrange [0:*]\nset yrange [0:*]\n"
+			"set offsets graph 0.05, graph 0.05, graph 0.05, 0\n"
+			"plot '%s' using 1:2 with linespoints lw 2 pt 7 title 'plain (first boost %d)', \\\n"
+			"     '' using 1:3 with linespoints lw 2 pt 5 title 'escalation (1 level/period)', \\\n"
+			"     '' using 1:4 with linespoints lw 2 pt 9 dt 2 title 'liburcu urcu-memb', \\\n"
+			"     '-' using 1:2 with points pt 13 ps 2 title 'booster raised to %d at %d ms'\n"
+			"%d %.3f\ne\n",
+			dat, FIRST_PRIO, RAISED_PRIO, RAISE_AT_MS, pv->prm.hog_ms,
+			pv->raise_ran ? pv->raise.reader_held_ms : 0.0);
 }
 
 static void raise_booster(void *arg)
@@ -263,24 +242,21 @@ static int run_one(struct bench_xres *x, const struct inv_flavor_ops *ops,
 
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name);
-	struct es_priv *pv = bench_xmalloc(sizeof(*pv));
+	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct es_priv), print_detail,
+					   json_detail);
+	struct es_priv *pv = x->priv;
 	static const int hogs[] = { 500, 1000 }, qhogs[] = { 400 };
 	uint64_t t0 = bench_now_ns();
 	unsigned int k = 0, n, secs = 30;
 	cpu_set_t mask;
 
-	memset(pv, 0, sizeof(*pv));
-	x->priv = pv;
-	x->print_detail = print_detail;
-	x->json_detail = json_detail;
 	inv_params_default(&pv->prm);
 	pv->prm.warmup_ms = bp->quick ? 100 : 300;
 	pv->prm.tail_ms = bp->quick ? 200 : 300;
 	pv->nhogs = bp->quick ? 1 : 2;
 	memcpy(pv->hog_ms, bp->quick ? qhogs : hogs, pv->nhogs * sizeof(int));
-	pv->period_ms = env_num("RCUBOOST_PERIOD_MS", 10);
-	pv->elements = env_num("RCUBOOST_ELEMENTS", 4);
+	pv->period_ms = bench_x_env_num("RCUBOOST_PERIOD_MS", 10);
+	pv->elements = bench_x_env_num("RCUBOOST_ELEMENTS", 4);
 	pv->bound_held_ms = (double)(pv->elements + (unsigned int)(pv->prm.hog_prio -
 							       FIRST_PRIO + 1) + 2) *
 			    pv->period_ms;
@@ -297,12 +273,11 @@ static struct bench_xres *run(const struct bench_params *bp)
 	pv->raise_cfg = pv->cfg[R_PLAIN];
 	inv_flavor_rcuboost_cfg(&pv->raise_ops, "raise", &pv->raise_cfg);
 
-	if (bench_x_rt_check(x, RAISED_PRIO) != 0 ||
-	    sched_getaffinity(0, sizeof(mask), &mask) != 0) {
-		if (!x->status) {
-			x->status = -errno;
-			snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
-		}
+	if (bench_x_rt_check(x, RAISED_PRIO) != 0)
+		return x;
+	if (sched_getaffinity(0, sizeof(mask), &mask) != 0) {
+		x->status = -errno;
+		snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
 		bench_progress("rcuboost-bench: escalate: n/a: %s\n", x->why);
 		return x;
 	}

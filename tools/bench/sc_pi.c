@@ -562,14 +562,6 @@ static void run_child(int conf, const struct pi_priv *pv, struct pi_res *r)
 	}
 }
 
-static unsigned int env_num(const char *name, unsigned int def)
-{
-	const char *v = getenv(name);
-	long u = v ? strtol(v, NULL, 10) : 0;
-
-	return u > 0 && u < 100000 ? (unsigned int)u : def;
-}
-
 static void add_figs(struct bench_xres *x, const struct pi_priv *pv)
 {
 	const struct pi_res *p = &pv->sh->res[C_PI], *s = &pv->sh->res[C_SCHED],
@@ -604,22 +596,19 @@ static void add_figs(struct bench_xres *x, const struct pi_priv *pv)
 
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name);
-	struct pi_priv *pv = bench_xmalloc(sizeof(*pv));
+	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct pi_priv), pi_print_detail,
+					   pi_json_detail);
+	struct pi_priv *pv = x->priv;
 	uint64_t t0 = bench_now_ns();
 	struct pi_res *rs;
 	char a[32], b[32];
 
-	memset(pv, 0, sizeof(*pv));
-	x->priv = pv;
-	x->print_detail = pi_print_detail;
-	x->json_detail = pi_json_detail;
 	pv->hog_ms = bp->hog_ms > 0 ? bp->hog_ms : bp->quick ? QUICK_HOG_MS : DEF_HOG_MS;
 	pv->unlocks = bp->quick ? 5 : MAX_UNLOCKS;
 	pv->chain_reps = bp->quick ? 1 : MAX_CHAIN;
 	pv->pairs = bp->quick ? 1000000ul : 10000000ul;
-	pv->period_ms = env_num("RCUBOOST_PERIOD_MS", 10);
-	pv->elements = env_num("RCUBOOST_ELEMENTS", 4);
+	pv->period_ms = bench_x_env_num("RCUBOOST_PERIOD_MS", 10);
+	pv->elements = bench_x_env_num("RCUBOOST_ELEMENTS", 4);
 	inv_params_default(&pv->prm);
 	pv->prm.hog_ms = pv->hog_ms;
 	pv->prm.hog_prio = HOG_PRIO;
@@ -630,19 +619,11 @@ static struct bench_xres *run(const struct bench_params *bp)
 		x->status = -EINVAL;
 		return x;
 	}
-	if (bench_x_rt_check(x, RT_CHECK_PRIO) != 0) {
-		bench_progress("rcuboost-bench: pi: n/a: %s\n", x->why);
+	if (bench_x_rt_check(x, RT_CHECK_PRIO) != 0)
 		return x;
-	}
-	pv->sh = mmap(NULL, sizeof(*pv->sh), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (pv->sh == MAP_FAILED) {
-		pv->sh = NULL;
-		x->status = -ENOMEM;
-		snprintf(x->why, sizeof(x->why), "mmap: %s", strerror(errno));
+	pv->sh = bench_x_shared(x, sizeof(*pv->sh));
+	if (!pv->sh)
 		return x;
-	}
-	memset(pv->sh, 0, sizeof(*pv->sh));
 	rs = pv->sh->res;
 	for (int k = 0; k < NCONF; k++) {
 		struct pi_res *r = &rs[k];

@@ -184,18 +184,11 @@ static void dat_num(FILE *f, double v)
 void pi_plot(struct bench_xres *x, const struct pi_priv *pv)
 {
 	const struct pi_res *rs = pv->sh->res;
-	char dat[400], dat2[400], gp[400], png[400];
-	FILE *f;
+	char dat[400], dat2[400];
+	FILE *f = bench_x_plot_file(x, "pi_gp.dat", dat, sizeof(dat));
 
-	snprintf(dat, sizeof(dat), "%s/pi_gp.dat", bench_plot_dir);
-	snprintf(dat2, sizeof(dat2), "%s/pi_unlock.dat", bench_plot_dir);
-	snprintf(gp, sizeof(gp), "%s/pi.gp", bench_plot_dir);
-	snprintf(png, sizeof(png), "%s/pi.png", bench_plot_dir);
-	f = fopen(dat, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", dat);
+	if (!f)
 		return;
-	}
 	fprintf(f, "figure");
 	for (int c = 0; c < NCONF; c++)
 		fprintf(f, " %s", pi_conf_name[c]);
@@ -207,11 +200,9 @@ void pi_plot(struct bench_xres *x, const struct pi_priv *pv)
 		dat_num(f, pi_v_of(&rs[c], rs[c].chain_gp_median_ms));
 	fprintf(f, "\n");
 	fclose(f);
-	f = fopen(dat2, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", dat2);
+	f = bench_x_plot_file(x, "pi_unlock.dat", dat2, sizeof(dat2));
+	if (!f)
 		return;
-	}
 	fprintf(f, "figure");
 	for (int c = 0; c < NCONF; c++)
 		fprintf(f, " %s", pi_conf_name[c]);
@@ -223,25 +214,18 @@ void pi_plot(struct bench_xres *x, const struct pi_priv *pv)
 		dat_num(f, pi_v_of(&rs[c], rs[c].pair_ns));
 	fprintf(f, "\n");
 	fclose(f);
-	f = fopen(gp, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", gp);
-		return;
-	}
-	fprintf(f, "set terminal pngcairo size 1100,480\nset output '%s'\n"
-		   "set datafile missing '?'\n"
-		   "set style data histograms\nset style histogram clustered gap 1\n"
-		   "set style fill solid 0.8 border -1\nset grid ytics\n"
-		   "set key outside top center horizontal autotitle columnhead\n"
-		   "set multiplot layout 1,2\n"
-		   "set title 'grace period, hog %d ms (lower is better)'\nset ylabel 'ms'\n"
-		   "set yrange [0:*]\n"
-		   "plot '%s' using 2:xtic(1), '' using 3, '' using 4\n"
-		   "set title 'read side: boosted unlock, plain pair'\nset ylabel 'ns (log)'\nset logscale y\n"
-		   "set yrange [0.1:*]\n"
-		   "plot '%s' using 2:xtic(1), '' using 3, '' using 4\n"
-		   "unset multiplot\n",
-		png, pv->hog_ms, dat, dat2);
-	fclose(f);
-	bench_x_plot(x, gp, png);
+	bench_x_gnuplot(x, "pi", 1100, 480,
+			"set datafile missing '?'\n"
+			"set style data histograms\nset style histogram clustered gap 1\n"
+			"set style fill solid 0.8 border -1\nset grid ytics\n"
+			"set key outside top center horizontal autotitle columnhead\n"
+			"set multiplot layout 1,2\n"
+			"set title 'grace period, hog %d ms (lower is better)'\nset ylabel 'ms'\n"
+			"set yrange [0:*]\n"
+			"plot '%s' using 2:xtic(1), '' using 3, '' using 4\n"
+			"set title 'read side: boosted unlock, plain pair'\nset ylabel 'ns (log)'\nset logscale y\n"
+			"set yrange [0.1:*]\n"
+			"plot '%s' using 2:xtic(1), '' using 3, '' using 4\n"
+			"unset multiplot\n",
+			pv->hog_ms, dat, dat2);
 }

@@ -55,14 +55,6 @@ static const struct bench_scenario sc = {
 		"  peak backlog <= threshold + one booster period's callbacks at every hog.",
 };
 
-static unsigned int env_period_ms(void)
-{
-	const char *v = getenv("RCUBOOST_PERIOD_MS");
-	long u = v ? strtol(v, NULL, 10) : 0;
-
-	return u > 0 && u < 100000 ? (unsigned int)u : 10;
-}
-
 static double val(const struct pr_priv *pv, unsigned int h, int r, int what)
 {
 	const struct inv_result *res = &pv->res[h][r];
@@ -188,14 +180,12 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 
 static void plot(struct bench_xres *x, struct pr_priv *pv)
 {
-	char csv[400], gp[400], png[400];
+	char csv[400];
 	const struct inv_result *runs[NRUNS];
 	unsigned int h = pv->nhogs - 1;
 	FILE *f;
 
 	snprintf(csv, sizeof(csv), "%s/pressure.csv", bench_plot_dir);
-	snprintf(gp, sizeof(gp), "%s/pressure.gp", bench_plot_dir);
-	snprintf(png, sizeof(png), "%s/pressure.png", bench_plot_dir);
 	for (int r = 0; r < NRUNS; r++) {
 		runs[r] = &pv->res[h][r];
 		pv->res[h][r].name[0] = 0;
@@ -210,47 +200,37 @@ static void plot(struct bench_xres *x, struct pr_priv *pv)
 		return;
 	}
 	fclose(f);
-	f = fopen(gp, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", gp);
-		return;
-	}
-	fprintf(f, "set terminal pngcairo size 1000,560\nset output '%s'\n"
-		   "set datafile separator ','\nset key top left\n"
-		   "set title 'Callback backlog, hog of %d ms on CPU %d (starts at 0)'\n"
-		   "set xlabel 'time since the hog started (ms)'\n"
-		   "set ylabel 'callbacks retired, not yet freed'\nset logscale y\n"
-		   "set yrange [1:*]\nset grid\n"
-		   "plot '%s' using 1:2 with lines lw 2 title 'plain boosting', \\\n"
-		   "     '' using 1:3 with lines lw 2 title 'pressure, %d callbacks', \\\n"
-		   "     '' using 1:4 with lines lw 2 dt 2 title 'pressure, %lu bytes', \\\n"
-		   "     '' using 1:5 with lines lw 2 title 'liburcu urcu-memb', \\\n"
-		   "     %.0f with lines dt 3 lc rgb 'black' title 'goal: threshold + one period'\n",
-		png, pv->hog_ms[h], INV_RT_CPU, csv, THR_CALLBACKS, pv->thr_bytes, pv->bound_cb);
-	fclose(f);
-	bench_x_plot(x, gp, png);
+	bench_x_gnuplot(x, "pressure", 1000, 560,
+			"set datafile separator ','\nset key top left\n"
+			"set title 'Callback backlog, hog of %d ms on CPU %d (starts at 0)'\n"
+			"set xlabel 'time since the hog started (ms)'\n"
+			"set ylabel 'callbacks retired, not yet freed'\nset logscale y\n"
+			"set yrange [1:*]\nset grid\n"
+			"plot '%s' using 1:2 with lines lw 2 title 'plain boosting', \\\n"
+			"     '' using 1:3 with lines lw 2 title 'pressure, %d callbacks', \\\n"
+			"     '' using 1:4 with lines lw 2 dt 2 title 'pressure, %lu bytes', \\\n"
+			"     '' using 1:5 with lines lw 2 title 'liburcu urcu-memb', \\\n"
+			"     %.0f with lines dt 3 lc rgb 'black' title 'goal: threshold + one period'\n",
+			pv->hog_ms[h], INV_RT_CPU, csv, THR_CALLBACKS, pv->thr_bytes, pv->bound_cb);
 }
 
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name);
-	struct pr_priv *pv = bench_xmalloc(sizeof(*pv));
+	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct pr_priv), print_detail,
+					   json_detail);
+	struct pr_priv *pv = x->priv;
 	static const int hogs[] = { 500, 2000 }, qhogs[] = { 200, 400 };
 	uint64_t t0 = bench_now_ns();
 	unsigned int k = 0, secs = 30;
 	cpu_set_t mask;
 
-	memset(pv, 0, sizeof(*pv));
-	x->priv = pv;
-	x->print_detail = print_detail;
-	x->json_detail = json_detail;
 	inv_params_default(&pv->prm);
 	pv->prm.cb_period_us = 150;
 	pv->prm.warmup_ms = bp->quick ? 100 : 300;
 	pv->prm.tail_ms = bp->quick ? 200 : 500;
 	pv->nhogs = 2;
 	memcpy(pv->hog_ms, bp->quick ? qhogs : hogs, sizeof(hogs));
-	pv->period_ms = env_period_ms();
+	pv->period_ms = bench_x_env_num("RCUBOOST_PERIOD_MS", 10);
 	pv->per_period = ceil(pv->period_ms * 1000.0 / pv->prm.cb_period_us);
 	pv->bound_cb = THR_CALLBACKS + pv->per_period;
 	pv->thr_bytes = (unsigned long)THR_CALLBACKS * (unsigned long)pv->prm.obj_bytes;
@@ -265,12 +245,11 @@ static struct bench_xres *run(const struct bench_params *bp)
 		inv_flavor_rcuboost_cfg(&pv->ops[r], run_name[r], &pv->cfg[r]);
 	pv->ops[R_MEMB] = inv_flavor_urcu_memb;
 
-	if (bench_x_rt_check(x, pv->prm.hog_prio) != 0 ||
-	    sched_getaffinity(0, sizeof(mask), &mask) != 0) {
-		if (!x->status) {
-			x->status = -errno;
-			snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
-		}
+	if (bench_x_rt_check(x, pv->prm.hog_prio) != 0)
+		return x;
+	if (sched_getaffinity(0, sizeof(mask), &mask) != 0) {
+		x->status = -errno;
+		snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
 		bench_progress("rcuboost-bench: pressure: n/a: %s\n", x->why);
 		return x;
 	}
