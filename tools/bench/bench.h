@@ -252,6 +252,26 @@ void bench_x_free(struct bench_xres *x);
 void bench_x_print_summary(FILE *out, const struct bench_xres *x,
 			   unsigned int *met, unsigned int *goals);
 void bench_x_print_table(FILE *out, const struct bench_xres *x);
+/* A table of a scenario's runs: a header line starting with @head
+ * (@label + 2 wide), then a row per label in @rows (@label wide, after two
+ * spaces) with a column per run in @cols (@width wide each, after a
+ * space): "not run" unless @ran[col], else what cell() prints, " " and
+ * @width characters. */
+struct bench_xtable {
+	const char *head;
+	const char *const *cols;
+	const int *ran;
+	unsigned int ncols;
+	int width;
+	const char *const *rows;
+	unsigned int nrows;
+	int label;
+	void (*cell)(FILE *out, int width, unsigned int row, unsigned int col, const void *arg);
+	const void *arg;
+};
+void bench_x_print_runs(FILE *out, const struct bench_xtable *t);
+/* A cell of such a table: @v, or "n/a" unless @have. */
+void bench_x_cell_long(FILE *out, int width, int have, long v);
 unsigned int bench_x_json_count(const struct bench_xres *x);
 /* Entries, each followed by a comma unless ++*@n == @total. */
 void bench_x_write_entries(FILE *f, const struct bench_xres *x, unsigned int *n,

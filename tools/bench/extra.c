@@ -197,6 +197,32 @@ void bench_x_print_table(FILE *out, const struct bench_xres *x)
 		x->elapsed_s, x->scenario);
 }
 
+void bench_x_print_runs(FILE *out, const struct bench_xtable *t)
+{
+	fprintf(out, "\n%-*s", t->label + 2, t->head);
+	for (unsigned int c = 0; c < t->ncols; c++)
+		fprintf(out, " %*s", t->width, t->cols[c]);
+	fprintf(out, "\n");
+	for (unsigned int i = 0; i < t->nrows; i++) {
+		fprintf(out, "  %-*s", t->label, t->rows[i]);
+		for (unsigned int c = 0; c < t->ncols; c++) {
+			if (!t->ran[c])
+				fprintf(out, " %*s", t->width, "not run");
+			else
+				t->cell(out, t->width, i, c, t->arg);
+		}
+		fprintf(out, "\n");
+	}
+}
+
+void bench_x_cell_long(FILE *out, int width, int have, long v)
+{
+	if (have)
+		fprintf(out, " %*ld", width, v);
+	else
+		fprintf(out, " %*s", width, "n/a");
+}
+
 unsigned int bench_x_json_count(const struct bench_xres *x)
 {
 	unsigned int n = 0;

@@ -320,6 +320,32 @@ static double v_of(const struct bo_res *r, double v)
 	return r->ran && r->ok ? v : NAN;
 }
 
+static void cell(FILE *out, int w, unsigned int i, unsigned int c, const void *arg)
+{
+	const struct bo_res *r = (const struct bo_res *)arg + c;
+	int boost = c != C_MEMB;
+
+	if (!boost && i != 1 && i < 9) {
+		fprintf(out, " %*s", w, "n/a");
+		return;
+	}
+	switch (i) {
+	case 0: fprintf(out, " %*d", w, r->boosters); break;
+	case 1: fprintf(out, " %*.1f", w, r->create_ms); break;
+	case 2: fprintf(out, " %*.2f", w, r->all_boosted_ms); break;
+	case 3: fprintf(out, " %*.2f", w, r->lat_max_ms); break;
+	case 4: fprintf(out, " %*.2f", w, r->lat_mean_ms); break;
+	case 5: fprintf(out, " %*ld", w, r->boosts); break;
+	case 6: fprintf(out, " %*.2f", w, r->booster_cpu_ms); break;
+	case 7: fprintf(out, " %*ld", w, r->passes); break;
+	case 8: fprintf(out, " %*ld", w, r->sched_syscalls); break;
+	case 9: fprintf(out, " %*.1f", w, r->gp_ms); break;
+	case 10: fprintf(out, " %*.2f", w, r->release_to_gp_ms); break;
+	case 11: bench_x_cell_long(out, w, boost, r->unboosted); break;
+	default: fprintf(out, " %*s", w, r->ok ? "OK" : "FAIL"); break;
+	}
+}
+
 static void print_detail(FILE *out, const struct bench_xres *x)
 {
 	const struct bo_priv *pv = x->priv;
@@ -330,6 +356,9 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		"booster CPU time (ms)", "booster passes", "sched syscalls",
 		"grace period (ms)", "release -> GP end (ms)", "unboosted at unlock", "result",
 	};
+	int ran[NCONF];
+	struct bench_xtable t = { "", conf_name, ran, NCONF, 11,
+				  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, rs };
 
 	fprintf(out, "\nboosters: %d registered SCHED_OTHER readers (%d KiB stacks), half pinned\n"
 		     "to CPU 0 and half to CPU 1, block in read-side critical sections\n"
@@ -341,43 +370,9 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		fprintf(out, "boosters: n/a: %s\n", x->why);
 		return;
 	}
-	fprintf(out, "\n  %-32s", "");
 	for (int c = 0; c < NCONF; c++)
-		fprintf(out, " %11s", conf_name[c]);
-	fprintf(out, "\n");
-	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		fprintf(out, "  %-32s", rows[i]);
-		for (int c = 0; c < NCONF; c++) {
-			const struct bo_res *r = &rs[c];
-			int boost = c != C_MEMB;
-
-			if (!r->ran) {
-				fprintf(out, " %11s", "not run");
-				continue;
-			}
-			if (!boost && i != 1 && i < 9) {
-				fprintf(out, " %11s", "n/a");
-				continue;
-			}
-			switch (i) {
-			case 0: fprintf(out, " %11d", r->boosters); break;
-			case 1: fprintf(out, " %11.1f", r->create_ms); break;
-			case 2: fprintf(out, " %11.2f", r->all_boosted_ms); break;
-			case 3: fprintf(out, " %11.2f", r->lat_max_ms); break;
-			case 4: fprintf(out, " %11.2f", r->lat_mean_ms); break;
-			case 5: fprintf(out, " %11ld", r->boosts); break;
-			case 6: fprintf(out, " %11.2f", r->booster_cpu_ms); break;
-			case 7: fprintf(out, " %11ld", r->passes); break;
-			case 8: fprintf(out, " %11ld", r->sched_syscalls); break;
-			case 9: fprintf(out, " %11.1f", r->gp_ms); break;
-			case 10: fprintf(out, " %11.2f", r->release_to_gp_ms); break;
-			case 11: boost ? fprintf(out, " %11ld", r->unboosted) :
-					 fprintf(out, " %11s", "n/a"); break;
-			default: fprintf(out, " %11s", r->ok ? "OK" : "FAIL"); break;
-			}
-		}
-		fprintf(out, "\n");
-	}
+		ran[c] = rs[c].ran;
+	bench_x_print_runs(out, &t);
 	for (int c = 0; c < NCONF; c++)
 		if (rs[c].error[0])
 			fprintf(out, "  %s: %s\n", conf_name[c], rs[c].error);

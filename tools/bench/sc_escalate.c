@@ -78,9 +78,35 @@ static double raise_delay(const struct es_priv *pv)
 	return pv->raise.reader_held_ms - pv->raise.hook_ran_ms;
 }
 
+struct es_cells {
+	const struct es_priv *pv;
+	unsigned int h;
+};
+
+static void cell(FILE *out, int w, unsigned int i, unsigned int r, const void *arg)
+{
+	const struct es_cells *c = arg;
+	const struct inv_result *res = &c->pv->res[c->h][r];
+	int st = res->have_boost_stats;
+
+	switch (i) {
+	case 0: fprintf(out, " %*.1f", w, res->reader_held_ms); break;
+	case 1: fprintf(out, " %*.1f", w, res->gp_max_ms); break;
+	case 2: bench_x_cell_long(out, w, st, res->bs.escalations); break;
+	case 3: fprintf(out, " %*.1f", w, res->reader_held_ms / c->pv->period_ms); break;
+	case 4: bench_x_cell_long(out, w, st, res->bs.boost); break;
+	default: fprintf(out, " %*s", w, res->ok ? "OK" : "FAIL"); break;
+	}
+}
+
 static void print_detail(FILE *out, const struct bench_xres *x)
 {
+	static const char *const rows[] = {
+		"reader held its section (ms)", "grace period max (ms)",
+		"escalation steps", "periods to finish", "boosts", "result",
+	};
 	const struct es_priv *pv = x->priv;
+	char head[32];
 
 	fprintf(out, "\nescalate: a SCHED_FIFO %d reader preempted in its section by a SCHED_FIFO\n"
 		     "%d hog on CPU %d; rcuboost boosts first to %d (boost_reader_prio), escalates\n"
@@ -93,37 +119,12 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		return;
 	}
 	for (unsigned int h = 0; h < pv->nhogs; h++) {
-		fprintf(out, "\nhog %-5d ms %21s", pv->hog_ms[h], "");
-		for (int r = 0; r < NRUNS; r++)
-			fprintf(out, " %12s", run_name[r]);
-		fprintf(out, "\n");
-		static const char *const rows[] = {
-			"reader held its section (ms)", "grace period max (ms)",
-			"escalation steps", "periods to finish", "boosts", "result",
-		};
-		for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-			fprintf(out, "  %-32s", rows[i]);
-			for (int r = 0; r < NRUNS; r++) {
-				const struct inv_result *res = &pv->res[h][r];
-				int st = res->have_boost_stats;
+		struct es_cells c = { pv, h };
+		struct bench_xtable t = { head, run_name, pv->ran[h], NRUNS, 12,
+					  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, &c };
 
-				if (!pv->ran[h][r]) {
-					fprintf(out, " %12s", "not run");
-					continue;
-				}
-				switch (i) {
-				case 0: fprintf(out, " %12.1f", res->reader_held_ms); break;
-				case 1: fprintf(out, " %12.1f", res->gp_max_ms); break;
-				case 2: st ? fprintf(out, " %12ld", res->bs.escalations) :
-					     fprintf(out, " %12s", "n/a"); break;
-				case 3: fprintf(out, " %12.1f", res->reader_held_ms / pv->period_ms); break;
-				case 4: st ? fprintf(out, " %12ld", res->bs.boost) :
-					     fprintf(out, " %12s", "n/a"); break;
-				default: fprintf(out, " %12s", res->ok ? "OK" : "FAIL"); break;
-				}
-			}
-			fprintf(out, "\n");
-		}
+		snprintf(head, sizeof(head), "hog %-5d ms", pv->hog_ms[h]);
+		bench_x_print_runs(out, &t);
 		for (int r = 0; r < NRUNS; r++)
 			if (pv->ran[h][r] && !pv->res[h][r].ok)
 				fprintf(out, "  %s: %s\n", run_name[r], pv->res[h][r].error);

@@ -25,6 +25,42 @@ double pi_inv_v(const struct pi_res *r, int which)
 	}
 }
 
+static void cell(FILE *out, int w, unsigned int i, unsigned int c, const void *arg)
+{
+	const struct pi_res *r = (const struct pi_res *)arg + c;
+	const struct inv_result *v = &r->inv;
+	int boost = c != C_MEMB;
+
+	if (i <= 4 && !r->inv_ran) {
+		fprintf(out, " %*s", w, "-");
+		return;
+	}
+	if (!boost && ((i >= 5 && i <= 10) || i == 15)) {
+		fprintf(out, " %*s", w, "n/a");
+		return;
+	}
+	switch (i) {
+	case 0: fprintf(out, " %*.1f", w, v->hog_ms); break;
+	case 1: fprintf(out, " %*.1f", w, v->gp_max_ms); break;
+	case 2: fprintf(out, " %*.1f", w, v->gp_p99_ms); break;
+	case 3: fprintf(out, " %*.1f", w, v->reader_held_ms); break;
+	case 4: fprintf(out, " %*ld", w, v->peak_backlog); break;
+	case 5: fprintf(out, " %*ld", w, c == C_PI ? v->bs.pi_boosts : v->bs.boost); break;
+	case 6: fprintf(out, " %*ld", w, c == C_PI ? v->bs.pi_syscalls : v->bs.sched_syscalls);
+		break;
+	case 7: fprintf(out, " %*.1f", w, r->per_boost); break;
+	case 8: bench_x_cell_long(out, w, c == C_PI, v->bs.pi_handoffs); break;
+	case 9: fprintf(out, " %*.0f", w, r->unlock_boosted_ns); break;
+	case 10: fprintf(out, " %8d/%-2d", r->unlocks_boosted, r->unlocks); break;
+	case 11: fprintf(out, " %*.2f", w, r->pair_ns); break;
+	case 12: fprintf(out, " %*.1f", w, r->chain_gp_median_ms); break;
+	case 13: fprintf(out, " %*.1f", w, r->chain_gp_max_ms); break;
+	case 14: fprintf(out, " %*d", w, r->holder_rtprio_min); break;
+	case 15: fprintf(out, " %*ld", w, r->chain_boosts); break;
+	default: fprintf(out, " %*s", w, r->ok ? "OK" : "FAIL"); break;
+	}
+}
+
 void pi_print_detail(FILE *out, const struct bench_xres *x)
 {
 	const struct pi_priv *pv = x->priv;
@@ -38,6 +74,9 @@ void pi_print_detail(FILE *out, const struct bench_xres *x)
 		"chain: grace period median (ms)", "chain: grace period max (ms)",
 		"chain: holder's RT prio (min)", "chain: boosts", "result",
 	};
+	int ran[NCONF];
+	struct bench_xtable t = { "", pi_conf_name, ran, NCONF, 11,
+				  rows, sizeof(rows) / sizeof(rows[0]), 34, cell, rs };
 
 	fprintf(out, "\npi: each configuration in its own child process, pinned to CPU %d.\n"
 		     "Inversion: SCHED_FIFO %d reader preempted by a SCHED_FIFO %d hog on CPU %d for\n"
@@ -57,53 +96,9 @@ void pi_print_detail(FILE *out, const struct bench_xres *x)
 		fprintf(out, "pi: n/a: %s\n", x->why);
 		return;
 	}
-	fprintf(out, "\n  %-34s", "");
 	for (int c = 0; c < NCONF; c++)
-		fprintf(out, " %11s", pi_conf_name[c]);
-	fprintf(out, "\n");
-	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		fprintf(out, "  %-34s", rows[i]);
-		for (int c = 0; c < NCONF; c++) {
-			const struct pi_res *r = &rs[c];
-			const struct inv_result *v = &r->inv;
-			int boost = c != C_MEMB;
-
-			if (!r->ran) {
-				fprintf(out, " %11s", "not run");
-				continue;
-			}
-			if (i <= 4 && !r->inv_ran) {
-				fprintf(out, " %11s", "-");
-				continue;
-			}
-			if (!boost && ((i >= 5 && i <= 10) || i == 15)) {
-				fprintf(out, " %11s", "n/a");
-				continue;
-			}
-			switch (i) {
-			case 0: fprintf(out, " %11.1f", v->hog_ms); break;
-			case 1: fprintf(out, " %11.1f", v->gp_max_ms); break;
-			case 2: fprintf(out, " %11.1f", v->gp_p99_ms); break;
-			case 3: fprintf(out, " %11.1f", v->reader_held_ms); break;
-			case 4: fprintf(out, " %11ld", v->peak_backlog); break;
-			case 5: fprintf(out, " %11ld", c == C_PI ? v->bs.pi_boosts : v->bs.boost); break;
-			case 6: fprintf(out, " %11ld",
-					c == C_PI ? v->bs.pi_syscalls : v->bs.sched_syscalls); break;
-			case 7: fprintf(out, " %11.1f", r->per_boost); break;
-			case 8: c == C_PI ? fprintf(out, " %11ld", v->bs.pi_handoffs) :
-					    fprintf(out, " %11s", "n/a"); break;
-			case 9: fprintf(out, " %11.0f", r->unlock_boosted_ns); break;
-			case 10: fprintf(out, " %8d/%-2d", r->unlocks_boosted, r->unlocks); break;
-			case 11: fprintf(out, " %11.2f", r->pair_ns); break;
-			case 12: fprintf(out, " %11.1f", r->chain_gp_median_ms); break;
-			case 13: fprintf(out, " %11.1f", r->chain_gp_max_ms); break;
-			case 14: fprintf(out, " %11d", r->holder_rtprio_min); break;
-			case 15: fprintf(out, " %11ld", r->chain_boosts); break;
-			default: fprintf(out, " %11s", r->ok ? "OK" : "FAIL"); break;
-			}
-		}
-		fprintf(out, "\n");
-	}
+		ran[c] = rs[c].ran;
+	bench_x_print_runs(out, &t);
 	for (int c = 0; c < NCONF; c++)
 		if (rs[c].error[0])
 			fprintf(out, "  %s: %s\n", pi_conf_name[c], rs[c].error);

@@ -71,10 +71,39 @@ static double val(const struct pr_priv *pv, unsigned int h, int r, int what)
 	}
 }
 
+struct pr_cells {
+	const struct pr_priv *pv;
+	unsigned int h;
+};
+
+static void cell(FILE *out, int w, unsigned int i, unsigned int r, const void *arg)
+{
+	const struct pr_cells *c = arg;
+	const struct inv_result *res = &c->pv->res[c->h][r];
+	int st = res->have_boost_stats;
+
+	switch (i) {
+	case 0: fprintf(out, " %*.1f", w, res->reader_held_ms); break;
+	case 1: fprintf(out, " %*.1f", w, res->gp_max_ms); break;
+	case 2: fprintf(out, " %*ld", w, res->peak_backlog); break;
+	case 3: fprintf(out, " %*ld", w, res->peak_backlog_bytes); break;
+	case 4: bench_x_cell_long(out, w, st, res->bs.pressure_entries); break;
+	case 5: bench_x_cell_long(out, w, st, res->bs.pressure_kicks); break;
+	case 6: bench_x_cell_long(out, w, st, res->bs.boost); break;
+	default: fprintf(out, " %*s", w, res->ok ? "OK" : "FAIL"); break;
+	}
+}
+
 static void print_detail(FILE *out, const struct bench_xres *x)
 {
+	static const char *const rows[] = {
+		"reader held its section (ms)", "grace period max (ms)",
+		"peak backlog (callbacks)", "peak backlog (bytes)",
+		"pressure entries", "pressure kicks (rcb_call)", "boosts", "result",
+	};
 	const struct pr_priv *pv = x->priv;
 	const struct inv_params *p = &pv->prm;
+	char head[32];
 
 	fprintf(out, "\npressure: the inversion (reader SCHED_FIFO %d preempted in its section by\n"
 		     "a SCHED_FIFO %d hog on CPU %d) with an updater retiring one %d-byte object\n"
@@ -87,43 +116,12 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		return;
 	}
 	for (unsigned int h = 0; h < pv->nhogs; h++) {
-		fprintf(out, "\nhog %-5d ms %21s", pv->hog_ms[h], "");
-		for (int r = 0; r < NRUNS; r++)
-			fprintf(out, " %14s", run_name[r]);
-		fprintf(out, "\n");
-		static const char *const rows[] = {
-			"reader held its section (ms)", "grace period max (ms)",
-			"peak backlog (callbacks)", "peak backlog (bytes)",
-			"pressure entries", "pressure kicks (rcb_call)", "boosts",
-			"result",
-		};
-		for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-			fprintf(out, "  %-32s", rows[i]);
-			for (int r = 0; r < NRUNS; r++) {
-				const struct inv_result *res = &pv->res[h][r];
-				const struct rcb_boost_stats *bs = &res->bs;
-				int st = res->have_boost_stats;
+		struct pr_cells c = { pv, h };
+		struct bench_xtable t = { head, run_name, pv->ran[h], NRUNS, 14,
+					  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, &c };
 
-				if (!pv->ran[h][r]) {
-					fprintf(out, " %14s", "not run");
-					continue;
-				}
-				switch (i) {
-				case 0: fprintf(out, " %14.1f", res->reader_held_ms); break;
-				case 1: fprintf(out, " %14.1f", res->gp_max_ms); break;
-				case 2: fprintf(out, " %14ld", res->peak_backlog); break;
-				case 3: fprintf(out, " %14ld", res->peak_backlog_bytes); break;
-				case 4: st ? fprintf(out, " %14ld", bs->pressure_entries) :
-					     fprintf(out, " %14s", "n/a"); break;
-				case 5: st ? fprintf(out, " %14ld", bs->pressure_kicks) :
-					     fprintf(out, " %14s", "n/a"); break;
-				case 6: st ? fprintf(out, " %14ld", bs->boost) :
-					     fprintf(out, " %14s", "n/a"); break;
-				default: fprintf(out, " %14s", res->ok ? "OK" : "FAIL"); break;
-				}
-			}
-			fprintf(out, "\n");
-		}
+		snprintf(head, sizeof(head), "hog %-5d ms", pv->hog_ms[h]);
+		bench_x_print_runs(out, &t);
 		for (int r = 0; r < NRUNS; r++)
 			if (pv->ran[h][r] && !pv->res[h][r].ok)
 				fprintf(out, "  %s: %s\n", run_name[r], pv->res[h][r].error);
