@@ -273,6 +273,12 @@ void bench_x_print_runs(FILE *out, const struct bench_xtable *t);
 /* A cell of such a table: @v, or "n/a" unless @have. */
 void bench_x_cell_long(FILE *out, int width, int have, long v);
 unsigned int bench_x_json_count(const struct bench_xres *x);
+/* One entry of the JSON "entries" array, as every scenario run only when
+ * named writes them: @value against @peer (BENCH_X_GOAL: the bound, and
+ * @met says whether it is met: 1, 0 or -1 for no value), "better":
+ * "lower"; a comma after it unless @last. */
+void bench_x_json_entry(FILE *f, const char *scenario, const char *name, const char *unit,
+			double value, const char *peer, double peer_value, int met, int last);
 /* Entries, each followed by a comma unless ++*@n == @total. */
 void bench_x_write_entries(FILE *f, const struct bench_xres *x, unsigned int *n,
 			   unsigned int total);

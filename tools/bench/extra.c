@@ -240,38 +240,44 @@ static void rounds1(FILE *f, double v)
 	fprintf(f, "]");
 }
 
+void bench_x_json_entry(FILE *f, const char *scenario, const char *name, const char *unit,
+			double value, const char *peer, double peer_value, int met, int last)
+{
+	int is_goal = !strcmp(peer, BENCH_X_GOAL);
+	int m = is_goal ? met : -1;
+
+	fprintf(f, "    {\"name\": ");
+	bench_json_str(f, name);
+	fprintf(f, ", \"scenario\": ");
+	bench_json_str(f, scenario);
+	fprintf(f, ", \"unit\": ");
+	bench_json_str(f, unit);
+	fprintf(f, ", \"better\": \"lower\",\n     \"rcuboost\": ");
+	bench_json_num(f, value);
+	fprintf(f, ", \"rcuboost_spread\": null, \"rcuboost_rounds\": ");
+	rounds1(f, value);
+	fprintf(f, ",\n     \"peer\": ");
+	bench_json_str(f, peer);
+	fprintf(f, ", \"peer_value\": ");
+	bench_json_num(f, peer_value);
+	fprintf(f, ", \"peer_spread\": null, \"peer_rounds\": ");
+	rounds1(f, is_goal ? NAN : peer_value);
+	fprintf(f, ",\n     \"ratio\": ");
+	bench_json_num(f, bench_x_ratio(value, peer_value));
+	fprintf(f, ", \"goal\": %s, \"goal_met\": %s}%s\n", is_goal ? "\"<=1.00\"" : "null",
+		m < 0 ? "null" : m ? "true" : "false", last ? "" : ",");
+}
+
 void bench_x_write_entries(FILE *f, const struct bench_xres *x, unsigned int *n,
 			   unsigned int total)
 {
 	for (unsigned int i = 0; i < x->nfigs; i++) {
 		const struct bench_xfig *g = &x->figs[i];
 
-		for (unsigned int k = 0; k < g->npeers; k++) {
-			int is_goal = !strcmp(g->peer[k].name, BENCH_X_GOAL);
-			int m = is_goal ? bench_x_met(g) : -1;
-
-			fprintf(f, "    {\"name\": ");
-			bench_json_str(f, g->name);
-			fprintf(f, ", \"scenario\": ");
-			bench_json_str(f, x->scenario);
-			fprintf(f, ", \"unit\": ");
-			bench_json_str(f, g->unit);
-			fprintf(f, ", \"better\": \"lower\",\n     \"rcuboost\": ");
-			bench_json_num(f, g->value);
-			fprintf(f, ", \"rcuboost_spread\": null, \"rcuboost_rounds\": ");
-			rounds1(f, g->value);
-			fprintf(f, ",\n     \"peer\": ");
-			bench_json_str(f, g->peer[k].name);
-			fprintf(f, ", \"peer_value\": ");
-			bench_json_num(f, g->peer[k].value);
-			fprintf(f, ", \"peer_spread\": null, \"peer_rounds\": ");
-			rounds1(f, is_goal ? NAN : g->peer[k].value);
-			fprintf(f, ",\n     \"ratio\": ");
-			bench_json_num(f, bench_x_ratio(g->value, g->peer[k].value));
-			fprintf(f, ", \"goal\": %s, \"goal_met\": %s}%s\n",
-				is_goal ? "\"<=1.00\"" : "null",
-				m < 0 ? "null" : m ? "true" : "false", ++*n == total ? "" : ",");
-		}
+		for (unsigned int k = 0; k < g->npeers; k++)
+			bench_x_json_entry(f, x->scenario, g->name, g->unit, g->value,
+					   g->peer[k].name, g->peer[k].value, bench_x_met(g),
+					   ++*n == total);
 	}
 }
 
