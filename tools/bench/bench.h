@@ -283,6 +283,8 @@ void bench_x_json_entry(FILE *f, const char *scenario, const char *name, const c
 void bench_x_write_entries(FILE *f, const struct bench_xres *x, unsigned int *n,
 			   unsigned int total);
 void bench_x_write_detail(FILE *f, const struct bench_xres *x);
+/* bench_num_str(), but three significant figures below 1 (0.005 ms). */
+const char *bench_x_num_str(double v, char *buf, size_t len);
 /* @a / @b, NaN when either is missing or @b is 0. */
 double bench_x_ratio(double a, double b);
 /* Where plots go (--plot-dir; default "."). */

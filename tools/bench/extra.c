@@ -148,7 +148,7 @@ void bench_x_print_summary(FILE *out, const struct bench_xres *x,
 	}
 }
 
-static const char *num_str(double v, char *buf, size_t len)
+const char *bench_x_num_str(double v, char *buf, size_t len)
 {
 	if (v > 0 && v < 1)
 		snprintf(buf, len, "%.3g", v);
@@ -176,13 +176,15 @@ void bench_x_print_table(FILE *out, const struct bench_xres *x)
 		const struct bench_xfig *g = &x->figs[i];
 		int m = bench_x_met(g);
 
-		fprintf(out, "%-34s %-9s %9s", g->name, g->unit, num_str(g->value, a, sizeof(a)));
+		fprintf(out, "%-34s %-9s %9s", g->name, g->unit,
+			bench_x_num_str(g->value, a, sizeof(a)));
 		for (unsigned int k = 0; k < g->npeers; k++) {
 			if (h && k < h->npeers && !strcmp(h->peer[k].name, g->peer[k].name))
-				snprintf(b, sizeof(b), "%s", num_str(g->peer[k].value, c, sizeof(c)));
+				snprintf(b, sizeof(b), "%s",
+					 bench_x_num_str(g->peer[k].value, c, sizeof(c)));
 			else
 				snprintf(b, sizeof(b), "%s=%s", g->peer[k].name,
-					 num_str(g->peer[k].value, c, sizeof(c)));
+					 bench_x_num_str(g->peer[k].value, c, sizeof(c)));
 			fprintf(out, " | %10s %7s", b,
 				bench_ratio_str(bench_x_ratio(g->value, g->peer[k].value), c,
 						sizeof(c)));

@@ -457,16 +457,6 @@ static void print_runs(FILE *out, const struct bench_inv *iv, unsigned int h)
 		fprintf(out, "    (the booster was refused real-time priority)\n");
 }
 
-/* bench_num_str(), but three significant figures below 1 (0.005 ms). */
-static const char *num_str(double v, char *buf, size_t len)
-{
-	if (v > 0 && v < 1)
-		snprintf(buf, len, "%.3g", v);
-	else
-		bench_num_str(v, buf, len);
-	return buf;
-}
-
 static void print_figures(FILE *out, const struct bench_inv *iv)
 {
 	char a[32], b[32], c[32], d[32], e[32], g[32];
@@ -482,10 +472,10 @@ static void print_figures(FILE *out, const struct bench_inv *iv)
 		else
 			snprintf(g, sizeof(g), "-");
 		fprintf(out, "%-31s %-9s %9s %9s %7s %9s %7s %7s %4s\n", f->name, f->unit,
-			num_str(f->value, a, sizeof(a)),
-			num_str(f->peer[0].value, b, sizeof(b)),
+			bench_x_num_str(f->value, a, sizeof(a)),
+			bench_x_num_str(f->peer[0].value, b, sizeof(b)),
 			bench_ratio_str(bench_x_ratio(f->value, f->peer[0].value), c, sizeof(c)),
-			num_str(f->peer[1].value, d, sizeof(d)),
+			bench_x_num_str(f->peer[1].value, d, sizeof(d)),
 			bench_ratio_str(bench_x_ratio(f->value, f->peer[1].value), e, sizeof(e)),
 			g, m < 0 ? "-" : m ? "yes" : "no");
 	}
