@@ -243,25 +243,77 @@ struct bench_xfig *bench_x_fig(struct bench_xres *x, const char *unit,
 void bench_x_peer(struct bench_xfig *g, const char *name, double value);
 /* 1 met, 0 missed, -1 no goal or no value. */
 int bench_x_met(const struct bench_xfig *g);
-struct bench_xres *bench_x_new(const char *scenario);
+/* A result for @scenario whose priv is a zeroed block of @priv_size bytes,
+ * with the scenario's report callbacks. */
+struct bench_xres *bench_x_new(const char *scenario, size_t priv_size,
+			       void (*print_detail)(FILE *out, const struct bench_xres *x),
+			       void (*json_detail)(FILE *f, const struct bench_xres *x));
 void bench_x_free(struct bench_xres *x);
 void bench_x_print_summary(FILE *out, const struct bench_xres *x,
 			   unsigned int *met, unsigned int *goals);
 void bench_x_print_table(FILE *out, const struct bench_xres *x);
+/* A table of a scenario's runs: a header line starting with @head
+ * (@label + 2 wide), then a row per label in @rows (@label wide, after two
+ * spaces) with a column per run in @cols (@width wide each, after a
+ * space): "not run" unless @ran[col], else what cell() prints, " " and
+ * @width characters. */
+struct bench_xtable {
+	const char *head;
+	const char *const *cols;
+	const int *ran;
+	unsigned int ncols;
+	int width;
+	const char *const *rows;
+	unsigned int nrows;
+	int label;
+	void (*cell)(FILE *out, int width, unsigned int row, unsigned int col, const void *arg);
+	const void *arg;
+};
+void bench_x_print_runs(FILE *out, const struct bench_xtable *t);
+/* A cell of such a table: @v, or "n/a" unless @have. */
+void bench_x_cell_long(FILE *out, int width, int have, long v);
 unsigned int bench_x_json_count(const struct bench_xres *x);
+/* One entry of the JSON "entries" array, as every scenario run only when
+ * named writes them: @value against @peer (BENCH_X_GOAL: the bound, and
+ * @met says whether it is met: 1, 0 or -1 for no value), "better":
+ * "lower"; a comma after it unless @last. */
+void bench_x_json_entry(FILE *f, const char *scenario, const char *name, const char *unit,
+			double value, const char *peer, double peer_value, int met, int last);
 /* Entries, each followed by a comma unless ++*@n == @total. */
 void bench_x_write_entries(FILE *f, const struct bench_xres *x, unsigned int *n,
 			   unsigned int total);
 void bench_x_write_detail(FILE *f, const struct bench_xres *x);
+/* bench_num_str(), but three significant figures below 1 (0.005 ms). */
+const char *bench_x_num_str(double v, char *buf, size_t len);
 /* @a / @b, NaN when either is missing or @b is 0. */
 double bench_x_ratio(double a, double b);
 /* Where plots go (--plot-dir; default "."). */
 extern const char *bench_plot_dir;
-/* Run gnuplot on @script, noting the outcome in @x->plot. */
-void bench_x_plot(struct bench_xres *x, const char *script, const char *image);
+/* Open @name in bench_plot_dir for writing (its path in @path); NULL
+ * with "none (cannot write PATH)" in @x->plot if it cannot. */
+FILE *bench_x_plot_file(struct bench_xres *x, const char *name, char *path, size_t len);
+/* Write the gnuplot script NAME.gp for the image NAME.png in
+ * bench_plot_dir (pngcairo, @width x @height, then @fmt), run gnuplot on
+ * it and note the outcome in @x->plot. */
+void bench_x_gnuplot(struct bench_xres *x, const char *name, int width, int height,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* An unsigned setting from the environment (e.g. RCUBOOST_PERIOD_MS):
+ * @def unless it is set to 1..99999. */
+unsigned int bench_x_env_num(const char *name, unsigned int def);
+/* Zeroed shared anonymous memory that a child process can write results
+ * into (never unmapped); NULL with x->status and x->why set. */
+void *bench_x_shared(struct bench_xres *x, size_t size);
 /* The rt check of the inversion scenario, for real-time scenarios:
- * 0, or the status with x->why filled. */
+ * 0, or the status with x->why filled and "n/a" on stderr. */
 int bench_x_rt_check(struct bench_xres *x, int prio);
+/* Run @fn(@arg) in a child process (stdio flushed on both sides of the
+ * fork; the child exits with 0 once @fn returns, so it reports through
+ * shared memory) and wait for it, killing it once it outlives @timeout_s.
+ * Returns 0 if it exited with status 0; else a negative errno with the
+ * reason in @why: fork's or waitpid's error, -ETIMEDOUT (killed), or
+ * -ECHILD (killed by a signal or a non-zero exit status). */
+int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, char *why,
+		      size_t len);
 
 /* ---- results -------------------------------------------------------- */
 

@@ -1,12 +1,17 @@
 # cmake -DJSON=<file> -DSTDOUT=<file> -DHOGS="300;600" -P bench_inversion_smoke.cmake
+# cmake -DJSON=<file> -DSTDOUT=<file> -DOPTIONS="--hog-ms 300,600" -P ...
 #
 # Checks the output of "rcuboost-bench inversion --hog-ms 300,600 --json
-# JSON" (run by bench_inversion_smoke.sh, whose stdout is in STDOUT): the
+# JSON" (run by bench_scenario_smoke.sh, whose stdout is in STDOUT; the
+# hogs from HOGS, or else from the --hog-ms of its OPTIONS): the
 # summary line first, and a JSON file with the scenario's entries for
 # every hog and peer and an "inversion" object with every run, all of the
 # right types.  No timing is asserted.
 cmake_minimum_required(VERSION 3.20)
 
+if(NOT HOGS AND OPTIONS MATCHES "--hog-ms[ =]([0-9,]+)")
+  string(REPLACE "," ";" HOGS "${CMAKE_MATCH_1}")
+endif()
 if(NOT JSON OR NOT STDOUT OR NOT HOGS)
   message(FATAL_ERROR
     "usage: cmake -DJSON=<file> -DSTDOUT=<file> -DHOGS=<ms;ms> -P bench_inversion_smoke.cmake")
@@ -22,17 +27,9 @@ string(APPEND re " inversion\\.backlog\\.growth=[0-9.]+x goals=[0-9]+/[0-9]+ \\(
 if(NOT out MATCHES "${re}")
   message(FATAL_ERROR "the first line of stdout is not the summary line")
 endif()
-foreach(text "inversion.backlog.growth" "rcu_boost_dat: idx=")
-  string(FIND "${out}" "${text}" pos)
-  if(pos LESS 0)
-    message(FATAL_ERROR "stdout lacks '${text}'")
-  endif()
-endforeach()
+expect_text("${out}" "inversion.backlog.growth" "rcu_boost_dat: idx=")
 
-if(NOT EXISTS "${JSON}")
-  message(FATAL_ERROR "no JSON file written at ${JSON}")
-endif()
-file(READ "${JSON}" doc)
+json_read("${JSON}")
 
 json_expect(tool STRING tool)
 if(NOT tool STREQUAL "rcuboost-bench")

@@ -1,4 +1,5 @@
-# Included by bench_smoke.cmake and bench_inversion_smoke.cmake.
+# Included by bench_smoke.cmake, bench_inversion_smoke.cmake and
+# bench_x_smoke.cmake.
 #
 # json_expect(VAR TYPES KEY...): the value at KEY... of the JSON text in
 # the caller's variable "doc" must have one of TYPES (a list of string(JSON
@@ -24,4 +25,24 @@ function(json_expect var type)
   else()
     set(${var} "" PARENT_SCOPE)
   endif()
+endfunction()
+
+# json_read(FILE): the JSON text of FILE into the caller's variable "doc";
+# ends the script if there is no such file.
+macro(json_read file)
+  if(NOT EXISTS "${file}")
+    message(FATAL_ERROR "no JSON file written at ${file}")
+  endif()
+  file(READ "${file}" doc)
+endmacro()
+
+# expect_text(TEXT STRING...): each STRING occurs in TEXT (stdout), or the
+# script ends.
+function(expect_text text)
+  foreach(s IN LISTS ARGN)
+    string(FIND "${text}" "${s}" pos)
+    if(pos LESS 0)
+      message(FATAL_ERROR "stdout lacks '${s}'")
+    endif()
+  endforeach()
 endfunction()

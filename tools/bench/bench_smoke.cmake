@@ -32,12 +32,8 @@ if(NOT CHECK_ONLY)
   endforeach()
 endif()
 
-if(NOT EXISTS "${JSON}")
-  message(FATAL_ERROR "no JSON file written at ${JSON}")
-endif()
-file(READ "${JSON}" doc)
-
 include(${CMAKE_CURRENT_LIST_DIR}/bench_json.cmake)
+json_read("${JSON}")
 
 json_expect(tool STRING tool)
 if(NOT tool STREQUAL "rcuboost-bench")

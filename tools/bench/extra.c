@@ -6,25 +6,58 @@
  * figures as a table with ratios against every peer, and writes them as
  * JSON entries in the shape of the inversion scenario's.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "inversion.h"
 
 const char *bench_plot_dir = ".";
 
-struct bench_xres *bench_x_new(const char *scenario)
+struct bench_xres *bench_x_new(const char *scenario, size_t priv_size,
+			       void (*print_detail)(FILE *out, const struct bench_xres *x),
+			       void (*json_detail)(FILE *f, const struct bench_xres *x))
 {
 	struct bench_xres *x = bench_xmalloc(sizeof(*x));
 
 	memset(x, 0, sizeof(*x));
 	x->scenario = scenario;
+	x->priv = bench_xmalloc(priv_size);
+	memset(x->priv, 0, priv_size);
+	x->print_detail = print_detail;
+	x->json_detail = json_detail;
 	return x;
+}
+
+unsigned int bench_x_env_num(const char *name, unsigned int def)
+{
+	const char *v = getenv(name);
+	long u = v ? strtol(v, NULL, 10) : 0;
+
+	return u > 0 && u < 100000 ? (unsigned int)u : def;
+}
+
+void *bench_x_shared(struct bench_xres *x, size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		x->status = -ENOMEM;
+		snprintf(x->why, sizeof(x->why), "mmap: %s", strerror(errno));
+		return NULL;
+	}
+	memset(p, 0, size);
+	return p;
 }
 
 void bench_x_free(struct bench_xres *x)
@@ -115,7 +148,7 @@ void bench_x_print_summary(FILE *out, const struct bench_xres *x,
 	}
 }
 
-static const char *num_str(double v, char *buf, size_t len)
+const char *bench_x_num_str(double v, char *buf, size_t len)
 {
 	if (v > 0 && v < 1)
 		snprintf(buf, len, "%.3g", v);
@@ -143,13 +176,15 @@ void bench_x_print_table(FILE *out, const struct bench_xres *x)
 		const struct bench_xfig *g = &x->figs[i];
 		int m = bench_x_met(g);
 
-		fprintf(out, "%-34s %-9s %9s", g->name, g->unit, num_str(g->value, a, sizeof(a)));
+		fprintf(out, "%-34s %-9s %9s", g->name, g->unit,
+			bench_x_num_str(g->value, a, sizeof(a)));
 		for (unsigned int k = 0; k < g->npeers; k++) {
 			if (h && k < h->npeers && !strcmp(h->peer[k].name, g->peer[k].name))
-				snprintf(b, sizeof(b), "%s", num_str(g->peer[k].value, c, sizeof(c)));
+				snprintf(b, sizeof(b), "%s",
+					 bench_x_num_str(g->peer[k].value, c, sizeof(c)));
 			else
 				snprintf(b, sizeof(b), "%s=%s", g->peer[k].name,
-					 num_str(g->peer[k].value, c, sizeof(c)));
+					 bench_x_num_str(g->peer[k].value, c, sizeof(c)));
 			fprintf(out, " | %10s %7s", b,
 				bench_ratio_str(bench_x_ratio(g->value, g->peer[k].value), c,
 						sizeof(c)));
@@ -162,6 +197,32 @@ void bench_x_print_table(FILE *out, const struct bench_xres *x)
 		     "(met: value <= bound).\n");
 	fprintf(out, "plot: %s\n%.1f s for the %s runs.\n", x->plot[0] ? x->plot : "none",
 		x->elapsed_s, x->scenario);
+}
+
+void bench_x_print_runs(FILE *out, const struct bench_xtable *t)
+{
+	fprintf(out, "\n%-*s", t->label + 2, t->head);
+	for (unsigned int c = 0; c < t->ncols; c++)
+		fprintf(out, " %*s", t->width, t->cols[c]);
+	fprintf(out, "\n");
+	for (unsigned int i = 0; i < t->nrows; i++) {
+		fprintf(out, "  %-*s", t->label, t->rows[i]);
+		for (unsigned int c = 0; c < t->ncols; c++) {
+			if (!t->ran[c])
+				fprintf(out, " %*s", t->width, "not run");
+			else
+				t->cell(out, t->width, i, c, t->arg);
+		}
+		fprintf(out, "\n");
+	}
+}
+
+void bench_x_cell_long(FILE *out, int width, int have, long v)
+{
+	if (have)
+		fprintf(out, " %*ld", width, v);
+	else
+		fprintf(out, " %*s", width, "n/a");
 }
 
 unsigned int bench_x_json_count(const struct bench_xres *x)
@@ -181,38 +242,44 @@ static void rounds1(FILE *f, double v)
 	fprintf(f, "]");
 }
 
+void bench_x_json_entry(FILE *f, const char *scenario, const char *name, const char *unit,
+			double value, const char *peer, double peer_value, int met, int last)
+{
+	int is_goal = !strcmp(peer, BENCH_X_GOAL);
+	int m = is_goal ? met : -1;
+
+	fprintf(f, "    {\"name\": ");
+	bench_json_str(f, name);
+	fprintf(f, ", \"scenario\": ");
+	bench_json_str(f, scenario);
+	fprintf(f, ", \"unit\": ");
+	bench_json_str(f, unit);
+	fprintf(f, ", \"better\": \"lower\",\n     \"rcuboost\": ");
+	bench_json_num(f, value);
+	fprintf(f, ", \"rcuboost_spread\": null, \"rcuboost_rounds\": ");
+	rounds1(f, value);
+	fprintf(f, ",\n     \"peer\": ");
+	bench_json_str(f, peer);
+	fprintf(f, ", \"peer_value\": ");
+	bench_json_num(f, peer_value);
+	fprintf(f, ", \"peer_spread\": null, \"peer_rounds\": ");
+	rounds1(f, is_goal ? NAN : peer_value);
+	fprintf(f, ",\n     \"ratio\": ");
+	bench_json_num(f, bench_x_ratio(value, peer_value));
+	fprintf(f, ", \"goal\": %s, \"goal_met\": %s}%s\n", is_goal ? "\"<=1.00\"" : "null",
+		m < 0 ? "null" : m ? "true" : "false", last ? "" : ",");
+}
+
 void bench_x_write_entries(FILE *f, const struct bench_xres *x, unsigned int *n,
 			   unsigned int total)
 {
 	for (unsigned int i = 0; i < x->nfigs; i++) {
 		const struct bench_xfig *g = &x->figs[i];
 
-		for (unsigned int k = 0; k < g->npeers; k++) {
-			int is_goal = !strcmp(g->peer[k].name, BENCH_X_GOAL);
-			int m = is_goal ? bench_x_met(g) : -1;
-
-			fprintf(f, "    {\"name\": ");
-			bench_json_str(f, g->name);
-			fprintf(f, ", \"scenario\": ");
-			bench_json_str(f, x->scenario);
-			fprintf(f, ", \"unit\": ");
-			bench_json_str(f, g->unit);
-			fprintf(f, ", \"better\": \"lower\",\n     \"rcuboost\": ");
-			bench_json_num(f, g->value);
-			fprintf(f, ", \"rcuboost_spread\": null, \"rcuboost_rounds\": ");
-			rounds1(f, g->value);
-			fprintf(f, ",\n     \"peer\": ");
-			bench_json_str(f, g->peer[k].name);
-			fprintf(f, ", \"peer_value\": ");
-			bench_json_num(f, g->peer[k].value);
-			fprintf(f, ", \"peer_spread\": null, \"peer_rounds\": ");
-			rounds1(f, is_goal ? NAN : g->peer[k].value);
-			fprintf(f, ",\n     \"ratio\": ");
-			bench_json_num(f, bench_x_ratio(g->value, g->peer[k].value));
-			fprintf(f, ", \"goal\": %s, \"goal_met\": %s}%s\n",
-				is_goal ? "\"<=1.00\"" : "null",
-				m < 0 ? "null" : m ? "true" : "false", ++*n == total ? "" : ",");
-		}
+		for (unsigned int k = 0; k < g->npeers; k++)
+			bench_x_json_entry(f, x->scenario, g->name, g->unit, g->value,
+					   g->peer[k].name, g->peer[k].value, bench_x_met(g),
+					   ++*n == total);
 	}
 }
 
@@ -233,15 +300,41 @@ void bench_x_write_detail(FILE *f, const struct bench_xres *x)
 	fprintf(f, "\n  }");
 }
 
-void bench_x_plot(struct bench_xres *x, const char *script, const char *image)
+FILE *bench_x_plot_file(struct bench_xres *x, const char *name, char *path, size_t len)
 {
-	int err = inv_gnuplot(script);
+	FILE *f;
 
+	snprintf(path, len, "%s/%s", bench_plot_dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", path);
+	return f;
+}
+
+void bench_x_gnuplot(struct bench_xres *x, const char *name, int width, int height,
+		     const char *fmt, ...)
+{
+	char file[64], gp[400], png[400];
+	va_list ap;
+	FILE *f;
+	int err;
+
+	snprintf(png, sizeof(png), "%s/%s.png", bench_plot_dir, name);
+	snprintf(file, sizeof(file), "%s.gp", name);
+	f = bench_x_plot_file(x, file, gp, sizeof(gp));
+	if (!f)
+		return;
+	fprintf(f, "set terminal pngcairo size %d,%d\nset output '%s'\n", width, height, png);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+	err = inv_gnuplot(gp);
 	if (!err)
-		snprintf(x->plot, sizeof(x->plot), "%s", image);
+		snprintf(x->plot, sizeof(x->plot), "%s", png);
 	else
 		snprintf(x->plot, sizeof(x->plot), "none (%s; script %s)",
-			 err == -ENOENT ? "gnuplot is not installed" : "gnuplot failed", script);
+			 err == -ENOENT ? "gnuplot is not installed" : "gnuplot failed", gp);
 }
 
 int bench_x_rt_check(struct bench_xres *x, int prio)
@@ -251,5 +344,51 @@ int bench_x_rt_check(struct bench_xres *x, int prio)
 	inv_params_default(&p);
 	p.hog_prio = prio;
 	x->status = inv_rt_check(&p, x->why, sizeof(x->why));
+	if (x->status)
+		bench_progress("rcuboost-bench: %s: n/a: %s\n", x->scenario, x->why);
 	return x->status;
+}
+
+int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, char *why,
+		      size_t len)
+{
+	uint64_t deadline = bench_now_ns() + (uint64_t)timeout_s * 1000000000ull;
+	int status, err;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		snprintf(why, len, "fork: %s", strerror(-err));
+		return err;
+	}
+	if (pid == 0) {
+		fn(arg);
+		fflush(NULL);
+		_exit(0);
+	}
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			err = -errno;
+			snprintf(why, len, "waitpid: %s", strerror(-err));
+			return err;
+		}
+		if (bench_now_ns() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			snprintf(why, len, "the child hung; killed after %u s", timeout_s);
+			return -ETIMEDOUT;
+		}
+		bench_sleep_ns(10000000);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(why, len, "the child died (status 0x%x)", (unsigned int)status);
+		return -ECHILD;
+	}
+	return 0;
 }

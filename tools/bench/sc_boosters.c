@@ -25,14 +25,12 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -149,8 +147,18 @@ static double ms_since(uint64_t t0, uint64_t t1)
 
 #define C_FAIL(r, ...) snprintf((r)->error, sizeof((r)->error), __VA_ARGS__)
 
-static void child(int conf, const struct bo_priv *pv, struct bo_res *r)
+struct bo_child {
+	int conf;
+	const struct bo_priv *pv;
+	struct bo_res *r;
+};
+
+static void child(void *arg)
 {
+	const struct bo_child *ch = arg;
+	int conf = ch->conf;
+	const struct bo_priv *pv = ch->pv;
+	struct bo_res *r = ch->r;
 	struct inv_flavor_ops rb_ops;
 	struct rcb_config cfg = { .boost = 1 };
 	struct rcb_boost_stats s0, s1;
@@ -293,51 +301,49 @@ static void child(int conf, const struct bo_priv *pv, struct bo_res *r)
 
 /* ---- the parent -------------------------------------------------------- */
 
-static int run_child(int conf, const struct bo_priv *pv, struct bo_res *r)
+static void run_child(int conf, const struct bo_priv *pv, struct bo_res *r)
 {
-	uint64_t deadline = bench_now_ns() + (uint64_t)CHILD_TIMEOUT_S * 1000000000ull;
-	int status;
-	pid_t pid;
+	struct bo_child c = { conf, pv, r };
+	char why[sizeof(r->error)];
+	int err = bench_x_run_child(child, &c, CHILD_TIMEOUT_S, why, sizeof(why));
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		C_FAIL(r, "fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		child(conf, pv, r);
-		_exit(0);
-	}
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			C_FAIL(r, "waitpid: %s", strerror(errno));
-			return -ECHILD;
-		}
-		if (bench_now_ns() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			C_FAIL(r, "the child hung; killed after %d s", CHILD_TIMEOUT_S);
-			r->ok = 0;
-			return -ETIMEDOUT;
-		}
-		bench_sleep_ns(10000000);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		r->ok = 0;
-		if (!r->error[0])
-			C_FAIL(r, "the child died (status 0x%x)", (unsigned int)status);
-	}
-	return 0;
+	if (!err)
+		return;
+	r->ok = 0;
+	/* A hang overrides the child's own reason; a death does not. */
+	if (err == -ETIMEDOUT || !r->error[0])
+		C_FAIL(r, "%s", why);
 }
 
 static double v_of(const struct bo_res *r, double v)
 {
 	return r->ran && r->ok ? v : NAN;
+}
+
+static void cell(FILE *out, int w, unsigned int i, unsigned int c, const void *arg)
+{
+	const struct bo_res *r = (const struct bo_res *)arg + c;
+	int boost = c != C_MEMB;
+
+	if (!boost && i != 1 && i < 9) {
+		fprintf(out, " %*s", w, "n/a");
+		return;
+	}
+	switch (i) {
+	case 0: fprintf(out, " %*d", w, r->boosters); break;
+	case 1: fprintf(out, " %*.1f", w, r->create_ms); break;
+	case 2: fprintf(out, " %*.2f", w, r->all_boosted_ms); break;
+	case 3: fprintf(out, " %*.2f", w, r->lat_max_ms); break;
+	case 4: fprintf(out, " %*.2f", w, r->lat_mean_ms); break;
+	case 5: fprintf(out, " %*ld", w, r->boosts); break;
+	case 6: fprintf(out, " %*.2f", w, r->booster_cpu_ms); break;
+	case 7: fprintf(out, " %*ld", w, r->passes); break;
+	case 8: fprintf(out, " %*ld", w, r->sched_syscalls); break;
+	case 9: fprintf(out, " %*.1f", w, r->gp_ms); break;
+	case 10: fprintf(out, " %*.2f", w, r->release_to_gp_ms); break;
+	case 11: bench_x_cell_long(out, w, boost, r->unboosted); break;
+	default: fprintf(out, " %*s", w, r->ok ? "OK" : "FAIL"); break;
+	}
 }
 
 static void print_detail(FILE *out, const struct bench_xres *x)
@@ -350,6 +356,9 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		"booster CPU time (ms)", "booster passes", "sched syscalls",
 		"grace period (ms)", "release -> GP end (ms)", "unboosted at unlock", "result",
 	};
+	int ran[NCONF];
+	struct bench_xtable t = { "", conf_name, ran, NCONF, 11,
+				  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, rs };
 
 	fprintf(out, "\nboosters: %d registered SCHED_OTHER readers (%d KiB stacks), half pinned\n"
 		     "to CPU 0 and half to CPU 1, block in read-side critical sections\n"
@@ -361,43 +370,9 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		fprintf(out, "boosters: n/a: %s\n", x->why);
 		return;
 	}
-	fprintf(out, "\n  %-32s", "");
 	for (int c = 0; c < NCONF; c++)
-		fprintf(out, " %11s", conf_name[c]);
-	fprintf(out, "\n");
-	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		fprintf(out, "  %-32s", rows[i]);
-		for (int c = 0; c < NCONF; c++) {
-			const struct bo_res *r = &rs[c];
-			int boost = c != C_MEMB;
-
-			if (!r->ran) {
-				fprintf(out, " %11s", "not run");
-				continue;
-			}
-			if (!boost && i != 1 && i < 9) {
-				fprintf(out, " %11s", "n/a");
-				continue;
-			}
-			switch (i) {
-			case 0: fprintf(out, " %11d", r->boosters); break;
-			case 1: fprintf(out, " %11.1f", r->create_ms); break;
-			case 2: fprintf(out, " %11.2f", r->all_boosted_ms); break;
-			case 3: fprintf(out, " %11.2f", r->lat_max_ms); break;
-			case 4: fprintf(out, " %11.2f", r->lat_mean_ms); break;
-			case 5: fprintf(out, " %11ld", r->boosts); break;
-			case 6: fprintf(out, " %11.2f", r->booster_cpu_ms); break;
-			case 7: fprintf(out, " %11ld", r->passes); break;
-			case 8: fprintf(out, " %11ld", r->sched_syscalls); break;
-			case 9: fprintf(out, " %11.1f", r->gp_ms); break;
-			case 10: fprintf(out, " %11.2f", r->release_to_gp_ms); break;
-			case 11: boost ? fprintf(out, " %11ld", r->unboosted) :
-					 fprintf(out, " %11s", "n/a"); break;
-			default: fprintf(out, " %11s", r->ok ? "OK" : "FAIL"); break;
-			}
-		}
-		fprintf(out, "\n");
-	}
+		ran[c] = rs[c].ran;
+	bench_x_print_runs(out, &t);
 	for (int c = 0; c < NCONF; c++)
 		if (rs[c].error[0])
 			fprintf(out, "  %s: %s\n", conf_name[c], rs[c].error);
@@ -447,17 +422,11 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 static void plot(struct bench_xres *x, const struct bo_priv *pv)
 {
 	const struct bo_res *rs = pv->sh->res;
-	char dat[400], gp[400], png[400];
-	FILE *f;
+	char dat[400];
+	FILE *f = bench_x_plot_file(x, "boosters.dat", dat, sizeof(dat));
 
-	snprintf(dat, sizeof(dat), "%s/boosters.dat", bench_plot_dir);
-	snprintf(gp, sizeof(gp), "%s/boosters.gp", bench_plot_dir);
-	snprintf(png, sizeof(png), "%s/boosters.png", bench_plot_dir);
-	f = fopen(dat, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", dat);
+	if (!f)
 		return;
-	}
 	fprintf(f, "figure single per-cpu\n");
 	fprintf(f, "\"all boosted\" %.3f %.3f\n", rs[C_SINGLE].all_boosted_ms,
 		rs[C_MULTI].all_boosted_ms);
@@ -467,66 +436,40 @@ static void plot(struct bench_xres *x, const struct bo_priv *pv)
 	fprintf(f, "\"booster CPU\" %.3f %.3f\n", rs[C_SINGLE].booster_cpu_ms,
 		rs[C_MULTI].booster_cpu_ms);
 	fclose(f);
-	f = fopen(gp, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", gp);
-		return;
-	}
-	fprintf(f, "set terminal pngcairo size 900,540\nset output '%s'\n"
-		   "set title '%d blocked readers on 2 CPUs: one booster vs one per CPU'\n"
-		   "set style data histograms\nset style histogram clustered gap 1\n"
-		   "set style fill solid 0.8 border -1\nset ylabel 'ms'\nset yrange [0:*]\n"
-		   "set key top right autotitle columnhead\nset grid ytics\n"
-		   "plot '%s' using 2:xtic(1), '' using 3\n",
-		png, pv->nreaders, dat);
-	fclose(f);
-	bench_x_plot(x, gp, png);
-}
-
-static unsigned int env_num(const char *name, unsigned int def)
-{
-	const char *v = getenv(name);
-	long u = v ? strtol(v, NULL, 10) : 0;
-
-	return u > 0 && u < 100000 ? (unsigned int)u : def;
+	bench_x_gnuplot(x, "boosters", 900, 540,
+			"set title '%d blocked readers on 2 CPUs: one booster vs one per CPU'\n"
+			"set style data histograms\nset style histogram clustered gap 1\n"
+			"set style fill solid 0.8 border -1\nset ylabel 'ms'\nset yrange [0:*]\n"
+			"set key top right autotitle columnhead\nset grid ytics\n"
+			"plot '%s' using 2:xtic(1), '' using 3\n",
+			pv->nreaders, dat);
 }
 
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name);
-	struct bo_priv *pv = bench_xmalloc(sizeof(*pv));
+	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct bo_priv), print_detail,
+					   json_detail);
+	struct bo_priv *pv = x->priv;
 	uint64_t t0 = bench_now_ns();
 	struct bo_res *rs;
 	struct rlimit rl;
 	char a[32], b[32], c[32], d[32];
 
-	memset(pv, 0, sizeof(*pv));
-	x->priv = pv;
-	x->print_detail = print_detail;
-	x->json_detail = json_detail;
 	pv->nreaders = bp->quick ? 200 : 1000;
 	pv->hold_ms = bp->quick ? 100 : 200;
-	pv->period_ms = env_num("RCUBOOST_PERIOD_MS", 10);
-	pv->elements = env_num("RCUBOOST_ELEMENTS", 4);
+	pv->period_ms = bench_x_env_num("RCUBOOST_PERIOD_MS", 10);
+	pv->elements = bench_x_env_num("RCUBOOST_ELEMENTS", 4);
 	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    rl.rlim_cur < (rlim_t)pv->nreaders + 200) {
 		pv->nreaders = rl.rlim_cur > 400 ? (int)rl.rlim_cur - 200 : 100;
 		bench_progress("rcuboost-bench: boosters: RLIMIT_NPROC %lu: %d readers\n",
 			       (unsigned long)rl.rlim_cur, pv->nreaders);
 	}
-	if (bench_x_rt_check(x, 50) != 0) {
-		bench_progress("rcuboost-bench: boosters: n/a: %s\n", x->why);
+	if (bench_x_rt_check(x, 50) != 0)
 		return x;
-	}
-	pv->sh = mmap(NULL, sizeof(*pv->sh), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (pv->sh == MAP_FAILED) {
-		pv->sh = NULL;
-		x->status = -ENOMEM;
-		snprintf(x->why, sizeof(x->why), "mmap: %s", strerror(errno));
+	pv->sh = bench_x_shared(x, sizeof(*pv->sh));
+	if (!pv->sh)
 		return x;
-	}
-	memset(pv->sh, 0, sizeof(*pv->sh));
 	rs = pv->sh->res;
 	for (int k = 0; k < NCONF; k++) {
 		bench_progress("rcuboost-bench: boosters [%d/%d] %s, %d readers: ", k + 1, NCONF,

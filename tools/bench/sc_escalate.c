@@ -55,14 +55,6 @@ static const struct bench_scenario sc = {
 		"  grace period, escalation steps, periods to finish, raise-to-unlock time.",
 };
 
-static unsigned int env_num(const char *name, unsigned int def)
-{
-	const char *v = getenv(name);
-	long u = v ? strtol(v, NULL, 10) : 0;
-
-	return u > 0 && u < 100000 ? (unsigned int)u : def;
-}
-
 static double held(const struct es_priv *pv, unsigned int h, int r)
 {
 	return pv->ran[h][r] ? pv->res[h][r].reader_held_ms : NAN;
@@ -86,9 +78,35 @@ static double raise_delay(const struct es_priv *pv)
 	return pv->raise.reader_held_ms - pv->raise.hook_ran_ms;
 }
 
+struct es_cells {
+	const struct es_priv *pv;
+	unsigned int h;
+};
+
+static void cell(FILE *out, int w, unsigned int i, unsigned int r, const void *arg)
+{
+	const struct es_cells *c = arg;
+	const struct inv_result *res = &c->pv->res[c->h][r];
+	int st = res->have_boost_stats;
+
+	switch (i) {
+	case 0: fprintf(out, " %*.1f", w, res->reader_held_ms); break;
+	case 1: fprintf(out, " %*.1f", w, res->gp_max_ms); break;
+	case 2: bench_x_cell_long(out, w, st, res->bs.escalations); break;
+	case 3: fprintf(out, " %*.1f", w, res->reader_held_ms / c->pv->period_ms); break;
+	case 4: bench_x_cell_long(out, w, st, res->bs.boost); break;
+	default: fprintf(out, " %*s", w, res->ok ? "OK" : "FAIL"); break;
+	}
+}
+
 static void print_detail(FILE *out, const struct bench_xres *x)
 {
+	static const char *const rows[] = {
+		"reader held its section (ms)", "grace period max (ms)",
+		"escalation steps", "periods to finish", "boosts", "result",
+	};
 	const struct es_priv *pv = x->priv;
+	char head[32];
 
 	fprintf(out, "\nescalate: a SCHED_FIFO %d reader preempted in its section by a SCHED_FIFO\n"
 		     "%d hog on CPU %d; rcuboost boosts first to %d (boost_reader_prio), escalates\n"
@@ -101,37 +119,12 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		return;
 	}
 	for (unsigned int h = 0; h < pv->nhogs; h++) {
-		fprintf(out, "\nhog %-5d ms %21s", pv->hog_ms[h], "");
-		for (int r = 0; r < NRUNS; r++)
-			fprintf(out, " %12s", run_name[r]);
-		fprintf(out, "\n");
-		static const char *const rows[] = {
-			"reader held its section (ms)", "grace period max (ms)",
-			"escalation steps", "periods to finish", "boosts", "result",
-		};
-		for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-			fprintf(out, "  %-32s", rows[i]);
-			for (int r = 0; r < NRUNS; r++) {
-				const struct inv_result *res = &pv->res[h][r];
-				int st = res->have_boost_stats;
+		struct es_cells c = { pv, h };
+		struct bench_xtable t = { head, run_name, pv->ran[h], NRUNS, 12,
+					  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, &c };
 
-				if (!pv->ran[h][r]) {
-					fprintf(out, " %12s", "not run");
-					continue;
-				}
-				switch (i) {
-				case 0: fprintf(out, " %12.1f", res->reader_held_ms); break;
-				case 1: fprintf(out, " %12.1f", res->gp_max_ms); break;
-				case 2: st ? fprintf(out, " %12ld", res->bs.escalations) :
-					     fprintf(out, " %12s", "n/a"); break;
-				case 3: fprintf(out, " %12.1f", res->reader_held_ms / pv->period_ms); break;
-				case 4: st ? fprintf(out, " %12ld", res->bs.boost) :
-					     fprintf(out, " %12s", "n/a"); break;
-				default: fprintf(out, " %12s", res->ok ? "OK" : "FAIL"); break;
-				}
-			}
-			fprintf(out, "\n");
-		}
+		snprintf(head, sizeof(head), "hog %-5d ms", pv->hog_ms[h]);
+		bench_x_print_runs(out, &t);
 		for (int r = 0; r < NRUNS; r++)
 			if (pv->ran[h][r] && !pv->res[h][r].ok)
 				fprintf(out, "  %s: %s\n", run_name[r], pv->res[h][r].error);
@@ -197,41 +190,28 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 
 static void plot(struct bench_xres *x, const struct es_priv *pv)
 {
-	char dat[400], gp[400], png[400];
-	FILE *f;
+	char dat[400];
+	FILE *f = bench_x_plot_file(x, "escalate.dat", dat, sizeof(dat));
 
-	snprintf(dat, sizeof(dat), "%s/escalate.dat", bench_plot_dir);
-	snprintf(gp, sizeof(gp), "%s/escalate.gp", bench_plot_dir);
-	snprintf(png, sizeof(png), "%s/escalate.png", bench_plot_dir);
-	f = fopen(dat, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", dat);
+	if (!f)
 		return;
-	}
 	fprintf(f, "# hog_ms plain escalate urcu-memb (reader held, ms)\n");
 	for (unsigned int h = 0; h < pv->nhogs; h++)
 		fprintf(f, "%d %.3f %.3f %.3f\n", pv->hog_ms[h], held(pv, h, R_PLAIN),
 			held(pv, h, R_ESC), held(pv, h, R_MEMB));
 	fclose(f);
-	f = fopen(gp, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", gp);
-		return;
-	}
-	fprintf(f, "set terminal pngcairo size 900,540\nset output '%s'\n"
-		   "set title 'Reader held in its section vs hog duration (hog above the first boost)'\n"
-		   "set xlabel 'hog duration (ms)'\nset ylabel 'reader held (ms)'\n"
-		   "set key top left\nset grid\nset xrange [0:*]\nset yrange [0:*]\n"
-		   "set offsets graph 0.05, graph 0.05, graph 0.05, 0\n"
-		   "plot '%s' using 1:2 with linespoints lw 2 pt 7 title 'plain (first boost %d)', \\\n"
-		   "     '' using 1:3 with linespoints lw 2 pt 5 title 'escalation (1 level/period)', \\\n"
-		   "     '' using 1:4 with linespoints lw 2 pt 9 dt 2 title 'liburcu urcu-memb', \\\n"
-		   "     '-' using 1:2 with points pt 13 ps 2 title 'booster raised to %d at %d ms'\n"
-		   "%d %.3f\ne\n",
-		png, dat, FIRST_PRIO, RAISED_PRIO, RAISE_AT_MS, pv->prm.hog_ms,
-		pv->raise_ran ? pv->raise.reader_held_ms : 0.0);
-	fclose(f);
-	bench_x_plot(x, gp, png);
+	bench_x_gnuplot(x, "escalate", 900, 540,
+			"set title 'Reader held in its section vs hog duration (hog above the first boost)'\n"
+			"set xlabel 'hog duration (ms)'\nset ylabel 'reader held (ms)'\n"
+			"set key top left\nset grid\nset xrange [0:*]\nset yrange [0:*]\n"
+			"set offsets graph 0.05, graph 0.05, graph 0.05, 0\n"
+			"plot '%s' using 1:2 with linespoints lw 2 pt 7 title 'plain (first boost %d)', \\\n"
+			"     '' using 1:3 with linespoints lw 2 pt 5 title 'escalation (1 level/period)', \\\n"
+			"     '' using 1:4 with linespoints lw 2 pt 9 dt 2 title 'liburcu urcu-memb', \\\n"
+			"     '-' using 1:2 with points pt 13 ps 2 title 'booster raised to %d at %d ms'\n"
+			"%d %.3f\ne\n",
+			dat, FIRST_PRIO, RAISED_PRIO, RAISE_AT_MS, pv->prm.hog_ms,
+			pv->raise_ran ? pv->raise.reader_held_ms : 0.0);
 }
 
 static void raise_booster(void *arg)
@@ -263,24 +243,21 @@ static int run_one(struct bench_xres *x, const struct inv_flavor_ops *ops,
 
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name);
-	struct es_priv *pv = bench_xmalloc(sizeof(*pv));
+	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct es_priv), print_detail,
+					   json_detail);
+	struct es_priv *pv = x->priv;
 	static const int hogs[] = { 500, 1000 }, qhogs[] = { 400 };
 	uint64_t t0 = bench_now_ns();
 	unsigned int k = 0, n, secs = 30;
 	cpu_set_t mask;
 
-	memset(pv, 0, sizeof(*pv));
-	x->priv = pv;
-	x->print_detail = print_detail;
-	x->json_detail = json_detail;
 	inv_params_default(&pv->prm);
 	pv->prm.warmup_ms = bp->quick ? 100 : 300;
 	pv->prm.tail_ms = bp->quick ? 200 : 300;
 	pv->nhogs = bp->quick ? 1 : 2;
 	memcpy(pv->hog_ms, bp->quick ? qhogs : hogs, pv->nhogs * sizeof(int));
-	pv->period_ms = env_num("RCUBOOST_PERIOD_MS", 10);
-	pv->elements = env_num("RCUBOOST_ELEMENTS", 4);
+	pv->period_ms = bench_x_env_num("RCUBOOST_PERIOD_MS", 10);
+	pv->elements = bench_x_env_num("RCUBOOST_ELEMENTS", 4);
 	pv->bound_held_ms = (double)(pv->elements + (unsigned int)(pv->prm.hog_prio -
 							       FIRST_PRIO + 1) + 2) *
 			    pv->period_ms;
@@ -297,12 +274,11 @@ static struct bench_xres *run(const struct bench_params *bp)
 	pv->raise_cfg = pv->cfg[R_PLAIN];
 	inv_flavor_rcuboost_cfg(&pv->raise_ops, "raise", &pv->raise_cfg);
 
-	if (bench_x_rt_check(x, RAISED_PRIO) != 0 ||
-	    sched_getaffinity(0, sizeof(mask), &mask) != 0) {
-		if (!x->status) {
-			x->status = -errno;
-			snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
-		}
+	if (bench_x_rt_check(x, RAISED_PRIO) != 0)
+		return x;
+	if (sched_getaffinity(0, sizeof(mask), &mask) != 0) {
+		x->status = -errno;
+		snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
 		bench_progress("rcuboost-bench: escalate: n/a: %s\n", x->why);
 		return x;
 	}

@@ -61,7 +61,7 @@ static const struct {
 
 #define MAX_FIGS (W_COUNT * BENCH_INV_MAX_HOGS + 1)
 #define MAX_PEERS 3
-#define GOAL_PEER "goal"
+#define GOAL_PEER BENCH_X_GOAL
 
 struct inv_peer {
 	const char *name; /* "urcu-memb", "boost-off" or GOAL_PEER */
@@ -198,17 +198,9 @@ static double run_value(const struct bench_inv *iv, unsigned int h, int run,
 	return NAN;
 }
 
-/* @a / @b; NaN when either is missing or @b is 0. */
-static double ratio_of(double a, double b)
-{
-	if (isnan(a) || isnan(b) || b == 0)
-		return NAN;
-	return a / b;
-}
-
 static double growth(const struct bench_inv *iv, int run)
 {
-	return ratio_of(run_value(iv, iv->nhogs - 1, run, W_BACKLOG),
+	return bench_x_ratio(run_value(iv, iv->nhogs - 1, run, W_BACKLOG),
 			run_value(iv, 0, run, W_BACKLOG));
 }
 
@@ -465,16 +457,6 @@ static void print_runs(FILE *out, const struct bench_inv *iv, unsigned int h)
 		fprintf(out, "    (the booster was refused real-time priority)\n");
 }
 
-/* bench_num_str(), but three significant figures below 1 (0.005 ms). */
-static const char *num_str(double v, char *buf, size_t len)
-{
-	if (v > 0 && v < 1)
-		snprintf(buf, len, "%.3g", v);
-	else
-		bench_num_str(v, buf, len);
-	return buf;
-}
-
 static void print_figures(FILE *out, const struct bench_inv *iv)
 {
 	char a[32], b[32], c[32], d[32], e[32], g[32];
@@ -490,11 +472,11 @@ static void print_figures(FILE *out, const struct bench_inv *iv)
 		else
 			snprintf(g, sizeof(g), "-");
 		fprintf(out, "%-31s %-9s %9s %9s %7s %9s %7s %7s %4s\n", f->name, f->unit,
-			num_str(f->value, a, sizeof(a)),
-			num_str(f->peer[0].value, b, sizeof(b)),
-			bench_ratio_str(ratio_of(f->value, f->peer[0].value), c, sizeof(c)),
-			num_str(f->peer[1].value, d, sizeof(d)),
-			bench_ratio_str(ratio_of(f->value, f->peer[1].value), e, sizeof(e)),
+			bench_x_num_str(f->value, a, sizeof(a)),
+			bench_x_num_str(f->peer[0].value, b, sizeof(b)),
+			bench_ratio_str(bench_x_ratio(f->value, f->peer[0].value), c, sizeof(c)),
+			bench_x_num_str(f->peer[1].value, d, sizeof(d)),
+			bench_ratio_str(bench_x_ratio(f->value, f->peer[1].value), e, sizeof(e)),
 			g, m < 0 ? "-" : m ? "yes" : "no");
 	}
 }
@@ -564,47 +546,16 @@ unsigned int bench_inv_json_count(const struct bench_inv *iv)
 	return n;
 }
 
-static void json_rounds1(FILE *f, double v)
-{
-	fprintf(f, "[");
-	if (!isnan(v))
-		bench_json_num(f, v);
-	fprintf(f, "]");
-}
-
-static void json_entry(FILE *f, const struct inv_fig *g, const struct inv_peer *pr,
-		       int last)
-{
-	int is_goal = !strcmp(pr->name, GOAL_PEER);
-	int m = is_goal ? fig_met(g) : -1;
-
-	fprintf(f, "    {\"name\": ");
-	bench_json_str(f, g->name);
-	fprintf(f, ", \"scenario\": \"inversion\", \"unit\": ");
-	bench_json_str(f, g->unit);
-	fprintf(f, ", \"better\": \"lower\",\n     \"rcuboost\": ");
-	bench_json_num(f, g->value);
-	fprintf(f, ", \"rcuboost_spread\": null, \"rcuboost_rounds\": ");
-	json_rounds1(f, g->value);
-	fprintf(f, ",\n     \"peer\": ");
-	bench_json_str(f, pr->name);
-	fprintf(f, ", \"peer_value\": ");
-	bench_json_num(f, pr->value);
-	fprintf(f, ", \"peer_spread\": null, \"peer_rounds\": ");
-	json_rounds1(f, is_goal ? NAN : pr->value);
-	fprintf(f, ",\n     \"ratio\": ");
-	bench_json_num(f, ratio_of(g->value, pr->value));
-	fprintf(f, ", \"goal\": %s, \"goal_met\": %s}%s\n", is_goal ? "\"<=1.00\"" : "null",
-		m < 0 ? "null" : m ? "true" : "false", last ? "" : ",");
-}
-
 void bench_inv_write_entries(FILE *f, const struct bench_inv *iv)
 {
 	unsigned int n = 0, total = bench_inv_json_count(iv);
 
 	for (unsigned int i = 0; i < iv->nfigs; i++)
 		for (unsigned int k = 0; k < iv->figs[i].npeers; k++)
-			json_entry(f, &iv->figs[i], &iv->figs[i].peer[k], ++n == total);
+			bench_x_json_entry(f, "inversion", iv->figs[i].name, iv->figs[i].unit,
+					   iv->figs[i].value, iv->figs[i].peer[k].name,
+					   iv->figs[i].peer[k].value, fig_met(&iv->figs[i]),
+					   ++n == total);
 }
 
 static void json_run(FILE *f, const struct bench_inv *iv, unsigned int h, int r)

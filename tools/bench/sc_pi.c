@@ -38,13 +38,11 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sc_pi.h"
@@ -486,8 +484,18 @@ static unsigned int c_child_timeout_s(const struct pi_priv *pv)
 	return (inv + chain + (unsigned int)pv->unlocks * (BLOCK_MS + 50)) / 1000 + 30;
 }
 
-static void child(int conf, const struct pi_priv *pv, struct pi_res *r)
+struct pi_child {
+	int conf;
+	const struct pi_priv *pv;
+	struct pi_res *r;
+};
+
+static void child(void *arg)
 {
+	const struct pi_child *ch = arg;
+	int conf = ch->conf;
+	const struct pi_priv *pv = ch->pv;
+	struct pi_res *r = ch->r;
 	struct rcb_config cfg = { .boost = 1 };
 	struct inv_flavor_ops rb_ops;
 	struct rcb_boost_stats s;
@@ -543,55 +551,15 @@ static void child(int conf, const struct pi_priv *pv, struct pi_res *r)
 
 /* ---- the parent -------------------------------------------------------- */
 
-static int run_child(int conf, const struct pi_priv *pv, struct pi_res *r)
+static void run_child(int conf, const struct pi_priv *pv, struct pi_res *r)
 {
-	unsigned int secs = c_child_timeout_s(pv);
-	uint64_t deadline = bench_now_ns() + (uint64_t)secs * 1000000000ull;
-	int status;
-	pid_t pid;
+	struct pi_child c = { conf, pv, r };
+	char why[sizeof(r->error)];
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		C_FAIL(r, "fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (pid == 0) {
-		child(conf, pv, r);
-		fflush(NULL);
-		_exit(0);
-	}
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			C_FAIL(r, "waitpid: %s", strerror(errno));
-			return -ECHILD;
-		}
-		if (bench_now_ns() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			C_FAIL(r, "the child hung; killed after %u s", secs);
-			r->ok = 0;
-			return -ETIMEDOUT;
-		}
-		bench_sleep_ns(10000000);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (bench_x_run_child(child, &c, c_child_timeout_s(pv), why, sizeof(why)) != 0) {
 		r->ok = 0;
-		C_FAIL(r, "the child died (status 0x%x)", (unsigned int)status);
+		C_FAIL(r, "%s", why);
 	}
-	return 0;
-}
-
-static unsigned int env_num(const char *name, unsigned int def)
-{
-	const char *v = getenv(name);
-	long u = v ? strtol(v, NULL, 10) : 0;
-
-	return u > 0 && u < 100000 ? (unsigned int)u : def;
 }
 
 static void add_figs(struct bench_xres *x, const struct pi_priv *pv)
@@ -628,22 +596,19 @@ static void add_figs(struct bench_xres *x, const struct pi_priv *pv)
 
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name);
-	struct pi_priv *pv = bench_xmalloc(sizeof(*pv));
+	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct pi_priv), pi_print_detail,
+					   pi_json_detail);
+	struct pi_priv *pv = x->priv;
 	uint64_t t0 = bench_now_ns();
 	struct pi_res *rs;
 	char a[32], b[32];
 
-	memset(pv, 0, sizeof(*pv));
-	x->priv = pv;
-	x->print_detail = pi_print_detail;
-	x->json_detail = pi_json_detail;
 	pv->hog_ms = bp->hog_ms > 0 ? bp->hog_ms : bp->quick ? QUICK_HOG_MS : DEF_HOG_MS;
 	pv->unlocks = bp->quick ? 5 : MAX_UNLOCKS;
 	pv->chain_reps = bp->quick ? 1 : MAX_CHAIN;
 	pv->pairs = bp->quick ? 1000000ul : 10000000ul;
-	pv->period_ms = env_num("RCUBOOST_PERIOD_MS", 10);
-	pv->elements = env_num("RCUBOOST_ELEMENTS", 4);
+	pv->period_ms = bench_x_env_num("RCUBOOST_PERIOD_MS", 10);
+	pv->elements = bench_x_env_num("RCUBOOST_ELEMENTS", 4);
 	inv_params_default(&pv->prm);
 	pv->prm.hog_ms = pv->hog_ms;
 	pv->prm.hog_prio = HOG_PRIO;
@@ -654,19 +619,11 @@ static struct bench_xres *run(const struct bench_params *bp)
 		x->status = -EINVAL;
 		return x;
 	}
-	if (bench_x_rt_check(x, RT_CHECK_PRIO) != 0) {
-		bench_progress("rcuboost-bench: pi: n/a: %s\n", x->why);
+	if (bench_x_rt_check(x, RT_CHECK_PRIO) != 0)
 		return x;
-	}
-	pv->sh = mmap(NULL, sizeof(*pv->sh), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (pv->sh == MAP_FAILED) {
-		pv->sh = NULL;
-		x->status = -ENOMEM;
-		snprintf(x->why, sizeof(x->why), "mmap: %s", strerror(errno));
+	pv->sh = bench_x_shared(x, sizeof(*pv->sh));
+	if (!pv->sh)
 		return x;
-	}
-	memset(pv->sh, 0, sizeof(*pv->sh));
 	rs = pv->sh->res;
 	for (int k = 0; k < NCONF; k++) {
 		struct pi_res *r = &rs[k];

@@ -25,6 +25,42 @@ double pi_inv_v(const struct pi_res *r, int which)
 	}
 }
 
+static void cell(FILE *out, int w, unsigned int i, unsigned int c, const void *arg)
+{
+	const struct pi_res *r = (const struct pi_res *)arg + c;
+	const struct inv_result *v = &r->inv;
+	int boost = c != C_MEMB;
+
+	if (i <= 4 && !r->inv_ran) {
+		fprintf(out, " %*s", w, "-");
+		return;
+	}
+	if (!boost && ((i >= 5 && i <= 10) || i == 15)) {
+		fprintf(out, " %*s", w, "n/a");
+		return;
+	}
+	switch (i) {
+	case 0: fprintf(out, " %*.1f", w, v->hog_ms); break;
+	case 1: fprintf(out, " %*.1f", w, v->gp_max_ms); break;
+	case 2: fprintf(out, " %*.1f", w, v->gp_p99_ms); break;
+	case 3: fprintf(out, " %*.1f", w, v->reader_held_ms); break;
+	case 4: fprintf(out, " %*ld", w, v->peak_backlog); break;
+	case 5: fprintf(out, " %*ld", w, c == C_PI ? v->bs.pi_boosts : v->bs.boost); break;
+	case 6: fprintf(out, " %*ld", w, c == C_PI ? v->bs.pi_syscalls : v->bs.sched_syscalls);
+		break;
+	case 7: fprintf(out, " %*.1f", w, r->per_boost); break;
+	case 8: bench_x_cell_long(out, w, c == C_PI, v->bs.pi_handoffs); break;
+	case 9: fprintf(out, " %*.0f", w, r->unlock_boosted_ns); break;
+	case 10: fprintf(out, " %8d/%-2d", r->unlocks_boosted, r->unlocks); break;
+	case 11: fprintf(out, " %*.2f", w, r->pair_ns); break;
+	case 12: fprintf(out, " %*.1f", w, r->chain_gp_median_ms); break;
+	case 13: fprintf(out, " %*.1f", w, r->chain_gp_max_ms); break;
+	case 14: fprintf(out, " %*d", w, r->holder_rtprio_min); break;
+	case 15: fprintf(out, " %*ld", w, r->chain_boosts); break;
+	default: fprintf(out, " %*s", w, r->ok ? "OK" : "FAIL"); break;
+	}
+}
+
 void pi_print_detail(FILE *out, const struct bench_xres *x)
 {
 	const struct pi_priv *pv = x->priv;
@@ -38,6 +74,9 @@ void pi_print_detail(FILE *out, const struct bench_xres *x)
 		"chain: grace period median (ms)", "chain: grace period max (ms)",
 		"chain: holder's RT prio (min)", "chain: boosts", "result",
 	};
+	int ran[NCONF];
+	struct bench_xtable t = { "", pi_conf_name, ran, NCONF, 11,
+				  rows, sizeof(rows) / sizeof(rows[0]), 34, cell, rs };
 
 	fprintf(out, "\npi: each configuration in its own child process, pinned to CPU %d.\n"
 		     "Inversion: SCHED_FIFO %d reader preempted by a SCHED_FIFO %d hog on CPU %d for\n"
@@ -57,53 +96,9 @@ void pi_print_detail(FILE *out, const struct bench_xres *x)
 		fprintf(out, "pi: n/a: %s\n", x->why);
 		return;
 	}
-	fprintf(out, "\n  %-34s", "");
 	for (int c = 0; c < NCONF; c++)
-		fprintf(out, " %11s", pi_conf_name[c]);
-	fprintf(out, "\n");
-	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		fprintf(out, "  %-34s", rows[i]);
-		for (int c = 0; c < NCONF; c++) {
-			const struct pi_res *r = &rs[c];
-			const struct inv_result *v = &r->inv;
-			int boost = c != C_MEMB;
-
-			if (!r->ran) {
-				fprintf(out, " %11s", "not run");
-				continue;
-			}
-			if (i <= 4 && !r->inv_ran) {
-				fprintf(out, " %11s", "-");
-				continue;
-			}
-			if (!boost && ((i >= 5 && i <= 10) || i == 15)) {
-				fprintf(out, " %11s", "n/a");
-				continue;
-			}
-			switch (i) {
-			case 0: fprintf(out, " %11.1f", v->hog_ms); break;
-			case 1: fprintf(out, " %11.1f", v->gp_max_ms); break;
-			case 2: fprintf(out, " %11.1f", v->gp_p99_ms); break;
-			case 3: fprintf(out, " %11.1f", v->reader_held_ms); break;
-			case 4: fprintf(out, " %11ld", v->peak_backlog); break;
-			case 5: fprintf(out, " %11ld", c == C_PI ? v->bs.pi_boosts : v->bs.boost); break;
-			case 6: fprintf(out, " %11ld",
-					c == C_PI ? v->bs.pi_syscalls : v->bs.sched_syscalls); break;
-			case 7: fprintf(out, " %11.1f", r->per_boost); break;
-			case 8: c == C_PI ? fprintf(out, " %11ld", v->bs.pi_handoffs) :
-					    fprintf(out, " %11s", "n/a"); break;
-			case 9: fprintf(out, " %11.0f", r->unlock_boosted_ns); break;
-			case 10: fprintf(out, " %8d/%-2d", r->unlocks_boosted, r->unlocks); break;
-			case 11: fprintf(out, " %11.2f", r->pair_ns); break;
-			case 12: fprintf(out, " %11.1f", r->chain_gp_median_ms); break;
-			case 13: fprintf(out, " %11.1f", r->chain_gp_max_ms); break;
-			case 14: fprintf(out, " %11d", r->holder_rtprio_min); break;
-			case 15: fprintf(out, " %11ld", r->chain_boosts); break;
-			default: fprintf(out, " %11s", r->ok ? "OK" : "FAIL"); break;
-			}
-		}
-		fprintf(out, "\n");
-	}
+		ran[c] = rs[c].ran;
+	bench_x_print_runs(out, &t);
 	for (int c = 0; c < NCONF; c++)
 		if (rs[c].error[0])
 			fprintf(out, "  %s: %s\n", pi_conf_name[c], rs[c].error);
@@ -184,18 +179,11 @@ static void dat_num(FILE *f, double v)
 void pi_plot(struct bench_xres *x, const struct pi_priv *pv)
 {
 	const struct pi_res *rs = pv->sh->res;
-	char dat[400], dat2[400], gp[400], png[400];
-	FILE *f;
+	char dat[400], dat2[400];
+	FILE *f = bench_x_plot_file(x, "pi_gp.dat", dat, sizeof(dat));
 
-	snprintf(dat, sizeof(dat), "%s/pi_gp.dat", bench_plot_dir);
-	snprintf(dat2, sizeof(dat2), "%s/pi_unlock.dat", bench_plot_dir);
-	snprintf(gp, sizeof(gp), "%s/pi.gp", bench_plot_dir);
-	snprintf(png, sizeof(png), "%s/pi.png", bench_plot_dir);
-	f = fopen(dat, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", dat);
+	if (!f)
 		return;
-	}
 	fprintf(f, "figure");
 	for (int c = 0; c < NCONF; c++)
 		fprintf(f, " %s", pi_conf_name[c]);
@@ -207,11 +195,9 @@ void pi_plot(struct bench_xres *x, const struct pi_priv *pv)
 		dat_num(f, pi_v_of(&rs[c], rs[c].chain_gp_median_ms));
 	fprintf(f, "\n");
 	fclose(f);
-	f = fopen(dat2, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", dat2);
+	f = bench_x_plot_file(x, "pi_unlock.dat", dat2, sizeof(dat2));
+	if (!f)
 		return;
-	}
 	fprintf(f, "figure");
 	for (int c = 0; c < NCONF; c++)
 		fprintf(f, " %s", pi_conf_name[c]);
@@ -223,25 +209,18 @@ void pi_plot(struct bench_xres *x, const struct pi_priv *pv)
 		dat_num(f, pi_v_of(&rs[c], rs[c].pair_ns));
 	fprintf(f, "\n");
 	fclose(f);
-	f = fopen(gp, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", gp);
-		return;
-	}
-	fprintf(f, "set terminal pngcairo size 1100,480\nset output '%s'\n"
-		   "set datafile missing '?'\n"
-		   "set style data histograms\nset style histogram clustered gap 1\n"
-		   "set style fill solid 0.8 border -1\nset grid ytics\n"
-		   "set key outside top center horizontal autotitle columnhead\n"
-		   "set multiplot layout 1,2\n"
-		   "set title 'grace period, hog %d ms (lower is better)'\nset ylabel 'ms'\n"
-		   "set yrange [0:*]\n"
-		   "plot '%s' using 2:xtic(1), '' using 3, '' using 4\n"
-		   "set title 'read side: boosted unlock, plain pair'\nset ylabel 'ns (log)'\nset logscale y\n"
-		   "set yrange [0.1:*]\n"
-		   "plot '%s' using 2:xtic(1), '' using 3, '' using 4\n"
-		   "unset multiplot\n",
-		png, pv->hog_ms, dat, dat2);
-	fclose(f);
-	bench_x_plot(x, gp, png);
+	bench_x_gnuplot(x, "pi", 1100, 480,
+			"set datafile missing '?'\n"
+			"set style data histograms\nset style histogram clustered gap 1\n"
+			"set style fill solid 0.8 border -1\nset grid ytics\n"
+			"set key outside top center horizontal autotitle columnhead\n"
+			"set multiplot layout 1,2\n"
+			"set title 'grace period, hog %d ms (lower is better)'\nset ylabel 'ms'\n"
+			"set yrange [0:*]\n"
+			"plot '%s' using 2:xtic(1), '' using 3, '' using 4\n"
+			"set title 'read side: boosted unlock, plain pair'\nset ylabel 'ns (log)'\nset logscale y\n"
+			"set yrange [0.1:*]\n"
+			"plot '%s' using 2:xtic(1), '' using 3, '' using 4\n"
+			"unset multiplot\n",
+			pv->hog_ms, dat, dat2);
 }

@@ -55,14 +55,6 @@ static const struct bench_scenario sc = {
 		"  peak backlog <= threshold + one booster period's callbacks at every hog.",
 };
 
-static unsigned int env_period_ms(void)
-{
-	const char *v = getenv("RCUBOOST_PERIOD_MS");
-	long u = v ? strtol(v, NULL, 10) : 0;
-
-	return u > 0 && u < 100000 ? (unsigned int)u : 10;
-}
-
 static double val(const struct pr_priv *pv, unsigned int h, int r, int what)
 {
 	const struct inv_result *res = &pv->res[h][r];
@@ -79,10 +71,39 @@ static double val(const struct pr_priv *pv, unsigned int h, int r, int what)
 	}
 }
 
+struct pr_cells {
+	const struct pr_priv *pv;
+	unsigned int h;
+};
+
+static void cell(FILE *out, int w, unsigned int i, unsigned int r, const void *arg)
+{
+	const struct pr_cells *c = arg;
+	const struct inv_result *res = &c->pv->res[c->h][r];
+	int st = res->have_boost_stats;
+
+	switch (i) {
+	case 0: fprintf(out, " %*.1f", w, res->reader_held_ms); break;
+	case 1: fprintf(out, " %*.1f", w, res->gp_max_ms); break;
+	case 2: fprintf(out, " %*ld", w, res->peak_backlog); break;
+	case 3: fprintf(out, " %*ld", w, res->peak_backlog_bytes); break;
+	case 4: bench_x_cell_long(out, w, st, res->bs.pressure_entries); break;
+	case 5: bench_x_cell_long(out, w, st, res->bs.pressure_kicks); break;
+	case 6: bench_x_cell_long(out, w, st, res->bs.boost); break;
+	default: fprintf(out, " %*s", w, res->ok ? "OK" : "FAIL"); break;
+	}
+}
+
 static void print_detail(FILE *out, const struct bench_xres *x)
 {
+	static const char *const rows[] = {
+		"reader held its section (ms)", "grace period max (ms)",
+		"peak backlog (callbacks)", "peak backlog (bytes)",
+		"pressure entries", "pressure kicks (rcb_call)", "boosts", "result",
+	};
 	const struct pr_priv *pv = x->priv;
 	const struct inv_params *p = &pv->prm;
+	char head[32];
 
 	fprintf(out, "\npressure: the inversion (reader SCHED_FIFO %d preempted in its section by\n"
 		     "a SCHED_FIFO %d hog on CPU %d) with an updater retiring one %d-byte object\n"
@@ -95,43 +116,12 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		return;
 	}
 	for (unsigned int h = 0; h < pv->nhogs; h++) {
-		fprintf(out, "\nhog %-5d ms %21s", pv->hog_ms[h], "");
-		for (int r = 0; r < NRUNS; r++)
-			fprintf(out, " %14s", run_name[r]);
-		fprintf(out, "\n");
-		static const char *const rows[] = {
-			"reader held its section (ms)", "grace period max (ms)",
-			"peak backlog (callbacks)", "peak backlog (bytes)",
-			"pressure entries", "pressure kicks (rcb_call)", "boosts",
-			"result",
-		};
-		for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-			fprintf(out, "  %-32s", rows[i]);
-			for (int r = 0; r < NRUNS; r++) {
-				const struct inv_result *res = &pv->res[h][r];
-				const struct rcb_boost_stats *bs = &res->bs;
-				int st = res->have_boost_stats;
+		struct pr_cells c = { pv, h };
+		struct bench_xtable t = { head, run_name, pv->ran[h], NRUNS, 14,
+					  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, &c };
 
-				if (!pv->ran[h][r]) {
-					fprintf(out, " %14s", "not run");
-					continue;
-				}
-				switch (i) {
-				case 0: fprintf(out, " %14.1f", res->reader_held_ms); break;
-				case 1: fprintf(out, " %14.1f", res->gp_max_ms); break;
-				case 2: fprintf(out, " %14ld", res->peak_backlog); break;
-				case 3: fprintf(out, " %14ld", res->peak_backlog_bytes); break;
-				case 4: st ? fprintf(out, " %14ld", bs->pressure_entries) :
-					     fprintf(out, " %14s", "n/a"); break;
-				case 5: st ? fprintf(out, " %14ld", bs->pressure_kicks) :
-					     fprintf(out, " %14s", "n/a"); break;
-				case 6: st ? fprintf(out, " %14ld", bs->boost) :
-					     fprintf(out, " %14s", "n/a"); break;
-				default: fprintf(out, " %14s", res->ok ? "OK" : "FAIL"); break;
-				}
-			}
-			fprintf(out, "\n");
-		}
+		snprintf(head, sizeof(head), "hog %-5d ms", pv->hog_ms[h]);
+		bench_x_print_runs(out, &t);
 		for (int r = 0; r < NRUNS; r++)
 			if (pv->ran[h][r] && !pv->res[h][r].ok)
 				fprintf(out, "  %s: %s\n", run_name[r], pv->res[h][r].error);
@@ -188,14 +178,12 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 
 static void plot(struct bench_xres *x, struct pr_priv *pv)
 {
-	char csv[400], gp[400], png[400];
+	char csv[400];
 	const struct inv_result *runs[NRUNS];
 	unsigned int h = pv->nhogs - 1;
 	FILE *f;
 
 	snprintf(csv, sizeof(csv), "%s/pressure.csv", bench_plot_dir);
-	snprintf(gp, sizeof(gp), "%s/pressure.gp", bench_plot_dir);
-	snprintf(png, sizeof(png), "%s/pressure.png", bench_plot_dir);
 	for (int r = 0; r < NRUNS; r++) {
 		runs[r] = &pv->res[h][r];
 		pv->res[h][r].name[0] = 0;
@@ -210,47 +198,37 @@ static void plot(struct bench_xres *x, struct pr_priv *pv)
 		return;
 	}
 	fclose(f);
-	f = fopen(gp, "w");
-	if (!f) {
-		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", gp);
-		return;
-	}
-	fprintf(f, "set terminal pngcairo size 1000,560\nset output '%s'\n"
-		   "set datafile separator ','\nset key top left\n"
-		   "set title 'Callback backlog, hog of %d ms on CPU %d (starts at 0)'\n"
-		   "set xlabel 'time since the hog started (ms)'\n"
-		   "set ylabel 'callbacks retired, not yet freed'\nset logscale y\n"
-		   "set yrange [1:*]\nset grid\n"
-		   "plot '%s' using 1:2 with lines lw 2 title 'plain boosting', \\\n"
-		   "     '' using 1:3 with lines lw 2 title 'pressure, %d callbacks', \\\n"
-		   "     '' using 1:4 with lines lw 2 dt 2 title 'pressure, %lu bytes', \\\n"
-		   "     '' using 1:5 with lines lw 2 title 'liburcu urcu-memb', \\\n"
-		   "     %.0f with lines dt 3 lc rgb 'black' title 'goal: threshold + one period'\n",
-		png, pv->hog_ms[h], INV_RT_CPU, csv, THR_CALLBACKS, pv->thr_bytes, pv->bound_cb);
-	fclose(f);
-	bench_x_plot(x, gp, png);
+	bench_x_gnuplot(x, "pressure", 1000, 560,
+			"set datafile separator ','\nset key top left\n"
+			"set title 'Callback backlog, hog of %d ms on CPU %d (starts at 0)'\n"
+			"set xlabel 'time since the hog started (ms)'\n"
+			"set ylabel 'callbacks retired, not yet freed'\nset logscale y\n"
+			"set yrange [1:*]\nset grid\n"
+			"plot '%s' using 1:2 with lines lw 2 title 'plain boosting', \\\n"
+			"     '' using 1:3 with lines lw 2 title 'pressure, %d callbacks', \\\n"
+			"     '' using 1:4 with lines lw 2 dt 2 title 'pressure, %lu bytes', \\\n"
+			"     '' using 1:5 with lines lw 2 title 'liburcu urcu-memb', \\\n"
+			"     %.0f with lines dt 3 lc rgb 'black' title 'goal: threshold + one period'\n",
+			pv->hog_ms[h], INV_RT_CPU, csv, THR_CALLBACKS, pv->thr_bytes, pv->bound_cb);
 }
 
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name);
-	struct pr_priv *pv = bench_xmalloc(sizeof(*pv));
+	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct pr_priv), print_detail,
+					   json_detail);
+	struct pr_priv *pv = x->priv;
 	static const int hogs[] = { 500, 2000 }, qhogs[] = { 200, 400 };
 	uint64_t t0 = bench_now_ns();
 	unsigned int k = 0, secs = 30;
 	cpu_set_t mask;
 
-	memset(pv, 0, sizeof(*pv));
-	x->priv = pv;
-	x->print_detail = print_detail;
-	x->json_detail = json_detail;
 	inv_params_default(&pv->prm);
 	pv->prm.cb_period_us = 150;
 	pv->prm.warmup_ms = bp->quick ? 100 : 300;
 	pv->prm.tail_ms = bp->quick ? 200 : 500;
 	pv->nhogs = 2;
 	memcpy(pv->hog_ms, bp->quick ? qhogs : hogs, sizeof(hogs));
-	pv->period_ms = env_period_ms();
+	pv->period_ms = bench_x_env_num("RCUBOOST_PERIOD_MS", 10);
 	pv->per_period = ceil(pv->period_ms * 1000.0 / pv->prm.cb_period_us);
 	pv->bound_cb = THR_CALLBACKS + pv->per_period;
 	pv->thr_bytes = (unsigned long)THR_CALLBACKS * (unsigned long)pv->prm.obj_bytes;
@@ -265,12 +243,11 @@ static struct bench_xres *run(const struct bench_params *bp)
 		inv_flavor_rcuboost_cfg(&pv->ops[r], run_name[r], &pv->cfg[r]);
 	pv->ops[R_MEMB] = inv_flavor_urcu_memb;
 
-	if (bench_x_rt_check(x, pv->prm.hog_prio) != 0 ||
-	    sched_getaffinity(0, sizeof(mask), &mask) != 0) {
-		if (!x->status) {
-			x->status = -errno;
-			snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
-		}
+	if (bench_x_rt_check(x, pv->prm.hog_prio) != 0)
+		return x;
+	if (sched_getaffinity(0, sizeof(mask), &mask) != 0) {
+		x->status = -errno;
+		snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
 		bench_progress("rcuboost-bench: pressure: n/a: %s\n", x->why);
 		return x;
 	}
