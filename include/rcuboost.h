@@ -404,6 +404,11 @@ struct rcb_boost_stats {
 	long pi_boosts;        /* proxy locks made for a reader (pi backend) */
 	long pi_handoffs;      /* unlocks that handed the lock to a helper */
 	long pi_syscalls;      /* futex calls of the pi backend */
+	/* The kernel refused a helper's lock: a cycle (or a chain too deep)
+	 * through the application's PI mutexes (EDEADLK, retried after
+	 * 10 ms), or another error (the reader is not boosted). */
+	long pi_deadlocks;
+	long pi_failures;
 };
 
 /*

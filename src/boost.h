@@ -182,6 +182,7 @@ struct rcb__pi_slot *rcb__pi_take(struct rcb__thread *self);
 void rcb__pi_release(struct rcb__pi_slot *slot);
 void rcb__pi_after_fork_child(void);
 extern _Atomic long rcb__pi_boosts, rcb__pi_handoffs, rcb__pi_syscalls;
+extern _Atomic long rcb__pi_deadlocks, rcb__pi_failures;
 static inline bool rcb__backend_pi(void)
 {
 	return rcb__settings.boost_backend == RCB_BACKEND_PI;

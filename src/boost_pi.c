@@ -106,7 +106,8 @@ struct pi_helper {
 
 _Atomic long rcb__pi_boosts, rcb__pi_handoffs, rcb__pi_syscalls;
 /* The kernel refused a helper's lock: a cycle or a too deep chain in
- * the application's PI locks (EDEADLK); or another failure. */
+ * the application's PI locks (EDEADLK); or another failure.  Reported
+ * by rcb_boost_stats(). */
 _Atomic long rcb__pi_deadlocks, rcb__pi_failures;
 
 static struct rcb__pi_slot pi_slots[PI_SLOTS];

@@ -226,13 +226,39 @@ static void escalate_list(struct rcu_boost_dat *rbdp, long pass, int ceiling)
 	rcb__boost_unlock(rbdp);
 }
 
+/* Verify a batch of on-behalf queueings (enqueue_preempted_readers()
+ * below says why): keep those whose reader still holds grace period
+ * @gp, revert the others.  Returns the number kept.  Context: registry
+ * lock held. */
+#define RCB_ENQ_BATCH 64
+static int verify_batch(struct rcb__thread **queued,
+			struct rcu_boost_dat **queued_on, int n, unsigned long gp)
+{
+	int kept = 0;
+
+	if (!n)
+		return 0;
+	rcb__membarrier(); /* [BST-M] see enqueue_preempted_readers() */
+	for (int i = 0; i < n; i++) {
+		if (rcb__holds_gp(rcb_load_relaxed(&queued[i]->rd->ctr), gp)) {
+			pthread_mutex_lock(&queued_on[i]->rbs_mutex);
+			queued_on[i]->rbs_preempt_enqueued++;
+			pthread_mutex_unlock(&queued_on[i]->rbs_mutex);
+			kept++;
+			continue;
+		}
+		rcb__boost_revert(queued[i], queued_on[i]);
+	}
+	return kept;
+}
+
 /*
  * Queue, on their behalf, registered readers of booster @b's CPUs that
  * have held up the current grace period for at least @min_wait_ns.  See
  * boost.c for why the queueing is verified: a reader that left its
  * section between our scan and our queueing may have tested its boost
  * state before we set it; the membarrier makes its ctr store visible to
- * the re-check below in that case ([BST-M] pairs with [RD-W] in
+ * the re-check in verify_batch() in that case ([BST-M] pairs with [RD-W] in
  * rcb_read_unlock(): store-buffering of "state = BLOCKED; ctr?" against
  * "ctr = 0; state?").  Returns the number queued and kept.
  */
@@ -240,9 +266,9 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 				     uint64_t min_wait_ns)
 {
 	unsigned long long start = rcb_load_relaxed(&rcb__gp_wait_start_ns);
+	struct rcu_boost_dat *queued_on[RCB_ENQ_BATCH];
+	struct rcb__thread *queued[RCB_ENQ_BATCH];
 	struct rcb__thread *t;
-	struct rcu_boost_dat *queued_on[64];
-	struct rcb__thread *queued[64];
 	unsigned long gp;
 	int n = 0, kept = 0, cpu;
 
@@ -253,8 +279,6 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 	rcb__for_each_thread(t) {
 		struct rcu_boost_dat *rbdp;
 
-		if (n == 64)
-			break;
 		if (!rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp) ||
 		    rcb__bstate_relaxed(t->rd) != RCU_BOOST_IDLE)
 			continue;
@@ -269,21 +293,15 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 			queued_on[n] = rbdp;
 			queued[n++] = t;
 		}
-	}
-	if (n) {
-		rcb__membarrier(); /* [BST-M] see above */
-		for (int i = 0; i < n; i++) {
-			t = queued[i];
-			if (rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) {
-				pthread_mutex_lock(&queued_on[i]->rbs_mutex);
-				queued_on[i]->rbs_preempt_enqueued++;
-				pthread_mutex_unlock(&queued_on[i]->rbs_mutex);
-				kept++;
-				continue;
-			}
-			rcb__boost_revert(t, queued_on[i]);
+		/* A full batch is verified before the scan goes on, so every
+		 * stalled reader is found in one pass, not only the first
+		 * RCB_ENQ_BATCH in registry order. */
+		if (n == RCB_ENQ_BATCH) {
+			kept += verify_batch(queued, queued_on, n, gp);
+			n = 0;
 		}
 	}
+	kept += verify_batch(queued, queued_on, n, gp);
 	pthread_mutex_unlock(&rcb__registry_lock);
 	return kept;
 }

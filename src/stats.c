@@ -97,6 +97,8 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 	out->pi_boosts = rcb_load_relaxed(&rcb__pi_boosts);
 	out->pi_handoffs = rcb_load_relaxed(&rcb__pi_handoffs);
 	out->pi_syscalls = rcb_load_relaxed(&rcb__pi_syscalls);
+	out->pi_deadlocks = rcb_load_relaxed(&rcb__pi_deadlocks);
+	out->pi_failures = rcb_load_relaxed(&rcb__pi_failures);
 	out->enabled = rcb__settings.boost;
 	out->booster_running = rcb__booster_running();
 	out->no_permission = rcb__booster_no_permission();
@@ -250,14 +252,15 @@ static void format_json(const struct rcb_boost_stats *s, char *buf,
 	    "\"pressure_kicks\":%ld,\"escalations\":%ld,\"boost_latency_count\":%ld,"
 	    "\"boost_latency_ns_max\":%ld,\"boost_latency_ns_total\":%ld,"
 	    "\"booster_cpu_ns\":%ld,\"sched_syscalls\":%ld,\"pi_boosts\":%ld,"
-	    "\"pi_handoffs\":%ld,\"pi_syscalls\":%ld}\n",
+	    "\"pi_handoffs\":%ld,\"pi_syscalls\":%ld,\"pi_deadlocks\":%ld,"
+	    "\"pi_failures\":%ld}\n",
 	    s->boosters, s->backend == RCB_BACKEND_PI ? "pi" : "sched",
 	    s->first_level, s->ceiling_level,
 	    s->pressure_active ? "true" : "false", s->pressure_entries,
 	    s->pressure_kicks, s->escalations, s->boost_latency_count,
 	    s->boost_latency_ns_max, s->boost_latency_ns_total,
 	    s->booster_cpu_ns, s->sched_syscalls, s->pi_boosts, s->pi_handoffs,
-	    s->pi_syscalls);
+	    s->pi_syscalls, s->pi_deadlocks, s->pi_failures);
 }
 
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
