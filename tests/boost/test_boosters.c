@@ -71,6 +71,14 @@ static void run(int booster_cpus, int want_boosters)
 	atomic_store(&blocked, 0);
 	atomic_store(&restored, 0);
 	atomic_store(&boosted_seen, 0);
+	/* The counters run since the first initialisation: differences
+	 * from before the readers exist (a slow start, e.g. under a
+	 * sanitizer, lets the first readers be boosted before the last
+	 * one blocks). */
+	rcb_boost_stats(&s);
+	enq0 = s.preempt_enqueued;
+	lat0 = s.boost_latency_count;
+	unb0 = s.unboosted;
 	CHECK(pthread_attr_init(&attr) == 0);
 	CHECK(pthread_attr_setstacksize(&attr, 64 * 1024) == 0);
 	for (long i = 0; i < NREADERS; i++)
@@ -78,10 +86,6 @@ static void run(int booster_cpus, int want_boosters)
 	while (atomic_load(&blocked) < NREADERS)
 		usleep(1000);
 	rcb_boost_stats(&s);
-	/* The counters run since the first initialisation: differences. */
-	enq0 = s.preempt_enqueued;
-	lat0 = s.boost_latency_count;
-	unb0 = s.unboosted;
 	passes0 = s.passes;
 	t0 = rt_now();
 	CHECK(pthread_create(&sy, NULL, syncer, NULL) == 0);
