@@ -424,8 +424,11 @@ void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		rcb_add_relaxed(&rbdp->rbs_boost_failed, 1);
 		return;
 	}
-	if (rcb__sched_get(t->tid, &b->set) != 0)
-		b->set = want;
+	/* What we set, not a read-back: a thread that sees itself boosted
+	 * may change its attributes at once, and a read-back taken after
+	 * that would make its change look like ours, to be undone at
+	 * unboost (torture's boost_app_lost check caught it). */
+	b->set = want;
 	b->applied = true;
 	b->level = rcuprio;
 	note_boost_latency(t);
