@@ -384,24 +384,16 @@ static ssize_t read_kept(const char *path, int *fd, char *buf, size_t len)
 }
 
 /*
- * One PSI file ("some avg10=X.YY ... total=US"): the "some" line's avg10
- * in hundredths of a percent, and its total stall time in microseconds.
- * Returns false if unreadable.
+ * One PSI file ("some avg10=... total=US\nfull ..."): the "some" line's
+ * total stall time in microseconds.  Returns false if unreadable.
  */
-static bool psi_read(const char *path, int *fd, long *avg10,
-		     unsigned long long *total)
+static bool psi_read(const char *path, int *fd, unsigned long long *total)
 {
 	char buf[512], *p, *t;
-	long whole, frac = 0;
 
 	if (read_kept(path, fd, buf, sizeof(buf)) <= 0 ||
-	    !(p = strstr(buf, "some avg10=")) || !(t = strstr(p, "total=")))
+	    !(p = strstr(buf, "some ")) || !(t = strstr(p, "total=")))
 		return false;
-	p += strlen("some avg10=");
-	whole = strtol(p, &p, 10);
-	if (*p == '.')
-		frac = strtol(p + 1, NULL, 10);
-	*avg10 = whole * 100 + (frac % 100);
 	*total = strtoull(t + strlen("total="), NULL, 10);
 	return true;
 }
@@ -481,11 +473,10 @@ static bool psi_hit(const char *path, struct psi_source *src, unsigned int pct,
 		    uint64_t now)
 {
 	unsigned long long total;
-	long avg10;
 
 	if (src->at_ns && now - src->at_ns < 100000000ull)
 		return src->hit;
-	if (!psi_read(path, &src->fd, &avg10, &total))
+	if (!psi_read(path, &src->fd, &total))
 		return false;
 	src->hit = src->at_ns && total >= src->total_us &&
 		   (total - src->total_us) * 1000ull * 100 >=
@@ -660,13 +651,16 @@ static void booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 		enqueue_preempted_readers(b, now, period_ns);
 	} else {
 		/* Pressure: every queued reader now, aged or not, including
-		 * preempted ones found as soon as a grace period waits. */
+		 * preempted ones found as soon as a grace period waits (the
+		 * aged element was walked above). */
 		enqueue_preempted_readers(b, now, 0);
 		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
 			if (rcb__cpu_booster[cpu] != b->id)
 				continue;
 			for (int i = 0; i < rcb__boost_nelem; i++)
-				rcu_boost_one_reader_list(rcb__rbd(cpu, i), first);
+				if (rcb__rbd(cpu, i) != rcu_rbd_boosting(b, cpu))
+					rcu_boost_one_reader_list(rcb__rbd(cpu, i),
+								  first);
 		}
 	}
 	if (rcb__settings.escalate_periods) {
