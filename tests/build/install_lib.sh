@@ -9,7 +9,8 @@
 # (a poisoned sys/sdt.h first on the include path, a pkg-config search
 # path with nothing in it), built, installed into a temporary prefix.
 # Then a consumer builds through pkg-config and through
-# find_package(rcuboost) (shared and static).  $CC picks the compiler (default cc).
+# find_package(rcuboost) (shared and static), and `man -M` finds the
+# library's pages.  $CC picks the compiler (default cc).
 set -eu
 
 src=$1 work=$2 consumer=$3
@@ -47,6 +48,8 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
 	fail "RCB_BUILD_STATIC=ON installed no librcuboost.a"
 readelf -n "$(find "$prefix" -name 'librcuboost.so.*.*')" | grep -q stapsdt &&
 	fail "probes compiled in although sys/sdt.h was unusable"
+[ -n "$(find "$prefix" -path '*/man1/*')" ] && fail "man1 pages installed without the tools"
 
 consume_pkgconfig "$prefix" "$consumer"
 consume_cmake "$prefix" "$consumer" ON
+manpages "$prefix" rcuboost.3 rcuboost-urcu.7

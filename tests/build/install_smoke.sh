@@ -8,7 +8,8 @@
 # top-level `make install PREFIX=...`.  Each time a consumer is compiled
 # with `pkg-config --cflags --libs rcuboost` alone and run against the
 # installed library; after `cmake --install`, also through
-# find_package(rcuboost).  $CC picks the consumer's compiler (default cc).
+# find_package(rcuboost), and `man -M` must find every page, the tools'
+# included.  $CC picks the consumer's compiler (default cc).
 set -eu
 
 src=$1 work=$2 consumer=$3
@@ -31,6 +32,8 @@ consume_pkgconfig "$work/cmake-prefix" "$consumer"
 readelf -n "$(find "$work/cmake-prefix" -name 'librcuboost.so.*.*')" | grep -q stapsdt ||
 	fail "RCB_USE_SDT=ON but the installed library has no USDT probe notes"
 consume_cmake "$work/cmake-prefix" "$consumer" OFF
+manpages "$work/cmake-prefix" rcuboost.3 rcuboost-urcu.7 rcuboost-demo.1 \
+	rcuboost-bench.1 rcuboost-torture.1 rcuboost-boostcost.1
 
 make -C "$src" install PREFIX="$work/make-prefix" BUILD="$build" \
 	CMAKE_FLAGS="-DRCB_BUILD_TESTS=OFF -DRCB_USE_SDT=ON" >"$work/make.log" 2>&1 ||
