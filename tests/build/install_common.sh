@@ -3,6 +3,9 @@
 # Checks of an installed rcuboost, sourced by install_smoke.sh and
 # install_lib.sh.  Needs $src (source tree), $cc (consumer's compiler).
 
+# The CMake consumer project beside these scripts.
+consumer_project=$(cd "$(dirname "$0")" && pwd)/cmake_consumer
+
 fail()
 {
 	echo "FAIL: $*"
@@ -56,7 +59,7 @@ consume_cmake()
 	version="$(header_macro RCB_VERSION_MAJOR).$(header_macro RCB_VERSION_MINOR).$(header_macro RCB_VERSION_PATCH)"
 	cb=$prefix/cmake-consumer
 	rm -rf "$cb"
-	CC=$cc cmake -S "$src/tests/build/cmake_consumer" -B "$cb" \
+	CC=$cc cmake -S "$consumer_project" -B "$cb" \
 		-DCMAKE_PREFIX_PATH="$prefix" -DRCB_CONSUMER_SOURCE="$consumer" \
 		-DRCB_EXPECT_VERSION="$version" -DRCB_EXPECT_STATIC="$static" \
 		>"$cb.log" 2>&1 || { cat "$cb.log"; fail "find_package(rcuboost $version) under $prefix"; }
@@ -75,7 +78,7 @@ consume_cmake()
 		echo "ok   $prefix: CMake consumer (rcuboost::rcuboost_static) says: $out"
 	fi
 	# A version the package does not provide must be refused.
-	CC=$cc cmake -S "$src/tests/build/cmake_consumer" -B "$cb-wrong" \
+	CC=$cc cmake -S "$consumer_project" -B "$cb-wrong" \
 		-DCMAKE_PREFIX_PATH="$prefix" -DRCB_CONSUMER_SOURCE="$consumer" \
 		-DRCB_EXPECT_VERSION=999.0 >"$cb-wrong.log" 2>&1 &&
 		fail "find_package(rcuboost 999.0 EXACT) accepted the installed $version"
