@@ -1,5 +1,8 @@
 # Thin wrapper over CMake/CTest.  Each goal does its own set-up: it checks
-# (and as root installs) the Debian packages it needs, configures, builds.
+# (and as root installs) the Debian packages the full build needs,
+# configures, builds.  The library alone needs only a C compiler and
+# CMake: cmake -S . -B build -DRCB_BUILD_TOOLS=OFF -DRCB_BUILD_TESTS=OFF
+# (or cmake --workflow --preset library).
 BUILD   ?= build
 PREFIX  ?= /usr/local
 JOBS    ?= 2
@@ -25,7 +28,7 @@ demo: build
 	$(BUILD)/tools/demo/rcuboost-demo --out $(BUILD)/demo-out
 
 bench: build
-	$(BUILD)/tools/bench/rcuboost-bench --json $(BUILD)/bench.json
+	$(BUILD)/tools/bench/rcuboost-bench --json $(BUILD)/bench.json --plot-dir $(BUILD)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -1,11 +1,14 @@
 #!/bin/sh
-# Check, and as root install, the Debian packages that building, testing
-# and the demo need.  Used by the top-level Makefile; safe to run twice.
+# Check, and as root install, the Debian packages that the full build
+# (library, tools, tests) and the demo need.  Used by the top-level
+# Makefile; safe to run twice.  The library alone needs only cmake and a
+# C compiler (RCB_BUILD_TOOLS=OFF, RCB_BUILD_TESTS=OFF).
 set -eu
 
 # package: what needs it
 PKGS="cmake:build gcc:build clang:second-compiler make:build
 pkg-config:install-test binutils:symbol-and-disassembly-tests
+man-db:man-page-install-test clang-format:format-lint
 liburcu-dev:benchmark-and-demo-peer spin:model-checks
 systemtap-sdt-dev:USDT-probes bpftrace:USDT-trace-test gnuplot-nox:demo-plot"
 

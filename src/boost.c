@@ -52,11 +52,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sdt.h>
 #include <sys/sysinfo.h>
 #include <time.h>
 
 #include "boost.h"
+#include "probes.h"
 
 struct rcu_boost_dat *rcb__boost_dat;
 _Atomic bool rcb__boost_dat_ready;

@@ -55,10 +55,10 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <sched.h>
-#include <sys/sdt.h>
 #include <time.h>
 
 #include "boost.h"
+#include "probes.h"
 
 static bool cas_state(struct rcb__thread *t, int *old, int new)
 {

@@ -1,7 +1,7 @@
 # Sanitizer variants: sanitize_asan (ASan+UBSan) and sanitize_tsan
 # configure the whole tree again in <build>/sanitize-<name> with
 # RCB_SANITIZE=<name> and RCB_TEST_SCALE=4, build it, and run its unit,
-# regression and torture tests.  The same as the asan and tsan presets
+# regression, torture and boost (real-time) tests.  The same as the asan and tsan presets
 # of CMakePresets.json, but driven from `make test`.
 
 # Inside such a sub-build RCB_SANITIZE is set: adding these tests there
@@ -54,7 +54,7 @@ foreach(san asan tsan)
                       -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}
                       -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
       --test-command ${wrap} ${CMAKE_CTEST_COMMAND} --test-dir ${bin}
-                     -L "unit|regression|torture" --no-tests=error
+                     -L "unit|regression|torture|boost" --no-tests=error
                      --output-on-failure)
   set_tests_properties(sanitize_${san} PROPERTIES
     LABELS sanitizer

@@ -7,56 +7,35 @@
 # temporary prefixes: with `cmake --install --prefix` and with the
 # top-level `make install PREFIX=...`.  Each time a consumer is compiled
 # with `pkg-config --cflags --libs rcuboost` alone and run against the
-# installed library.  $CC picks the consumer's compiler (default cc).
+# installed library; after `cmake --install`, also through
+# find_package(rcuboost), and `man -M` must find every page, the tools'
+# included.  $CC picks the consumer's compiler (default cc).
 set -eu
 
 src=$1 work=$2 consumer=$3
 cc=${CC:-cc}
 
-fail()
-{
-	echo "FAIL: $*"
-	exit 1
-}
-
-# consume PREFIX: find the .pc under PREFIX, build and run the consumer.
-consume()
-{
-	prefix=$1
-	pc=$(find "$prefix" -name rcuboost.pc 2>/dev/null || true)
-	[ -n "$pc" ] || fail "no rcuboost.pc under $prefix"
-	export PKG_CONFIG_PATH="${pc%/rcuboost.pc}"
-	pcprefix=$(pkg-config --variable=prefix rcuboost)
-	[ "$(cd "$pcprefix" 2>/dev/null && pwd -P)" = "$(cd "$prefix" && pwd -P)" ] ||
-		fail "$pc says prefix=$pcprefix, installed under $prefix"
-	for f in include/rcuboost.h include/rcuboost/urcu.h include/rcuboost/config.h; do
-		[ -f "$prefix/$f" ] || fail "$prefix/$f not installed"
-	done
-	libdir=$(pkg-config --variable=libdir rcuboost)
-	[ -e "$libdir/librcuboost.so" ] || fail "$libdir/librcuboost.so not installed"
-	# shellcheck disable=SC2046
-	"$cc" -std=c11 -Wall -Wextra -Werror "$consumer" -o "$prefix/consumer" \
-		$(pkg-config --cflags --libs rcuboost) ||
-		fail "consumer does not build with pkg-config --cflags --libs rcuboost"
-	LD_LIBRARY_PATH=$libdir ldd "$prefix/consumer" | grep -q "$libdir/librcuboost.so" ||
-		fail "consumer does not load $libdir/librcuboost.so"
-	out=$(LD_LIBRARY_PATH=$libdir "$prefix/consumer") || fail "consumer failed"
-	echo "ok   $prefix: consumer says: $out"
-}
+. "$(dirname "$0")/install_common.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
 build=$work/build
-cmake -S "$src" -B "$build" -DBUILD_TESTING=OFF >"$work/configure.log" 2>&1 ||
+cmake -S "$src" -B "$build" -DRCB_BUILD_TESTS=OFF -DRCB_USE_SDT=ON >"$work/configure.log" 2>&1 ||
 	{ cat "$work/configure.log"; fail "configure"; }
 cmake --build "$build" -j2 >"$work/build.log" 2>&1 ||
 	{ cat "$work/build.log"; fail "build"; }
 
 cmake --install "$build" --prefix "$work/cmake-prefix" >"$work/install.log" 2>&1 ||
 	{ cat "$work/install.log"; fail "cmake --install"; }
-consume "$work/cmake-prefix"
+consume_pkgconfig "$work/cmake-prefix" "$consumer"
+# RCB_USE_SDT=ON: the probes are in (install_lib.sh checks the opposite).
+readelf -n "$(find "$work/cmake-prefix" -name 'librcuboost.so.*.*')" | grep -q stapsdt ||
+	fail "RCB_USE_SDT=ON but the installed library has no USDT probe notes"
+consume_cmake "$work/cmake-prefix" "$consumer" OFF
+manpages "$work/cmake-prefix" rcuboost.3 rcuboost-urcu.7 rcuboost-demo.1 \
+	rcuboost-bench.1 rcuboost-torture.1 rcuboost-boostcost.1
 
 make -C "$src" install PREFIX="$work/make-prefix" BUILD="$build" \
-	CMAKE_FLAGS=-DBUILD_TESTING=OFF >"$work/make.log" 2>&1 ||
+	CMAKE_FLAGS="-DRCB_BUILD_TESTS=OFF -DRCB_USE_SDT=ON" >"$work/make.log" 2>&1 ||
 	{ cat "$work/make.log"; fail "make install PREFIX=$work/make-prefix"; }
-consume "$work/make-prefix"
+consume_pkgconfig "$work/make-prefix" "$consumer"
