@@ -158,9 +158,19 @@ int rcb__booster_prio(void);
 bool rcb__booster_no_permission(void);
 long rcb__booster_passes(void);
 long rcb__booster_cpu_ns(void);
+/* Wake every booster now (a pressure kick, entering pressure, stop). */
+void rcb__boosters_wake(void);
+
+/* pressure.c */
 bool rcb__pressure_active(void);
 long rcb__pressure_entries(void);
 long rcb__pressure_kicks(void);
+/* Find the process's cgroup v2 directory.  Context: rcb__boosters_init(). */
+void rcb__pressure_init(void);
+/* Update and return the pressure verdict.  Context: a booster. */
+bool rcb__pressure_update(uint64_t now);
+void rcb__pressure_stop(void);
+void rcb__pressure_after_fork_child(void);
 
 /*
  * boost_pi.c: the proxy-lock backend (RCB_BACKEND_PI).  A boosted reader

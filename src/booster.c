@@ -306,293 +306,14 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 	return kept;
 }
 
-/* ---- memory pressure ----------------------------------------------- */
-
-static void boosters_wake(void);
-
-/*
- * Pressure state, shared by the boosters: evaluated by whichever booster
- * gets pressure_lock (try-lock: the others use the last verdict).
- */
-static pthread_mutex_t pressure_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic bool pressure_active;
-static _Atomic long pressure_entries, pressure_kicks;
-static char cgroup_dir[512]; /* "" if the process's cgroup v2 is unknown */
-static unsigned long long cgroup_events_seen;
-static int cgroup_events_fd; /* read_kept() */
-static uint64_t cgroup_events_at_ns;
-static bool cgroup_events_hit;
-static bool cgroup_events_known;
-/* rcb_call*() kicks the boosters when the count reaches this (0: not
- * watching); read on every rcb_call*(), so it has its own cache line. */
-_Atomic unsigned long long rcb__pressure_kick_at __attribute__((aligned(64)));
-_Atomic unsigned long long rcb__pressure_kick_bytes;
-static _Atomic int pressure_kicked;
-
-bool rcb__pressure_active(void)
-{
-	return rcb_load_relaxed(&pressure_active);
-}
-
-long rcb__pressure_entries(void)
-{
-	return rcb_load_relaxed(&pressure_entries);
-}
-
-long rcb__pressure_kicks(void)
-{
-	return rcb_load_relaxed(&pressure_kicks);
-}
-
-static ssize_t read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-/*
- * The pressure files stay open (the booster, a real-time thread, reads
- * them up to every millisecond under pressure): *@fd is 0 before the
- * first try, -1 if the file cannot be opened, else the descriptor + 1.
- * pread() at offset 0 makes the kernel regenerate the text.
- */
-static ssize_t read_kept(const char *path, int *fd, char *buf, size_t len)
-{
-	ssize_t n;
-
-	if (*fd == 0) {
-		int f = open(path, O_RDONLY | O_CLOEXEC);
-
-		*fd = f < 0 ? -1 : f + 1;
-	}
-	if (*fd < 0)
-		return -1;
-	n = pread(*fd - 1, buf, len - 1, 0);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-/*
- * One PSI file ("some avg10=... total=US\nfull ..."): the "some" line's
- * total stall time in microseconds.  Returns false if unreadable.
- */
-static bool psi_read(const char *path, int *fd, unsigned long long *total)
-{
-	char buf[512], *p, *t;
-
-	if (read_kept(path, fd, buf, sizeof(buf)) <= 0 ||
-	    !(p = strstr(buf, "some ")) || !(t = strstr(p, "total=")))
-		return false;
-	*total = strtoull(t + strlen("total="), NULL, 10);
-	return true;
-}
-
-/* Sum of the high, max and oom counters of the cgroup's memory.events. */
-static bool cgroup_events(unsigned long long *sum)
-{
-	static const char *const keys[] = { "\nhigh ", "\nmax ", "\noom " };
-	char path[600], buf[1024];
-
-	if (!cgroup_dir[0])
-		return false;
-	snprintf(path, sizeof(path), "%s/memory.events", cgroup_dir);
-	buf[0] = '\n';
-	if (read_kept(path, &cgroup_events_fd, buf + 1, sizeof(buf) - 1) <= 0)
-		return false;
-	*sum = 0;
-	for (int i = 0; i < 3; i++) {
-		char *p = strstr(buf, keys[i]);
-
-		if (p)
-			*sum += strtoull(p + strlen(keys[i]), NULL, 10);
-	}
-	return true;
-}
-
-/*
- * The cgroup v2 directory of this process: the cgroup2 mount point (from
- * /proc/self/mountinfo; /sys/fs/cgroup on a unified system,
- * /sys/fs/cgroup/unified on a hybrid one) joined with the "0::/path" line
- * of /proc/self/cgroup.  Empty if either is unknown.
- */
-static void find_cgroup(void)
-{
-	char buf[8192], mnt[256] = "", *p, *nl, *line;
-
-	cgroup_dir[0] = '\0';
-	if (read_small("/proc/self/mountinfo", buf, sizeof(buf)) > 0) {
-		for (line = buf; line && *line; line = nl ? nl + 1 : NULL) {
-			nl = strchr(line, '\n');
-			if (nl)
-				*nl = '\0';
-			/* "... mountpoint options - cgroup2 ..." */
-			if (strstr(line, " - cgroup2 ") &&
-			    sscanf(line, "%*s %*s %*s %*s %255s", mnt) == 1)
-				break;
-			mnt[0] = '\0';
-		}
-	}
-	if (!mnt[0] || read_small("/proc/self/cgroup", buf, sizeof(buf)) <= 0 ||
-	    !(p = strstr(buf, "0::")))
-		return;
-	p += 3;
-	if ((nl = strchr(p, '\n')))
-		*nl = '\0';
-	snprintf(cgroup_dir, sizeof(cgroup_dir), "%s%s", mnt,
-		 strcmp(p, "/") == 0 ? "" : p);
-	cgroup_events_known = cgroup_events(&cgroup_events_seen);
-}
-
-/* A PSI file and the booster's previous look at it. */
-struct psi_source {
-	unsigned long long total_us, at_ns;
-	bool hit;
-	int fd; /* read_kept() */
-};
-static struct psi_source psi_system, psi_cgroup;
-
-/*
- * Memory pressure from PSI file @path: the share of time some task
- * stalled on memory ("some ... total=" microseconds) since our previous
- * look, at least 100 ms ago, is at or above @pct percent.  The kernel's
- * avg10 would be smoother but trails an episode by seconds both ways;
- * a backlog grows in milliseconds.  Between looks the last verdict holds.
- */
-static bool psi_hit(const char *path, struct psi_source *src, unsigned int pct,
-		    uint64_t now)
-{
-	unsigned long long total;
-
-	if (src->at_ns && now - src->at_ns < 100000000ull)
-		return src->hit;
-	if (!psi_read(path, &src->fd, &total))
-		return false;
-	src->hit = src->at_ns && total >= src->total_us &&
-		   (total - src->total_us) * 1000ull * 100 >=
-			   (now - src->at_ns) * pct;
-	src->total_us = total;
-	src->at_ns = now;
-	return src->hit;
-}
-
-/* Is the kernel reporting memory pressure (PSI at or above the setting,
- * or a new memory.events high/max/oom event)? */
-static bool kernel_pressure(unsigned int pct, uint64_t now)
-{
-	unsigned long long ev;
-	char path[600];
-	bool hit = psi_hit("/proc/pressure/memory", &psi_system, pct, now);
-
-	if (cgroup_dir[0]) {
-		snprintf(path, sizeof(path), "%s/memory.pressure", cgroup_dir);
-		if (psi_hit(path, &psi_cgroup, pct, now))
-			hit = true;
-		/* New events count for one PSI window, like a stall share. */
-		if (now - cgroup_events_at_ns >= 100000000ull) {
-			cgroup_events_hit = false;
-			if (cgroup_events(&ev)) {
-				cgroup_events_hit = cgroup_events_known &&
-						    ev != cgroup_events_seen;
-				cgroup_events_seen = ev;
-				cgroup_events_known = true;
-			}
-			cgroup_events_at_ns = now;
-		}
-		if (cgroup_events_hit)
-			hit = true;
-	}
-	return hit;
-}
-
-/*
- * Update the pressure verdict (hysteresis): enter at a threshold, leave
- * below pressure_low_pct percent of every threshold.  Returns the
- * verdict.  Context: a booster.
- */
-static bool pressure_update(uint64_t now)
-{
-	const struct rcb__settings *st = &rcb__settings;
-	struct rcb_backlog bl;
-	bool active, high, low, entered = false;
-
-	if (!rcb__pressure_on())
-		return false;
-	if (pthread_mutex_trylock(&pressure_lock) != 0)
-		return rcb_load_relaxed(&pressure_active);
-	/* Cheap: two counters, and the kernel's files at most every
-	 * 100 ms (psi_hit()); so every pass evaluates, and a kick is
-	 * never swallowed by a stale verdict. */
-	active = rcb_load_relaxed(&pressure_active);
-	rcb_backlog(&bl);
-	high = (st->pressure_callbacks && bl.callbacks >= st->pressure_callbacks) ||
-	       (st->pressure_bytes && bl.bytes >= st->pressure_bytes);
-	low = (!st->pressure_callbacks ||
-	       bl.callbacks * 100 < st->pressure_callbacks * st->pressure_low_pct) &&
-	      (!st->pressure_bytes ||
-	       bl.bytes * 100 < st->pressure_bytes * st->pressure_low_pct);
-	if (st->pressure_psi && kernel_pressure(st->pressure_psi, now)) {
-		high = true;
-		low = false;
-	}
-	if (!active && high) {
-		active = true;
-		rcb_add_relaxed(&pressure_entries, 1);
-		/* The other boosters may have used the old verdict (try-lock
-		 * above) and gone to sleep for a period: wake them. */
-		entered = true;
-	} else if (active && low) {
-		active = false;
-	}
-	rcb_store_relaxed(&pressure_active, active);
-	/* Updaters kick once per episode: re-armed only below the
-	 * low-water mark, so a kick that raced with this evaluation (it
-	 * read the backlog just before the kicker's callback) is not
-	 * followed by one wake-up per callback until the next. */
-	if (!active && low)
-		rcb_store_relaxed(&pressure_kicked, 0);
-	else if (active)
-		rcb_store_relaxed(&pressure_kicked, 1);
-	pthread_mutex_unlock(&pressure_lock);
-	if (entered && rcb__nboosters > 1)
-		boosters_wake();
-	return active;
-}
-
 /* Wake every booster now. */
-static void boosters_wake(void)
+void rcb__boosters_wake(void)
 {
 	/* [BST-KW] pairs with [BST-KWA] in rcu_booster(): a booster that
 	 * sees the new count also sees what the waker did before (the
 	 * callbacks over the threshold, or the stop request). */
 	rcb_add_release(&booster_wake, 1);
 	rcb__futex_wake(&booster_wake, INT32_MAX);
-}
-
-/*
- * rcb_call*() found the backlog at the count threshold: wake the
- * boosters so they enter pressure mode without waiting out a period.
- * One kick per episode.  Context: any thread, inside rcb_call*().
- */
-void rcb__pressure_kick(void)
-{
-	int expect = 0;
-
-	if (rcb_load_relaxed(&pressure_kicked) ||
-	    !rcb_cmpxchg_relaxed(&pressure_kicked, &expect, 1))
-		return;
-	rcb_add_relaxed(&pressure_kicks, 1);
-	boosters_wake();
 }
 
 /* ---- the booster thread ---------------------------------------------- */
@@ -629,7 +350,7 @@ static void booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 			 uint64_t period_ns, long pass)
 {
 	int first = rcb__boost_first_level(prio);
-	bool aggressive = pressure_update(now);
+	bool aggressive = rcb__pressure_update(now);
 
 	rcb_store_relaxed(&b->idx, (rcb_load_relaxed(&b->idx) + 1) &
 					   (rcb__boost_nelem - 1));
@@ -705,8 +426,8 @@ static void *rcu_booster(void *arg)
 	if (err)
 		return NULL;
 	for (long pass = 1;; pass++) {
-		/* [BST-KWA] pairs with [BST-KW] in boosters_wake(); a wake-up
-		 * after this load makes the futex wait below return. */
+		/* [BST-KWA] pairs with [BST-KW] in rcb__boosters_wake(); a
+		 * wake-up after this load makes the futex wait below return. */
 		int wake = rcb_load_acquire(&booster_wake);
 		int prio = own_prio();
 		uint64_t now = rcb__now_ns();
@@ -737,7 +458,7 @@ static void *rcu_booster(void *arg)
 			last_print = now;
 		}
 		rcb__futex_wait(&booster_wake, wake,
-				rcb_load_relaxed(&pressure_active) ? 1000000 : period_ns);
+				rcb__pressure_active() ? 1000000 : period_ns);
 	}
 	return NULL;
 }
@@ -781,7 +502,7 @@ static void numa_node(long lo, long hi, void *arg)
 	for (long node = lo; node <= hi && node < 4096; node++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/node/node%ld/cpulist", node);
-		if (read_small(path, buf, sizeof(buf)) <= 0)
+		if (rcb__read_small(path, buf, sizeof(buf)) <= 0)
 			continue;
 		w->nodes++;
 		for_each_range(buf, numa_cpus, w);
@@ -797,7 +518,7 @@ static bool numa_map(int *map, int ncpus)
 
 	for (int i = 0; i < ncpus; i++)
 		map[i] = 0;
-	if (read_small("/sys/devices/system/node/online", buf, sizeof(buf)) <= 0)
+	if (rcb__read_small("/sys/devices/system/node/online", buf, sizeof(buf)) <= 0)
 		return false;
 	for_each_range(buf, numa_node, &w);
 	return w.nodes > 1;
@@ -840,7 +561,7 @@ int rcb__boosters_init(int ncpus)
 		rcb__boosters[map[c]].ncpus++;
 	rcb__cpu_booster = map;
 	rcb__nboosters = n;
-	find_cgroup();
+	rcb__pressure_init();
 	return 0;
 }
 
@@ -855,7 +576,7 @@ static void boosters_stop_locked(bool pi_started)
 	rcb_store_relaxed(&rcb__pressure_kick_bytes, 0);
 	/* [BST-T] pairs with [BST-S]. */
 	rcb_store_release(&booster_stop, 1);
-	boosters_wake();
+	rcb__boosters_wake();
 	for (int i = 0; i < rcb__nboosters; i++) {
 		struct rcb__booster *b = &rcb__boosters[i];
 
@@ -872,12 +593,7 @@ static void boosters_stop_locked(bool pi_started)
 	}
 	if (pi_started)
 		rcb__pi_stop();
-	rcb_store_relaxed(&pressure_active, false);
-	rcb_store_relaxed(&pressure_kicked, 0);
-	/* No booster runs: their PSI readings may be reset. */
-	psi_system.at_ns = psi_cgroup.at_ns = cgroup_events_at_ns = 0;
-	cgroup_events_hit = false;
-	psi_system.hit = psi_cgroup.hit = false;
+	rcb__pressure_stop();
 	rcb_store_relaxed(&booster_started, false);
 }
 
@@ -1015,12 +731,10 @@ void rcb__boost_after_fork_child(void)
 	struct rcb__thread *self = rcb__self();
 
 	pthread_mutex_init(&booster_lock, NULL);
-	pthread_mutex_init(&pressure_lock, NULL);
 	rcb_store_relaxed(&booster_started, false);
 	rcb_store_relaxed(&rcb__pressure_kick_at, 0);
 	rcb_store_relaxed(&rcb__pressure_kick_bytes, 0);
-	rcb_store_relaxed(&pressure_active, false);
-	rcb_store_relaxed(&pressure_kicked, 0);
+	rcb__pressure_after_fork_child();
 	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
 		rcb__boosters[i].started = false;
 		rcb_store_relaxed(&rcb__boosters[i].tid, 0);

@@ -256,6 +256,9 @@ int rcb__futex_wait(_Atomic int *uaddr, int val, uint64_t timeout_ns);
 void rcb__futex_wake(_Atomic int *uaddr, int nr);
 
 uint64_t rcb__now_ns(void);
+/* Read the small file @path into @buf (NUL-terminated, at most @len - 1
+ * bytes); returns the length or -1. */
+ssize_t rcb__read_small(const char *path, char *buf, size_t len);
 
 /* ---- callbacks (callback.c) --------------------------------------- */
 

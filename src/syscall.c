@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -65,4 +66,19 @@ void rcb__futex_wake(_Atomic int *uaddr, int nr)
 	if (syscall(SYS_futex, (int *)uaddr, FUTEX_WAKE_PRIVATE, nr, NULL,
 		    NULL, 0) < 0)
 		RCB_DIE("futex(FUTEX_WAKE_PRIVATE)", errno);
+}
+
+ssize_t rcb__read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
 }
