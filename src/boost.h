@@ -59,7 +59,7 @@ struct rcu_boost_dat {
 } __attribute__((aligned(64)));
 
 /*
- * One booster thread per group of CPUs (booster.c).  Each walks only the
+ * One booster thread per group of CPUs (booster.c, cpugroup.c).  Each walks only the
  * arrays of the CPUs mapped to it and has its own index: a reader that
  * blocks on CPU c joins element rcb__boosters[rcb__cpu_booster[c]].idx
  * of CPU c's array.  See booster.c for why per-booster indices are safe.
@@ -151,8 +151,10 @@ void rcb__boost8_unlock(struct rcb__thread *self);
 void rcb__boost8_exit(struct rcb__thread *self);
 void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
 
-/* booster.c */
+/* cpugroup.c: map CPUs to boosters; 0 or negative errno. */
 int rcb__boosters_init(int ncpus);
+
+/* booster.c */
 bool rcb__booster_running(void);
 int rcb__booster_prio(void);
 bool rcb__booster_no_permission(void);
