@@ -59,10 +59,11 @@ struct rcu_boost_dat {
 } __attribute__((aligned(64)));
 
 /*
- * One booster thread per group of CPUs (booster.c, cpugroup.c).  Each walks only the
- * arrays of the CPUs mapped to it and has its own index: a reader that
- * blocks on CPU c joins element rcb__boosters[rcb__cpu_booster[c]].idx
- * of CPU c's array.  See booster.c for why per-booster indices are safe.
+ * One booster thread per group of CPUs (booster.c, cpugroup.c).  Each
+ * walks only the arrays of the CPUs mapped to it and has its own index:
+ * a reader that blocks on CPU c joins element
+ * rcb__boosters[rcb__cpu_booster[c]].idx of CPU c's array.  See
+ * booster_pass.c for why per-booster indices are safe.
  */
 struct rcb__booster {
 	int id;
@@ -153,6 +154,11 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
 
 /* cpugroup.c: map CPUs to boosters; 0 or negative errno. */
 int rcb__boosters_init(int ncpus);
+
+/* booster_pass.c: one pass of booster @b at priority @prio (pass number
+ * @pass).  Context: booster @b. */
+void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
+		       uint64_t period_ns, long pass);
 
 /* booster.c */
 bool rcb__booster_running(void);
