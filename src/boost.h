@@ -100,21 +100,6 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 void rcb__boost_adopt(struct rcb__thread *self);
 struct rcu_boost_dat *rcb__boost_lock_own(struct rcb__thread *self);
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
-void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
-		     int rcuprio);
-/* Boost levels for a booster at @booster_prio (they follow it). */
-int rcb__boost_first_level(int booster_prio);
-int rcb__boost_ceiling_level(int booster_prio);
-extern _Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns,
-	rcb__boost_lat_total_ns, rcb__escalations;
-extern _Atomic long rcb__sched_syscalls;
-void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
-struct rcb__unboost {
-	struct rcb__sched_attr orig, set;
-};
-bool rcb__unboost_take(struct rcb__thread *t, struct rcb__unboost *u);
-void rcb__unboost_apply(pid_t tid, const struct rcb__unboost *u,
-			struct rcu_boost_dat *rbdp);
 void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate);
 void rcb__boost_lock(struct rcu_boost_dat *rbdp);
 void rcb__boost_unlock(struct rcu_boost_dat *rbdp);
@@ -122,6 +107,24 @@ void rcb__boost_unlock(struct rcu_boost_dat *rbdp);
 void rcb__hold_begin(uint64_t *t0);
 void rcb__hold_end(uint64_t *t0);
 extern _Atomic long rcb__hold_count, rcb__hold_max_ns, rcb__hold_total_ns;
+extern _Atomic long rcb__escalations;
+extern _Atomic long rcb__sched_syscalls; /* boost_sched.c */
+
+/* boost_prio.c */
+void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
+		     int rcuprio);
+/* Boost levels for a booster at @booster_prio (they follow it). */
+int rcb__boost_first_level(int booster_prio);
+int rcb__boost_ceiling_level(int booster_prio);
+extern _Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns,
+	rcb__boost_lat_total_ns;
+void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
+struct rcb__unboost {
+	struct rcb__sched_attr orig, set;
+};
+bool rcb__unboost_take(struct rcb__thread *t, struct rcb__unboost *u);
+void rcb__unboost_apply(pid_t tid, const struct rcb__unboost *u,
+			struct rcu_boost_dat *rbdp);
 
 /* Most consecutive compare-and-exchange failures of a thread-side
  * state change so far (8-state machine). */
