@@ -421,3 +421,51 @@ void rcb__boost_thread_exit(struct rcb__thread *self)
 	if (rcb__machine8())
 		rcb__boost8_exit(self);
 }
+
+/* article: rcu_boost_one_reader_list().  @rcuprio: the first boost
+ * level.  Context: the booster (booster_pass.c), lock not held. */
+void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio)
+{
+	struct rcb__list list;
+	struct rcb__thread *t;
+	uint64_t t0 = 0;
+	int state;
+
+	rcb__list_init(&list);
+	pthread_mutex_lock(&rbdp->rbs_mutex);
+	rcb__list_splice_tail_init(&rbdp->rbs_toboost, &list);
+	rcb__list_splice_tail_init(&rbdp->rbs_boosted, &list);
+	while (!rcb__list_empty(&list)) {
+		rcb__hold_end(&t0);
+		pthread_mutex_unlock(&rbdp->rbs_mutex);
+		sched_yield();
+		pthread_mutex_lock(&rbdp->rbs_mutex);
+		rcb__hold_begin(&t0);
+		/* Targets that ended their sections meanwhile removed
+		 * themselves from our local list. */
+		if (rcb__list_empty(&list))
+			break;
+		t = rcb__container_of(list.next, struct rcb__thread,
+				      boost.rcub_entry);
+		rcb__list_del_init(&t->boost.rcub_entry);
+		rbdp->rbs_boost_attempt++;
+		state = rcb__bstate_relaxed(t->rd);
+		if (state != RCU_BOOST_BLOCKED && state != RCU_BOOSTED) {
+			/* An IDLE thread on a list is a list error ('!'). */
+			rcb__list_add_tail(&t->boost.rcub_entry,
+					   &rbdp->rbs_toboost);
+			rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
+			continue;
+		}
+		/* BOOSTED: reboost, so a raised booster priority takes
+		 * effect (article: "reboosting"); it never lowers an
+		 * escalated thread. */
+		rcb__boost_prio(t, rbdp, rcuprio);
+		rcb__bstate_store(t->rd, RCU_BOOSTED);
+		rbdp->rbs_boost++;
+		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
+		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
+	}
+	rcb__hold_end(&t0);
+	pthread_mutex_unlock(&rbdp->rbs_mutex);
+}

@@ -100,6 +100,7 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 void rcb__boost_adopt(struct rcb__thread *self);
 struct rcu_boost_dat *rcb__boost_lock_own(struct rcb__thread *self);
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
+void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio);
 void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate);
 void rcb__boost_lock(struct rcu_boost_dat *rbdp);
 void rcb__boost_unlock(struct rcu_boost_dat *rbdp);

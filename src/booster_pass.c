@@ -55,58 +55,10 @@ static struct rcu_boost_dat *rcu_rbd_boosting(struct rcb__booster *b, int cpu)
 	return rcb__rbd(cpu, idx);
 }
 
-/* article: rcu_boost_one_reader_list().  @rcuprio: the first boost
- * level. */
-static void rcu_boost_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio)
-{
-	struct rcb__list list;
-	struct rcb__thread *t;
-	uint64_t t0 = 0;
-	int state;
-
-	rcb__list_init(&list);
-	pthread_mutex_lock(&rbdp->rbs_mutex);
-	rcb__list_splice_tail_init(&rbdp->rbs_toboost, &list);
-	rcb__list_splice_tail_init(&rbdp->rbs_boosted, &list);
-	while (!rcb__list_empty(&list)) {
-		rcb__hold_end(&t0);
-		pthread_mutex_unlock(&rbdp->rbs_mutex);
-		sched_yield();
-		pthread_mutex_lock(&rbdp->rbs_mutex);
-		rcb__hold_begin(&t0);
-		/* Targets that ended their sections meanwhile removed
-		 * themselves from our local list. */
-		if (rcb__list_empty(&list))
-			break;
-		t = rcb__container_of(list.next, struct rcb__thread,
-				      boost.rcub_entry);
-		rcb__list_del_init(&t->boost.rcub_entry);
-		rbdp->rbs_boost_attempt++;
-		state = rcb__bstate_relaxed(t->rd);
-		if (state != RCU_BOOST_BLOCKED && state != RCU_BOOSTED) {
-			/* An IDLE thread on a list is a list error ('!'). */
-			rcb__list_add_tail(&t->boost.rcub_entry,
-					   &rbdp->rbs_toboost);
-			rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
-			continue;
-		}
-		/* BOOSTED: reboost, so a raised booster priority takes
-		 * effect (article: "reboosting"); it never lowers an
-		 * escalated thread. */
-		rcb__boost_prio(t, rbdp, rcuprio);
-		rcb__bstate_store(t->rd, RCU_BOOSTED);
-		rbdp->rbs_boost++;
-		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
-		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
-	}
-	rcb__hold_end(&t0);
-	pthread_mutex_unlock(&rbdp->rbs_mutex);
-}
-
 /*
  * Escalation: raise by one level every boosted reader of @rbdp that
  * still holds up the current grace period escalate_periods passes after
- * its last raise, up to @ceiling.  Like rcu_boost_one_reader_list(), at
+ * its last raise, up to @ceiling.  Like rcb__boost3_one_reader_list(), at
  * most one target's system calls per lock hold, yielding between
  * (invariant 2).  Context: booster, lock not held.
  */
@@ -248,7 +200,7 @@ void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 		if (rcb__machine8())
 			rcb__boost8_one_reader_list(rcu_rbd_boosting(b, cpu), first);
 		else
-			rcu_boost_one_reader_list(rcu_rbd_boosting(b, cpu), first);
+			rcb__boost3_one_reader_list(rcu_rbd_boosting(b, cpu), first);
 	}
 	if (RCB_PERTASK) /* the article's variant has no on-behalf path */
 		return;
@@ -264,8 +216,8 @@ void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 				continue;
 			for (int i = 0; i < rcb__boost_nelem; i++)
 				if (rcb__rbd(cpu, i) != rcu_rbd_boosting(b, cpu))
-					rcu_boost_one_reader_list(rcb__rbd(cpu, i),
-								  first);
+					rcb__boost3_one_reader_list(rcb__rbd(cpu, i),
+								    first);
 		}
 	}
 	if (rcb__settings.escalate_periods) {
