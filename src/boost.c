@@ -267,13 +267,14 @@ RCB_API void rcb__preempt_boost(void)
 		rcb__booster_kick();
 		return;
 	}
-#ifdef RCB_PERTASK_LOCK
-	rcb__boost_pt_note_block(self, rbdp);
-	return;
-#endif
-	if (!(rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
-			      : rcb__boost_enqueue(self, rbdp, false)))
+	if (!rcb__machine()->note_block(self, rbdp))
 		rcb__boost_adopt(self);
+}
+
+/* The 3-state machine's note_block: IDLE -> BLOCKED (invariant 1). */
+bool rcb__boost3_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp)
+{
+	return rcb__boost_enqueue(self, rbdp, false);
 }
 
 /*
@@ -328,35 +329,34 @@ void rcb__boost_adopt(struct rcb__thread *self)
 		rbdp = rcu_rbd_new(sched_getcpu());
 		if (!rbdp)
 			return;
-		if (rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
-				    : rcb__boost_enqueue(self, rbdp, false))
+		if (rcb__machine()->note_block(self, rbdp))
 			return;
 	}
 }
 
 /*
  * article: __rcu_read_unlock_unboost().  The outermost unlock of a
- * section whose thread is queued: dequeue, unboost if boosted, go IDLE.
- * Also called by the thread-exit path.  Context: the thread itself,
- * outside any critical section.
+ * section whose thread is queued: the machine's unlock step.  Also
+ * called by the thread-exit path.  Context: the thread itself, outside
+ * any critical section.
  */
 RCB_API void rcb__read_unlock_unboost(void)
 {
-	struct rcb__thread *self = rcb__self();
+	rcb__machine()->unlock(rcb__self());
+}
+
+/*
+ * The 3-state machine's unlock: dequeue, unboost if boosted, go IDLE.
+ * Context: as rcb__read_unlock_unboost().
+ */
+void rcb__boost3_unlock(struct rcb__thread *self)
+{
 	struct rcu_boost_dat *rbdp;
 	struct rcb__unboost u;
 	struct rcb__pi_slot *slot = NULL;
 	bool unboost = false;
 	int state;
 
-#ifdef RCB_PERTASK_LOCK
-	rcb__boost_pt_unlock(self);
-	return;
-#endif
-	if (rcb__machine8()) {
-		rcb__boost8_unlock(self);
-		return;
-	}
 	/* [BST-Q] pairs with [BST-P]/[BST-R]: a non-IDLE state comes with
 	 * its element pointer (rcb__boost_lock_own()). */
 	rbdp = rcb__boost_lock_own(self);
@@ -414,16 +414,54 @@ void rcb__boost_thread_start(struct rcb__thread *self)
  */
 void rcb__boost_thread_exit(struct rcb__thread *self)
 {
-#ifdef RCB_PERTASK_LOCK
-	rcb__boost_pt_exit(self);
-	return;
-#endif
-	if (rcb__machine8())
-		rcb__boost8_exit(self);
+	const struct rcb__machine_ops *m = rcb__machine();
+
+	if (m->exit)
+		m->exit(self);
 }
 
-/* article: rcu_boost_one_reader_list().  @rcuprio: the first boost
- * level.  Context: the booster (booster_pass.c), lock not held. */
+void rcb__walk_begin(struct rcu_boost_dat *rbdp, struct rcb__list *list)
+{
+	rcb__list_init(list);
+	rcb__boost_lock(rbdp);
+	rcb__list_splice_tail_init(&rbdp->rbs_toboost, list);
+	rcb__list_splice_tail_init(&rbdp->rbs_boosted, list);
+}
+
+struct rcb__thread *rcb__walk_next(struct rcu_boost_dat *rbdp,
+				   struct rcb__list *list, uint64_t *t0)
+{
+	struct rcb__thread *t;
+
+	if (rcb__list_empty(list))
+		return NULL;
+	if (t0)
+		rcb__hold_end(t0);
+	rcb__boost_unlock(rbdp);
+	sched_yield();
+	rcb__boost_lock(rbdp);
+	if (t0)
+		rcb__hold_begin(t0);
+	/* Targets that ended their sections meanwhile removed themselves
+	 * from our local list. */
+	if (rcb__list_empty(list))
+		return NULL;
+	t = rcb__container_of(list->next, struct rcb__thread, boost.rcub_entry);
+	rcb__list_del_init(&t->boost.rcub_entry);
+	rbdp->rbs_boost_attempt++;
+	return t;
+}
+
+void rcb__walk_end(struct rcu_boost_dat *rbdp, uint64_t *t0)
+{
+	if (t0)
+		rcb__hold_end(t0);
+	rcb__boost_unlock(rbdp);
+}
+
+/* article: rcu_boost_one_reader_list(), the 3-state machine's.  @rcuprio:
+ * the first boost level.  Context: the booster (booster_pass.c), lock
+ * not held. */
 void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio)
 {
 	struct rcb__list list;
@@ -431,24 +469,8 @@ void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio)
 	uint64_t t0 = 0;
 	int state;
 
-	rcb__list_init(&list);
-	pthread_mutex_lock(&rbdp->rbs_mutex);
-	rcb__list_splice_tail_init(&rbdp->rbs_toboost, &list);
-	rcb__list_splice_tail_init(&rbdp->rbs_boosted, &list);
-	while (!rcb__list_empty(&list)) {
-		rcb__hold_end(&t0);
-		pthread_mutex_unlock(&rbdp->rbs_mutex);
-		sched_yield();
-		pthread_mutex_lock(&rbdp->rbs_mutex);
-		rcb__hold_begin(&t0);
-		/* Targets that ended their sections meanwhile removed
-		 * themselves from our local list. */
-		if (rcb__list_empty(&list))
-			break;
-		t = rcb__container_of(list.next, struct rcb__thread,
-				      boost.rcub_entry);
-		rcb__list_del_init(&t->boost.rcub_entry);
-		rbdp->rbs_boost_attempt++;
+	rcb__walk_begin(rbdp, &list);
+	while ((t = rcb__walk_next(rbdp, &list, &t0))) {
 		state = rcb__bstate_relaxed(t->rd);
 		if (state != RCU_BOOST_BLOCKED && state != RCU_BOOSTED) {
 			/* An IDLE thread on a list is a list error ('!'). */
@@ -466,6 +488,5 @@ void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio)
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
 	}
-	rcb__hold_end(&t0);
-	pthread_mutex_unlock(&rbdp->rbs_mutex);
+	rcb__walk_end(rbdp, &t0);
 }

@@ -100,7 +100,6 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 void rcb__boost_adopt(struct rcb__thread *self);
 struct rcu_boost_dat *rcb__boost_lock_own(struct rcb__thread *self);
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
-void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio);
 void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate);
 void rcb__boost_lock(struct rcu_boost_dat *rbdp);
 void rcb__boost_unlock(struct rcu_boost_dat *rbdp);
@@ -150,11 +149,96 @@ void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
 #define RCB_PERTASK 0
 #endif
 
+/*
+ * One boost state machine: the 3-state one (boost.c, article: "RCU
+ * Explicit Priority Boosting"), the 8-state one (boost8.c, article: "RCU
+ * Priority Boosting With Minimal Scheduler-Path Overhead"), or the
+ * per-task-lock variant of the test-only library (boost_pertask.c).
+ * Arrays, queueing on behalf, priorities and the booster's sequencing are
+ * shared; these four steps are each machine's own.
+ */
+struct rcb__machine_ops {
+	/* article: __rcu_preempt_boost().  The thread blocks inside a
+	 * critical section: queue it on @rbdp.  False if it was already
+	 * queued (the caller adopts the queueing).  Context: the thread,
+	 * no lock held. */
+	bool (*note_block)(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+	/* article: __rcu_read_unlock_unboost().  The outermost unlock of
+	 * a thread whose boost state is not IDLE.  Context: the thread,
+	 * outside critical sections, no lock held. */
+	void (*unlock)(struct rcb__thread *self);
+	/* The thread leaves the registry (NULL: nothing to do).  Context:
+	 * the thread, registry lock held, outside critical sections. */
+	void (*exit)(struct rcb__thread *self);
+	/* article: rcu_boost_one_reader_list().  Boost the threads queued
+	 * on @rbdp to @prio.  Context: the booster, no lock held. */
+	void (*one_reader_list)(struct rcu_boost_dat *rbdp, int prio);
+};
+
+/* boost.c: the 3-state machine's steps. */
+bool rcb__boost3_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+void rcb__boost3_unlock(struct rcb__thread *self);
+void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
+
 /* boost8.c: the 8-state machine's thread and booster sides. */
 bool rcb__boost8_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
 void rcb__boost8_unlock(struct rcb__thread *self);
 void rcb__boost8_exit(struct rcb__thread *self);
 void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
+
+/*
+ * The machine in use.  Chosen once, at rcb_init() (boost_machine; the
+ * per-task variant at compile time, in its test-only library), and this
+ * is the only place that chooses.  The tables are constants visible to
+ * every caller, so a call through them is a test of boost_machine and a
+ * call to a known function: GCC 12 at -O2 emits, for the outermost
+ * unlock's slow path, a select of one of two fixed targets and one
+ * indirect tail jump, whose target never changes after rcb_init() (it
+ * is always predicted).  The read-side fast path never gets here.
+ */
+static inline const struct rcb__machine_ops *rcb__machine(void)
+{
+#ifdef RCB_PERTASK_LOCK
+	static const struct rcb__machine_ops pertask = {
+		.note_block = rcb__boost_pt_note_block,
+		.unlock = rcb__boost_pt_unlock,
+		.exit = rcb__boost_pt_exit,
+		.one_reader_list = rcb__boost_pt_one_reader_list,
+	};
+
+	return &pertask;
+#else
+	static const struct rcb__machine_ops boost3 = {
+		.note_block = rcb__boost3_note_block,
+		.unlock = rcb__boost3_unlock,
+		.exit = NULL,
+		.one_reader_list = rcb__boost3_one_reader_list,
+	};
+	static const struct rcb__machine_ops boost8 = {
+		.note_block = rcb__boost8_note_block,
+		.unlock = rcb__boost8_unlock,
+		.exit = rcb__boost8_exit,
+		.one_reader_list = rcb__boost8_one_reader_list,
+	};
+
+	return rcb__machine8() ? &boost8 : &boost3;
+#endif
+}
+
+/*
+ * The list walk every machine's one_reader_list() starts with (article:
+ * rcu_boost_one_reader_list()): rcb__walk_begin() locks @rbdp and moves
+ * every queued thread to the walker's local @list; rcb__walk_next() drops
+ * the lock and yields before each target (booster_pass.c invariant 2),
+ * then returns it removed from @list, or NULL when none is left, with
+ * the lock held either way; rcb__walk_end() unlocks.  A target that ends
+ * its section meanwhile removes itself from @list.  @t0: lock-hold
+ * timing (rcb__hold_begin()), or NULL for none.
+ */
+void rcb__walk_begin(struct rcu_boost_dat *rbdp, struct rcb__list *list);
+struct rcb__thread *rcb__walk_next(struct rcu_boost_dat *rbdp,
+				   struct rcb__list *list, uint64_t *t0);
+void rcb__walk_end(struct rcu_boost_dat *rbdp, uint64_t *t0);
 
 /* cpugroup.c: map CPUs to boosters; 0 or negative errno. */
 int rcb__boosters_init(int ncpus);

@@ -58,7 +58,7 @@ static struct rcu_boost_dat *rcu_rbd_boosting(struct rcb__booster *b, int cpu)
 /*
  * Escalation: raise by one level every boosted reader of @rbdp that
  * still holds up the current grace period escalate_periods passes after
- * its last raise, up to @ceiling.  Like rcb__boost3_one_reader_list(), at
+ * its last raise, up to @ceiling.  Like the machines' one_reader_list(), at
  * most one target's system calls per lock hold, yielding between
  * (invariant 2).  Context: booster, lock not held.
  */
@@ -185,6 +185,7 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 		       uint64_t period_ns, long pass)
 {
+	const struct rcb__machine_ops *m = rcb__machine();
 	int first = rcb__boost_first_level(prio);
 	bool aggressive = rcb__pressure_update(now);
 
@@ -193,14 +194,7 @@ void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 	for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
 		if (rcb__cpu_booster[cpu] != b->id)
 			continue;
-#ifdef RCB_PERTASK_LOCK
-		rcb__boost_pt_one_reader_list(rcu_rbd_boosting(b, cpu), first);
-		continue;
-#endif
-		if (rcb__machine8())
-			rcb__boost8_one_reader_list(rcu_rbd_boosting(b, cpu), first);
-		else
-			rcb__boost3_one_reader_list(rcu_rbd_boosting(b, cpu), first);
+		m->one_reader_list(rcu_rbd_boosting(b, cpu), first);
 	}
 	if (RCB_PERTASK) /* the article's variant has no on-behalf path */
 		return;
@@ -216,8 +210,7 @@ void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 				continue;
 			for (int i = 0; i < rcb__boost_nelem; i++)
 				if (rcb__rbd(cpu, i) != rcu_rbd_boosting(b, cpu))
-					rcb__boost3_one_reader_list(rcb__rbd(cpu, i),
-								    first);
+					m->one_reader_list(rcb__rbd(cpu, i), first);
 		}
 	}
 	if (rcb__settings.escalate_periods) {
