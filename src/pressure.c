@@ -7,6 +7,29 @@
  * (booster.c), until the backlog is below the low-water mark.
  * rcb_call*() wakes the boosters when it sees the count or byte
  * threshold crossed (rcb__pressure_kick()).
+ *
+ * Invariants (struct pressure below).
+ *  1. One booster at a time evaluates: the one that gets pressure.lock
+ *     with a try-lock (the others use the last verdict).  Only it
+ *     changes the verdict, the entry count and the kernel readings;
+ *     rcb__pressure_stop() and rcb__pressure_after_fork_child() change
+ *     them while no booster runs.
+ *  2. Hysteresis: the verdict turns active when a threshold is reached
+ *     (callback count or bytes) or the kernel reports pressure, and
+ *     inactive only when every threshold's backlog is below
+ *     pressure_low_pct percent of it and the kernel reports none.
+ *  3. pressure.kicked is 1 from the first kick of an episode (a
+ *     compare-and-exchange by an updater) or an active verdict, until an
+ *     inactive verdict below the low-water mark: updaters wake the
+ *     boosters at most once per episode.
+ *  4. Each kernel file is read at most every 100 ms, through a
+ *     descriptor kept open (read_kept()); between reads the last reading
+ *     holds, and a reading counts only against the previous one.
+ *  5. pressure.cgroup_dir is written once, by rcb__pressure_init()
+ *     before any booster runs, and only read afterwards.
+ *  6. No ordering: the verdict, the kick flag and the kick thresholds
+ *     are relaxed hints; a stale read delays a wake-up by at most a
+ *     booster period (doc/ordering.md, "Enhancements").
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -17,38 +40,55 @@
 
 #include "boost.h"
 
-/*
- * Pressure state, shared by the boosters: evaluated by whichever booster
- * gets pressure_lock (try-lock: the others use the last verdict).
- */
-static pthread_mutex_t pressure_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic bool pressure_active;
-static _Atomic long pressure_entries, pressure_kicks;
-static char cgroup_dir[512]; /* "" if the process's cgroup v2 is unknown */
-static unsigned long long cgroup_events_seen;
-static int cgroup_events_fd; /* read_kept() */
-static uint64_t cgroup_events_at_ns;
-static bool cgroup_events_hit;
-static bool cgroup_events_known;
+/* A PSI file and the booster's previous look at it. */
+struct psi_source {
+	unsigned long long total_us, at_ns;
+	bool hit;
+	int fd; /* read_kept() */
+};
+
+/* The pressure state of the process (invariants atop this file). */
+static struct pressure {
+	/* Taken with a try-lock by the booster that evaluates; guards
+	 * every plain field below (invariant 1). */
+	pthread_mutex_t lock;
+	/* The verdict; a relaxed hint for the boosters and statistics. */
+	_Atomic bool active;
+	/* Updaters have kicked in this episode (invariant 3). */
+	_Atomic int kicked;
+	_Atomic long entries, kicks; /* statistics */
+	/* The process's cgroup v2 directory, "" if unknown (invariant 5). */
+	char cgroup_dir[512];
+	struct psi_source psi_system, psi_cgroup;
+	/* The cgroup's memory.events: the high+max+oom sum last seen. */
+	struct {
+		unsigned long long seen;
+		int fd; /* read_kept() */
+		uint64_t at_ns;
+		bool hit;
+		bool known;
+	} events;
+} pressure = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
 /* rcb_call*() kicks the boosters when the count reaches this (0: not
- * watching); read on every rcb_call*(), so it has its own cache line. */
+ * watching); read on every rcb_call*(), so it has its own cache line.
+ * Written only while no booster runs (start, stop, fork). */
 _Atomic unsigned long long rcb__pressure_kick_at __attribute__((aligned(64)));
 _Atomic unsigned long long rcb__pressure_kick_bytes;
-static _Atomic int pressure_kicked;
 
 bool rcb__pressure_active(void)
 {
-	return rcb_load_relaxed(&pressure_active);
+	return rcb_load_relaxed(&pressure.active);
 }
 
 long rcb__pressure_entries(void)
 {
-	return rcb_load_relaxed(&pressure_entries);
+	return rcb_load_relaxed(&pressure.entries);
 }
 
 long rcb__pressure_kicks(void)
 {
-	return rcb_load_relaxed(&pressure_kicks);
+	return rcb_load_relaxed(&pressure.kicks);
 }
 
 /*
@@ -96,11 +136,11 @@ static bool cgroup_events(unsigned long long *sum)
 	static const char *const keys[] = { "\nhigh ", "\nmax ", "\noom " };
 	char path[600], buf[1024];
 
-	if (!cgroup_dir[0])
+	if (!pressure.cgroup_dir[0])
 		return false;
-	snprintf(path, sizeof(path), "%s/memory.events", cgroup_dir);
+	snprintf(path, sizeof(path), "%s/memory.events", pressure.cgroup_dir);
 	buf[0] = '\n';
-	if (read_kept(path, &cgroup_events_fd, buf + 1, sizeof(buf) - 1) <= 0)
+	if (read_kept(path, &pressure.events.fd, buf + 1, sizeof(buf) - 1) <= 0)
 		return false;
 	*sum = 0;
 	for (int i = 0; i < 3; i++) {
@@ -122,7 +162,7 @@ void rcb__pressure_init(void)
 {
 	char buf[8192], mnt[256] = "", *p, *nl, *line;
 
-	cgroup_dir[0] = '\0';
+	pressure.cgroup_dir[0] = '\0';
 	if (rcb__read_small("/proc/self/mountinfo", buf, sizeof(buf)) > 0) {
 		for (line = buf; line && *line; line = nl ? nl + 1 : NULL) {
 			nl = strchr(line, '\n');
@@ -141,18 +181,11 @@ void rcb__pressure_init(void)
 	p += 3;
 	if ((nl = strchr(p, '\n')))
 		*nl = '\0';
-	snprintf(cgroup_dir, sizeof(cgroup_dir), "%s%s", mnt,
+	snprintf(pressure.cgroup_dir, sizeof(pressure.cgroup_dir), "%s%s", mnt,
 		 strcmp(p, "/") == 0 ? "" : p);
-	cgroup_events_known = cgroup_events(&cgroup_events_seen);
+	pressure.events.known = cgroup_events(&pressure.events.seen);
 }
 
-/* A PSI file and the booster's previous look at it. */
-struct psi_source {
-	unsigned long long total_us, at_ns;
-	bool hit;
-	int fd; /* read_kept() */
-};
-static struct psi_source psi_system, psi_cgroup;
 
 /*
  * Memory pressure from PSI file @path: the share of time some task
@@ -184,24 +217,27 @@ static bool kernel_pressure(unsigned int pct, uint64_t now)
 {
 	unsigned long long ev;
 	char path[600];
-	bool hit = psi_hit("/proc/pressure/memory", &psi_system, pct, now);
+	bool hit = psi_hit("/proc/pressure/memory", &pressure.psi_system, pct,
+			   now);
 
-	if (cgroup_dir[0]) {
-		snprintf(path, sizeof(path), "%s/memory.pressure", cgroup_dir);
-		if (psi_hit(path, &psi_cgroup, pct, now))
+	if (pressure.cgroup_dir[0]) {
+		snprintf(path, sizeof(path), "%s/memory.pressure",
+			 pressure.cgroup_dir);
+		if (psi_hit(path, &pressure.psi_cgroup, pct, now))
 			hit = true;
 		/* New events count for one PSI window, like a stall share. */
-		if (now - cgroup_events_at_ns >= 100000000ull) {
-			cgroup_events_hit = false;
+		if (now - pressure.events.at_ns >= 100000000ull) {
+			pressure.events.hit = false;
 			if (cgroup_events(&ev)) {
-				cgroup_events_hit = cgroup_events_known &&
-						    ev != cgroup_events_seen;
-				cgroup_events_seen = ev;
-				cgroup_events_known = true;
+				pressure.events.hit =
+					pressure.events.known &&
+					ev != pressure.events.seen;
+				pressure.events.seen = ev;
+				pressure.events.known = true;
 			}
-			cgroup_events_at_ns = now;
+			pressure.events.at_ns = now;
 		}
-		if (cgroup_events_hit)
+		if (pressure.events.hit)
 			hit = true;
 	}
 	return hit;
@@ -220,12 +256,12 @@ bool rcb__pressure_update(uint64_t now)
 
 	if (!rcb__pressure_on())
 		return false;
-	if (pthread_mutex_trylock(&pressure_lock) != 0)
-		return rcb_load_relaxed(&pressure_active);
+	if (pthread_mutex_trylock(&pressure.lock) != 0)
+		return rcb_load_relaxed(&pressure.active);
 	/* Cheap: two counters, and the kernel's files at most every
 	 * 100 ms (psi_hit()); so every pass evaluates, and a kick is
 	 * never swallowed by a stale verdict. */
-	active = rcb_load_relaxed(&pressure_active);
+	active = rcb_load_relaxed(&pressure.active);
 	rcb_backlog(&bl);
 	high = (st->pressure_callbacks && bl.callbacks >= st->pressure_callbacks) ||
 	       (st->pressure_bytes && bl.bytes >= st->pressure_bytes);
@@ -239,23 +275,23 @@ bool rcb__pressure_update(uint64_t now)
 	}
 	if (!active && high) {
 		active = true;
-		rcb_add_relaxed(&pressure_entries, 1);
+		rcb_add_relaxed(&pressure.entries, 1);
 		/* The other boosters may have used the old verdict (try-lock
 		 * above) and gone to sleep for a period: wake them. */
 		entered = true;
 	} else if (active && low) {
 		active = false;
 	}
-	rcb_store_relaxed(&pressure_active, active);
+	rcb_store_relaxed(&pressure.active, active);
 	/* Updaters kick once per episode: re-armed only below the
 	 * low-water mark, so a kick that raced with this evaluation (it
 	 * read the backlog just before the kicker's callback) is not
 	 * followed by one wake-up per callback until the next. */
 	if (!active && low)
-		rcb_store_relaxed(&pressure_kicked, 0);
+		rcb_store_relaxed(&pressure.kicked, 0);
 	else if (active)
-		rcb_store_relaxed(&pressure_kicked, 1);
-	pthread_mutex_unlock(&pressure_lock);
+		rcb_store_relaxed(&pressure.kicked, 1);
+	pthread_mutex_unlock(&pressure.lock);
 	if (entered && rcb__nboosters > 1)
 		rcb__boosters_wake();
 	return active;
@@ -270,10 +306,10 @@ void rcb__pressure_kick(void)
 {
 	int expect = 0;
 
-	if (rcb_load_relaxed(&pressure_kicked) ||
-	    !rcb_cmpxchg_relaxed(&pressure_kicked, &expect, 1))
+	if (rcb_load_relaxed(&pressure.kicked) ||
+	    !rcb_cmpxchg_relaxed(&pressure.kicked, &expect, 1))
 		return;
-	rcb_add_relaxed(&pressure_kicks, 1);
+	rcb_add_relaxed(&pressure.kicks, 1);
 	rcb__boosters_wake();
 }
 
@@ -282,18 +318,19 @@ void rcb__pressure_kick(void)
  * booster_lock held, no booster running. */
 void rcb__pressure_stop(void)
 {
-	rcb_store_relaxed(&pressure_active, false);
-	rcb_store_relaxed(&pressure_kicked, 0);
+	rcb_store_relaxed(&pressure.active, false);
+	rcb_store_relaxed(&pressure.kicked, 0);
 	/* No booster runs: their PSI readings may be reset. */
-	psi_system.at_ns = psi_cgroup.at_ns = cgroup_events_at_ns = 0;
-	cgroup_events_hit = false;
-	psi_system.hit = psi_cgroup.hit = false;
+	pressure.psi_system.at_ns = pressure.psi_cgroup.at_ns = 0;
+	pressure.events.at_ns = 0;
+	pressure.events.hit = false;
+	pressure.psi_system.hit = pressure.psi_cgroup.hit = false;
 }
 
 /* fork() child: the lock may have been held by a vanished booster. */
 void rcb__pressure_after_fork_child(void)
 {
-	pthread_mutex_init(&pressure_lock, NULL);
-	rcb_store_relaxed(&pressure_active, false);
-	rcb_store_relaxed(&pressure_kicked, 0);
+	pthread_mutex_init(&pressure.lock, NULL);
+	rcb_store_relaxed(&pressure.active, false);
+	rcb_store_relaxed(&pressure.kicked, 0);
 }
