@@ -68,6 +68,7 @@ struct rcu_boost_dat {
 struct rcb__booster {
 	int id;
 	int ncpus;               /* CPUs mapped to it */
+	int *cpus;               /* [ncpus], increasing (cpugroup.c) */
 	_Atomic int idx;         /* article: rcu_boost_idx; -1 until it runs */
 	_Atomic int prio;        /* its current SCHED_RR priority */
 	_Atomic pid_t tid;
@@ -80,6 +81,13 @@ struct rcb__booster {
 extern struct rcb__booster *rcb__boosters; /* [rcb__nboosters] */
 extern int rcb__nboosters;
 extern int *rcb__cpu_booster;              /* [rcb__boost_ncpus] */
+
+/* For each CPU @cpu (an int lvalue) served by booster @b, in
+ * increasing order (cpugroup.c invariant 1). */
+#define rcb__for_each_booster_cpu(b, cpu)                                    \
+	for (int cpu##_i_ = 0;                                               \
+	     cpu##_i_ < (b)->ncpus && ((cpu) = (b)->cpus[cpu##_i_], 1);      \
+	     cpu##_i_++)
 
 extern struct rcu_boost_dat *rcb__boost_dat; /* [ncpus][nelem] */
 /* The arrays are initialised (release after rcb__boost_early_init()). */

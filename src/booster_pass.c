@@ -187,15 +187,13 @@ void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 {
 	const struct rcb__machine_ops *m = rcb__machine();
 	int first = rcb__boost_first_level(prio);
+	int cpu;
 	bool aggressive = rcb__pressure_update(now);
 
 	rcb_store_relaxed(&b->idx, (rcb_load_relaxed(&b->idx) + 1) &
 					   (rcb__boost_nelem - 1));
-	for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
-		if (rcb__cpu_booster[cpu] != b->id)
-			continue;
+	rcb__for_each_booster_cpu(b, cpu)
 		m->one_reader_list(rcu_rbd_boosting(b, cpu), first);
-	}
 	if (RCB_PERTASK) /* the article's variant has no on-behalf path */
 		return;
 	if (!aggressive) {
@@ -205,22 +203,16 @@ void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 		 * preempted ones found as soon as a grace period waits (the
 		 * aged element was walked above). */
 		enqueue_preempted_readers(b, now, 0);
-		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
-			if (rcb__cpu_booster[cpu] != b->id)
-				continue;
+		rcb__for_each_booster_cpu(b, cpu)
 			for (int i = 0; i < rcb__boost_nelem; i++)
 				if (rcb__rbd(cpu, i) != rcu_rbd_boosting(b, cpu))
 					m->one_reader_list(rcb__rbd(cpu, i), first);
-		}
 	}
 	if (rcb__settings.escalate_periods) {
 		int ceiling = rcb__boost_ceiling_level(prio);
 
-		for (int cpu = 0; cpu < rcb__boost_ncpus; cpu++) {
-			if (rcb__cpu_booster[cpu] != b->id)
-				continue;
+		rcb__for_each_booster_cpu(b, cpu)
 			for (int i = 0; i < rcb__boost_nelem; i++)
 				escalate_list(rcb__rbd(cpu, i), pass, ceiling);
-		}
 	}
 }

@@ -7,8 +7,11 @@
  *
  * Invariants.
  *  1. rcb__cpu_booster[c] is in [0, rcb__nboosters) for every CPU c in
- *     [0, rcb__boost_ncpus), and rcb__boosters[b].ncpus counts the CPUs
- *     mapped to b (0 for a NUMA node without CPUs: its booster idles).
+ *     [0, rcb__boost_ncpus).  rcb__boosters[b].cpus lists, in increasing
+ *     order, exactly the CPUs c with rcb__cpu_booster[c] == b, and
+ *     rcb__boosters[b].ncpus counts them (0 for a NUMA node without
+ *     CPUs: its booster idles).  rcb__for_each_booster_cpu() walks that
+ *     list.
  *  2. The table and the map are written once, by rcb__boosters_init()
  *     from rcb__boost_early_init(), before [BST-D] publishes them; they
  *     are read-only afterwards (a booster's own fields excepted).
@@ -95,6 +98,7 @@ int rcb__boosters_init(int ncpus)
 {
 	int *map = calloc((size_t)ncpus, sizeof(*map));
 	int n = 1, per = rcb__settings.booster_cpus;
+	int *cpus;
 
 	if (!map)
 		return -ENOMEM;
@@ -110,7 +114,12 @@ int rcb__boosters_init(int ncpus)
 		memset(map, 0, sizeof(*map) * (size_t)ncpus);
 	}
 	rcb__boosters = aligned_alloc(64, sizeof(*rcb__boosters) * (size_t)n);
-	if (!rcb__boosters) {
+	/* Every booster's CPU list, one slice each, in CPU order. */
+	cpus = malloc(sizeof(*cpus) * (size_t)ncpus);
+	if (!rcb__boosters || !cpus) {
+		free(rcb__boosters);
+		rcb__boosters = NULL;
+		free(cpus);
 		free(map);
 		return -ENOMEM;
 	}
@@ -121,6 +130,16 @@ int rcb__boosters_init(int ncpus)
 	}
 	for (int c = 0; c < ncpus; c++)
 		rcb__boosters[map[c]].ncpus++;
+	for (int i = 0, at = 0; i < n; i++) {
+		rcb__boosters[i].cpus = cpus + at;
+		at += rcb__boosters[i].ncpus;
+		rcb__boosters[i].ncpus = 0;
+	}
+	for (int c = 0; c < ncpus; c++) {
+		struct rcb__booster *b = &rcb__boosters[map[c]];
+
+		b->cpus[b->ncpus++] = c;
+	}
 	rcb__cpu_booster = map;
 	rcb__nboosters = n;
 	rcb__pressure_init();
