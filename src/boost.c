@@ -213,7 +213,7 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		t->boost.on_behalf = on_behalf;
 		t->boost.queued_ns = rcb__now_ns();
 		t->boost.esc_pass = 0;
-		/* [BST-P] pairs with [BST-Q] in rcb__read_unlock_unboost(). */
+		/* [BST-P] pairs with [BST-Q] in rcb__boost_lock_own(). */
 		rcb_store_release(&t->boost.rcub_rbdp, rbdp);
 		queued = true;
 		DTRACE_PROBE2(rcuboost, block, t->tid, (int)(rbdp - rcb__boost_dat));
