@@ -18,9 +18,10 @@
  *     administrator set with chrt or rcb_booster_set_prio() since: read
  *     back every pass); without permission for that it does not run and
  *     nothing is boosted.
- *  2. The boosters start all or none (a CPU group without its booster
- *     would never be boosted), under booster_lock; booster_started is
- *     set ([BST-KR]) only once every booster runs.
+ *  2. The boosters are started all or none (a CPU group without its
+ *     booster would never be boosted), under booster_lock;
+ *     booster_started is set ([BST-KR]) only after every booster has
+ *     reported that it runs or that it was refused real-time priority.
  */
 #define _GNU_SOURCE
 #include <errno.h>
