@@ -65,31 +65,7 @@ int rcb__boost_nelem;
 _Atomic long rcb__boost_too_early;
 _Atomic long rcb__boost_max_task_fail;
 _Atomic long rcb__hold_count, rcb__hold_max_ns, rcb__hold_total_ns;
-_Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns, rcb__boost_lat_total_ns;
 _Atomic long rcb__escalations;
-
-static int clamp_level(int level, int booster_prio)
-{
-	int top = booster_prio > 1 ? booster_prio - 1 : 1;
-
-	return level < 1 ? 1 : level > top ? top : level;
-}
-
-/* Levels keep their distance to the booster's priority: an
- * administrator who raises the booster (chrt) raises them alike. */
-int rcb__boost_first_level(int booster_prio)
-{
-	return clamp_level(rcb__settings.boost_reader_prio +
-				   (booster_prio - rcb__settings.boost_prio),
-			   booster_prio);
-}
-
-int rcb__boost_ceiling_level(int booster_prio)
-{
-	return clamp_level(rcb__settings.boost_ceiling +
-				   (booster_prio - rcb__settings.boost_prio),
-			   booster_prio);
-}
 
 void rcb__hold_begin(uint64_t *t0)
 {
@@ -237,7 +213,7 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		t->boost.on_behalf = on_behalf;
 		t->boost.queued_ns = rcb__now_ns();
 		t->boost.esc_pass = 0;
-		/* [BST-P] pairs with [BST-Q] in rcb__read_unlock_unboost(). */
+		/* [BST-P] pairs with [BST-Q] in rcb__boost_lock_own(). */
 		rcb_store_release(&t->boost.rcub_rbdp, rbdp);
 		queued = true;
 		DTRACE_PROBE2(rcuboost, block, t->tid, (int)(rbdp - rcb__boost_dat));
@@ -291,13 +267,14 @@ RCB_API void rcb__preempt_boost(void)
 		rcb__booster_kick();
 		return;
 	}
-#ifdef RCB_PERTASK_LOCK
-	rcb__boost_pt_note_block(self, rbdp);
-	return;
-#endif
-	if (!(rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
-			      : rcb__boost_enqueue(self, rbdp, false)))
+	if (!rcb__machine()->note_block(self, rbdp))
 		rcb__boost_adopt(self);
+}
+
+/* The 3-state machine's note_block: IDLE -> BLOCKED (invariant 1). */
+bool rcb__boost3_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp)
+{
+	return rcb__boost_enqueue(self, rbdp, false);
 }
 
 /*
@@ -352,167 +329,34 @@ void rcb__boost_adopt(struct rcb__thread *self)
 		rbdp = rcu_rbd_new(sched_getcpu());
 		if (!rbdp)
 			return;
-		if (rcb__machine8() ? rcb__boost8_note_block(self, rbdp)
-				    : rcb__boost_enqueue(self, rbdp, false))
+		if (rcb__machine()->note_block(self, rbdp))
 			return;
 	}
-}
-
-/*
- * article: rcu_boost_prio().  Raise @t to one notch below the booster's
- * priority @booster_prio, never lowering a thread that runs at or above
- * it.  Remembers the attributes to restore; if the application changed
- * them since our last boost, its attributes become the ones to restore.
- * Context: the booster; 3-state machine: holding the lock of @t's
- * element @rbdp; 8-state machine: @t in RCU_BOOSTING, lock not held.
- */
-static void note_boost_latency(struct rcb__thread *t)
-{
-	long d, cur;
-
-	if (!t->boost.queued_ns)
-		return;
-	d = (long)(rcb__now_ns() - t->boost.queued_ns);
-	t->boost.queued_ns = 0;
-	rcb_add_relaxed(&rcb__boost_lat_count, 1);
-	rcb_add_relaxed(&rcb__boost_lat_total_ns, d);
-	cur = rcb_load_relaxed(&rcb__boost_lat_max_ns);
-	while (d > cur && !rcb_cmpxchg_relaxed(&rcb__boost_lat_max_ns, &cur, d))
-		;
-}
-
-void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
-		     int rcuprio)
-{
-	struct rcb__boost_thread *b = &t->boost;
-	struct rcb__sched_attr cur, want;
-	int err;
-
-	if (rcb__backend_pi()) {
-		if (rcb__pi_boost(t, rbdp, rcuprio)) {
-			note_boost_latency(t);
-			if (rcuprio > b->level)
-				b->level = rcuprio;
-		}
-		return;
-	}
-
-	if (rcb__sched_get(t->tid, &cur) != 0) {
-		rcb_add_relaxed(&rbdp->rbs_boost_failed, 1);
-		return;
-	}
-	if (b->applied && rcb__sched_same(&cur, &b->set)) {
-		/* Ours: reboost only raises (article: a raised booster
-		 * priority takes effect). */
-		if ((int)b->set.sched_priority >= rcuprio)
-			return;
-	} else {
-		b->orig = cur;
-		b->applied = false;
-	}
-	if (rcb__sched_at_least(&cur, rcuprio) && !b->applied) {
-		rcb_add_relaxed(&rbdp->rbs_boost_skipped_higher, 1);
-		return;
-	}
-	want = cur;
-	want.sched_policy = SCHED_FIFO;
-	want.sched_priority = (uint32_t)rcuprio;
-	want.sched_nice = 0;
-	want.sched_flags &= 0x01; /* keep SCHED_FLAG_RESET_ON_FORK only */
-	err = rcb__sched_set(t->tid, &want);
-	if (err) {
-		rcb_add_relaxed(&rbdp->rbs_boost_failed, 1);
-		return;
-	}
-	/* What we set, not a read-back: a thread that sees itself boosted
-	 * may change its attributes at once, and a read-back taken after
-	 * that would make its change look like ours, to be undone at
-	 * unboost (torture's boost_app_lost check caught it). */
-	b->set = want;
-	b->applied = true;
-	b->level = rcuprio;
-	note_boost_latency(t);
-	DTRACE_PROBE2(rcuboost, boost, t->tid, rcuprio);
-}
-
-/*
- * article: rcu_unboost_prio().  Restore the attributes thread @t had,
- * unless the application changed them while it was boosted: then the
- * application's change wins.  In one go, for the 8-state booster in the
- * RCU_UNBOOST_* states (it owns @t's boost fields there); a thread
- * unboosting itself claims the boost under its element lock
- * (rcb__unboost_take()) and makes the system calls after releasing it
- * (rcb__unboost_apply()).
- */
-void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp)
-{
-	struct rcb__unboost u;
-
-	if (rcb__unboost_take(t, &u))
-		rcb__unboost_apply(t->tid, &u, rbdp);
-}
-
-/*
- * First half of an unboost: claim the boost this library applied to @t,
- * if any.  Done where @t's boost fields are protected (under the element
- * lock, or in a state only the caller may leave), so that the booster's
- * next boost of @t sees applied == false.  Returns false if nothing to
- * undo.
- */
-bool rcb__unboost_take(struct rcb__thread *t, struct rcb__unboost *u)
-{
-	struct rcb__boost_thread *b = &t->boost;
-
-	if (!b->applied)
-		return false;
-	b->applied = false;
-	u->orig = b->orig;
-	u->set = b->set;
-	return true;
-}
-
-/* Second half: the system calls, touching only @u (no lock needed). */
-void rcb__unboost_apply(pid_t tid, const struct rcb__unboost *u,
-			struct rcu_boost_dat *rbdp)
-{
-	struct rcb__sched_attr cur;
-	int err;
-
-	if (rcb__sched_get(tid, &cur) == 0 && !rcb__sched_same(&cur, &u->set)) {
-		rcb_add_relaxed(&rbdp->rbs_restore_kept_app, 1);
-		return;
-	}
-	err = rcb__sched_set(tid, &u->orig);
-	if (err)
-		fprintf(stderr,
-			"rcuboost: cannot restore the scheduling attributes of thread %d after boosting: %s\n",
-			(int)tid, strerror(-err));
-	DTRACE_PROBE2(rcuboost, unboost, tid, (int)u->orig.sched_priority);
 }
 
 /*
  * article: __rcu_read_unlock_unboost().  The outermost unlock of a
- * section whose thread is queued: dequeue, unboost if boosted, go IDLE.
- * Also called by the thread-exit path.  Context: the thread itself,
- * outside any critical section.
+ * section whose thread is queued: the machine's unlock step.  Also
+ * called by the thread-exit path.  Context: the thread itself, outside
+ * any critical section.
  */
 RCB_API void rcb__read_unlock_unboost(void)
 {
-	struct rcb__thread *self = rcb__self();
+	rcb__machine()->unlock(rcb__self());
+}
+
+/*
+ * The 3-state machine's unlock: dequeue, unboost if boosted, go IDLE.
+ * Context: as rcb__read_unlock_unboost().
+ */
+void rcb__boost3_unlock(struct rcb__thread *self)
+{
 	struct rcu_boost_dat *rbdp;
 	struct rcb__unboost u;
 	struct rcb__pi_slot *slot = NULL;
 	bool unboost = false;
 	int state;
 
-#ifdef RCB_PERTASK_LOCK
-	rcb__boost_pt_unlock(self);
-	return;
-#endif
-	if (rcb__machine8()) {
-		rcb__boost8_unlock(self);
-		return;
-	}
 	/* [BST-Q] pairs with [BST-P]/[BST-R]: a non-IDLE state comes with
 	 * its element pointer (rcb__boost_lock_own()). */
 	rbdp = rcb__boost_lock_own(self);
@@ -570,10 +414,79 @@ void rcb__boost_thread_start(struct rcb__thread *self)
  */
 void rcb__boost_thread_exit(struct rcb__thread *self)
 {
-#ifdef RCB_PERTASK_LOCK
-	rcb__boost_pt_exit(self);
-	return;
-#endif
-	if (rcb__machine8())
-		rcb__boost8_exit(self);
+	const struct rcb__machine_ops *m = rcb__machine();
+
+	if (m->exit)
+		m->exit(self);
+}
+
+void rcb__walk_begin(struct rcu_boost_dat *rbdp, struct rcb__list *list)
+{
+	rcb__list_init(list);
+	rcb__boost_lock(rbdp);
+	rcb__list_splice_tail_init(&rbdp->rbs_toboost, list);
+	rcb__list_splice_tail_init(&rbdp->rbs_boosted, list);
+}
+
+struct rcb__thread *rcb__walk_next(struct rcu_boost_dat *rbdp,
+				   struct rcb__list *list, uint64_t *t0)
+{
+	struct rcb__thread *t;
+
+	if (rcb__list_empty(list))
+		return NULL;
+	if (t0)
+		rcb__hold_end(t0);
+	rcb__boost_unlock(rbdp);
+	sched_yield();
+	rcb__boost_lock(rbdp);
+	if (t0)
+		rcb__hold_begin(t0);
+	/* Targets that ended their sections meanwhile removed themselves
+	 * from our local list. */
+	if (rcb__list_empty(list))
+		return NULL;
+	t = rcb__container_of(list->next, struct rcb__thread, boost.rcub_entry);
+	rcb__list_del_init(&t->boost.rcub_entry);
+	rbdp->rbs_boost_attempt++;
+	return t;
+}
+
+void rcb__walk_end(struct rcu_boost_dat *rbdp, uint64_t *t0)
+{
+	if (t0)
+		rcb__hold_end(t0);
+	rcb__boost_unlock(rbdp);
+}
+
+/* article: rcu_boost_one_reader_list(), the 3-state machine's.  @rcuprio:
+ * the first boost level.  Context: the booster (booster_pass.c), lock
+ * not held. */
+void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int rcuprio)
+{
+	struct rcb__list list;
+	struct rcb__thread *t;
+	uint64_t t0 = 0;
+	int state;
+
+	rcb__walk_begin(rbdp, &list);
+	while ((t = rcb__walk_next(rbdp, &list, &t0))) {
+		state = rcb__bstate_relaxed(t->rd);
+		if (state != RCU_BOOST_BLOCKED && state != RCU_BOOSTED) {
+			/* An IDLE thread on a list is a list error ('!'). */
+			rcb__list_add_tail(&t->boost.rcub_entry,
+					   &rbdp->rbs_toboost);
+			rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
+			continue;
+		}
+		/* BOOSTED: reboost, so a raised booster priority takes
+		 * effect (article: "reboosting"); it never lowers an
+		 * escalated thread. */
+		rcb__boost_prio(t, rbdp, rcuprio);
+		rcb__bstate_store(t->rd, RCU_BOOSTED);
+		rbdp->rbs_boost++;
+		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, state);
+		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
+	}
+	rcb__walk_end(rbdp, &t0);
 }

@@ -59,14 +59,16 @@ struct rcu_boost_dat {
 } __attribute__((aligned(64)));
 
 /*
- * One booster thread per group of CPUs (booster.c).  Each walks only the
- * arrays of the CPUs mapped to it and has its own index: a reader that
- * blocks on CPU c joins element rcb__boosters[rcb__cpu_booster[c]].idx
- * of CPU c's array.  See booster.c for why per-booster indices are safe.
+ * One booster thread per group of CPUs (booster.c, cpugroup.c).  Each
+ * walks only the arrays of the CPUs mapped to it and has its own index:
+ * a reader that blocks on CPU c joins element
+ * rcb__boosters[rcb__cpu_booster[c]].idx of CPU c's array.  See
+ * booster_pass.c for why per-booster indices are safe.
  */
 struct rcb__booster {
 	int id;
 	int ncpus;               /* CPUs mapped to it */
+	int *cpus;               /* [ncpus], increasing (cpugroup.c) */
 	_Atomic int idx;         /* article: rcu_boost_idx; -1 until it runs */
 	_Atomic int prio;        /* its current SCHED_RR priority */
 	_Atomic pid_t tid;
@@ -79,6 +81,13 @@ struct rcb__booster {
 extern struct rcb__booster *rcb__boosters; /* [rcb__nboosters] */
 extern int rcb__nboosters;
 extern int *rcb__cpu_booster;              /* [rcb__boost_ncpus] */
+
+/* For each CPU @cpu (an int lvalue) served by booster @b, in
+ * increasing order (cpugroup.c invariant 1). */
+#define rcb__for_each_booster_cpu(b, cpu)                                    \
+	for (int cpu##_i_ = 0;                                               \
+	     cpu##_i_ < (b)->ncpus && ((cpu) = (b)->cpus[cpu##_i_], 1);      \
+	     cpu##_i_++)
 
 extern struct rcu_boost_dat *rcb__boost_dat; /* [ncpus][nelem] */
 /* The arrays are initialised (release after rcb__boost_early_init()). */
@@ -99,21 +108,6 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 void rcb__boost_adopt(struct rcb__thread *self);
 struct rcu_boost_dat *rcb__boost_lock_own(struct rcb__thread *self);
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
-void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
-		     int rcuprio);
-/* Boost levels for a booster at @booster_prio (they follow it). */
-int rcb__boost_first_level(int booster_prio);
-int rcb__boost_ceiling_level(int booster_prio);
-extern _Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns,
-	rcb__boost_lat_total_ns, rcb__escalations;
-extern _Atomic long rcb__sched_syscalls;
-void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
-struct rcb__unboost {
-	struct rcb__sched_attr orig, set;
-};
-bool rcb__unboost_take(struct rcb__thread *t, struct rcb__unboost *u);
-void rcb__unboost_apply(pid_t tid, const struct rcb__unboost *u,
-			struct rcu_boost_dat *rbdp);
 void rcb__boost_stat(struct rcu_boost_dat *rbdp, int event, int oldstate);
 void rcb__boost_lock(struct rcu_boost_dat *rbdp);
 void rcb__boost_unlock(struct rcu_boost_dat *rbdp);
@@ -121,6 +115,24 @@ void rcb__boost_unlock(struct rcu_boost_dat *rbdp);
 void rcb__hold_begin(uint64_t *t0);
 void rcb__hold_end(uint64_t *t0);
 extern _Atomic long rcb__hold_count, rcb__hold_max_ns, rcb__hold_total_ns;
+extern _Atomic long rcb__escalations;
+extern _Atomic long rcb__sched_syscalls; /* boost_sched.c */
+
+/* boost_prio.c */
+void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
+		     int rcuprio);
+/* Boost levels for a booster at @booster_prio (they follow it). */
+int rcb__boost_first_level(int booster_prio);
+int rcb__boost_ceiling_level(int booster_prio);
+extern _Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns,
+	rcb__boost_lat_total_ns;
+void rcb__unboost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp);
+struct rcb__unboost {
+	struct rcb__sched_attr orig, set;
+};
+bool rcb__unboost_take(struct rcb__thread *t, struct rcb__unboost *u);
+void rcb__unboost_apply(pid_t tid, const struct rcb__unboost *u,
+			struct rcu_boost_dat *rbdp);
 
 /* Most consecutive compare-and-exchange failures of a thread-side
  * state change so far (8-state machine). */
@@ -145,22 +157,124 @@ void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
 #define RCB_PERTASK 0
 #endif
 
+/*
+ * One boost state machine: the 3-state one (boost.c, article: "RCU
+ * Explicit Priority Boosting"), the 8-state one (boost8.c, article: "RCU
+ * Priority Boosting With Minimal Scheduler-Path Overhead"), or the
+ * per-task-lock variant of the test-only library (boost_pertask.c).
+ * Arrays, queueing on behalf, priorities and the booster's sequencing are
+ * shared; these four steps are each machine's own.
+ */
+struct rcb__machine_ops {
+	/* article: __rcu_preempt_boost().  The thread blocks inside a
+	 * critical section: queue it on @rbdp.  False if it was already
+	 * queued (the caller adopts the queueing).  Context: the thread,
+	 * no lock held. */
+	bool (*note_block)(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+	/* article: __rcu_read_unlock_unboost().  The outermost unlock of
+	 * a thread whose boost state is not IDLE.  Context: the thread,
+	 * outside critical sections, no lock held. */
+	void (*unlock)(struct rcb__thread *self);
+	/* The thread leaves the registry (NULL: nothing to do).  Context:
+	 * the thread, registry lock held, outside critical sections. */
+	void (*exit)(struct rcb__thread *self);
+	/* article: rcu_boost_one_reader_list().  Boost the threads queued
+	 * on @rbdp to @prio.  Context: the booster, no lock held. */
+	void (*one_reader_list)(struct rcu_boost_dat *rbdp, int prio);
+};
+
+/* boost.c: the 3-state machine's steps. */
+bool rcb__boost3_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+void rcb__boost3_unlock(struct rcb__thread *self);
+void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
+
 /* boost8.c: the 8-state machine's thread and booster sides. */
 bool rcb__boost8_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
 void rcb__boost8_unlock(struct rcb__thread *self);
 void rcb__boost8_exit(struct rcb__thread *self);
 void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
 
-/* booster.c */
+/*
+ * The machine in use.  Chosen once, at rcb_init() (boost_machine; the
+ * per-task variant at compile time, in its test-only library), and this
+ * is the only place that chooses.  The tables are constants visible to
+ * every caller, so a call through them is a test of boost_machine and a
+ * call to a known function: GCC 12 at -O2 emits, for the outermost
+ * unlock's slow path, a select of one of two fixed targets and one
+ * indirect tail jump, whose target never changes after rcb_init() (it
+ * is always predicted).  The read-side fast path never gets here.
+ */
+static inline const struct rcb__machine_ops *rcb__machine(void)
+{
+#ifdef RCB_PERTASK_LOCK
+	static const struct rcb__machine_ops pertask = {
+		.note_block = rcb__boost_pt_note_block,
+		.unlock = rcb__boost_pt_unlock,
+		.exit = rcb__boost_pt_exit,
+		.one_reader_list = rcb__boost_pt_one_reader_list,
+	};
+
+	return &pertask;
+#else
+	static const struct rcb__machine_ops boost3 = {
+		.note_block = rcb__boost3_note_block,
+		.unlock = rcb__boost3_unlock,
+		.exit = NULL,
+		.one_reader_list = rcb__boost3_one_reader_list,
+	};
+	static const struct rcb__machine_ops boost8 = {
+		.note_block = rcb__boost8_note_block,
+		.unlock = rcb__boost8_unlock,
+		.exit = rcb__boost8_exit,
+		.one_reader_list = rcb__boost8_one_reader_list,
+	};
+
+	return rcb__machine8() ? &boost8 : &boost3;
+#endif
+}
+
+/*
+ * The list walk every machine's one_reader_list() starts with (article:
+ * rcu_boost_one_reader_list()): rcb__walk_begin() locks @rbdp and moves
+ * every queued thread to the walker's local @list; rcb__walk_next() drops
+ * the lock and yields before each target (booster_pass.c invariant 2),
+ * then returns it removed from @list, or NULL when none is left, with
+ * the lock held either way; rcb__walk_end() unlocks.  A target that ends
+ * its section meanwhile removes itself from @list.  @t0: lock-hold
+ * timing (rcb__hold_begin()), or NULL for none.
+ */
+void rcb__walk_begin(struct rcu_boost_dat *rbdp, struct rcb__list *list);
+struct rcb__thread *rcb__walk_next(struct rcu_boost_dat *rbdp,
+				   struct rcb__list *list, uint64_t *t0);
+void rcb__walk_end(struct rcu_boost_dat *rbdp, uint64_t *t0);
+
+/* cpugroup.c: map CPUs to boosters; 0 or negative errno. */
 int rcb__boosters_init(int ncpus);
+
+/* booster_pass.c: one pass of booster @b at priority @prio (pass number
+ * @pass).  Context: booster @b. */
+void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
+		       uint64_t period_ns, long pass);
+
+/* booster.c */
 bool rcb__booster_running(void);
 int rcb__booster_prio(void);
 bool rcb__booster_no_permission(void);
 long rcb__booster_passes(void);
 long rcb__booster_cpu_ns(void);
+/* Wake every booster now (a pressure kick, entering pressure, stop). */
+void rcb__boosters_wake(void);
+
+/* pressure.c */
 bool rcb__pressure_active(void);
 long rcb__pressure_entries(void);
 long rcb__pressure_kicks(void);
+/* Find the process's cgroup v2 directory.  Context: rcb__boosters_init(). */
+void rcb__pressure_init(void);
+/* Update and return the pressure verdict.  Context: a booster. */
+bool rcb__pressure_update(uint64_t now);
+void rcb__pressure_stop(void);
+void rcb__pressure_after_fork_child(void);
 
 /*
  * boost_pi.c: the proxy-lock backend (RCB_BACKEND_PI).  A boosted reader

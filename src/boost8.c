@@ -248,22 +248,8 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 	uint64_t t0 = 0;
 	int s;
 
-	rcb__list_init(&list);
-	rcb__boost_lock(rbdp);
-	rcb__list_splice_tail_init(&rbdp->rbs_toboost, &list);
-	rcb__list_splice_tail_init(&rbdp->rbs_boosted, &list);
-	while (!rcb__list_empty(&list)) {
-		rcb__hold_end(&t0);
-		rcb__boost_unlock(rbdp);
-		sched_yield();
-		rcb__boost_lock(rbdp);
-		rcb__hold_begin(&t0);
-		if (rcb__list_empty(&list))
-			break;
-		t = rcb__container_of(list.next, struct rcb__thread,
-				      boost.rcub_entry);
-		rcb__list_del_init(&t->boost.rcub_entry);
-		rbdp->rbs_boost_attempt++;
+	rcb__walk_begin(rbdp, &list);
+	while ((t = rcb__walk_next(rbdp, &list, &t0))) {
 		s = rcb__bstate_acquire(t->rd); /* [BST8-C] */
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, s);
 		if (s == RCU_BOOST8_BOOSTED) {
@@ -306,6 +292,5 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		rcb__boost_lock(rbdp);
 		rbdp->rbs_unboosted++;
 	}
-	rcb__hold_end(&t0);
-	rcb__boost_unlock(rbdp);
+	rcb__walk_end(rbdp, &t0);
 }

@@ -154,22 +154,10 @@ void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 	int s;
 
 	(void)prio; /* priority inheritance does the boosting */
-	rcb__list_init(&list);
-	rcb__boost_lock(rbdp);
-	rcb__list_splice_tail_init(&rbdp->rbs_toboost, &list);
-	rcb__list_splice_tail_init(&rbdp->rbs_boosted, &list);
-	while (!rcb__list_empty(&list)) {
+	rcb__walk_begin(rbdp, &list);
+	while ((t = rcb__walk_next(rbdp, &list, NULL))) {
 		pthread_mutex_t *victim;
 
-		rcb__boost_unlock(rbdp);
-		sched_yield();
-		rcb__boost_lock(rbdp);
-		if (rcb__list_empty(&list))
-			break;
-		t = rcb__container_of(list.next, struct rcb__thread,
-				      boost.rcub_entry);
-		rcb__list_del_init(&t->boost.rcub_entry);
-		rbdp->rbs_boost_attempt++;
 		s = rcb__bstate_acquire(t->rd); /* [BSTPT-C] */
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BOOST, s);
 		if (s != RCU_PT_BLOCKED || !cas_state(t, &s, RCU_PT_BOOSTING)) {
@@ -196,7 +184,7 @@ void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 		pthread_mutex_unlock(victim);
 		rcb__boost_lock(rbdp);
 	}
-	rcb__boost_unlock(rbdp);
+	rcb__walk_end(rbdp, NULL);
 }
 
 #endif /* RCB_PERTASK_LOCK */

@@ -77,19 +77,6 @@ static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
  * bug. */
 #define RCB_GP_SLEEP_NS (10ull * 1000 * 1000)
 
-int rcb__pi_mutex_init(pthread_mutex_t *m)
-{
-	pthread_mutexattr_t a;
-	int err;
-
-	pthread_mutexattr_init(&a);
-	err = pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
-	if (!err)
-		err = pthread_mutex_init(m, &a);
-	pthread_mutexattr_destroy(&a);
-	return -err;
-}
-
 static void gp_lock_init(void)
 {
 	int err = rcb__pi_mutex_init(&rcb__gp_lock);
@@ -143,45 +130,6 @@ void rcb__membarrier(void)
 		 * themselves ([RD-AF], [RD-BF], [RD-WF]). */
 		rcb_fence_seq_cst();
 	}
-}
-
-uint64_t rcb__now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-int rcb__futex_wait(_Atomic int *uaddr, int val, uint64_t timeout_ns)
-{
-	struct timespec ts, *tsp = NULL;
-
-	if (timeout_ns) {
-		ts.tv_sec = (time_t)(timeout_ns / 1000000000ull);
-		ts.tv_nsec = (long)(timeout_ns % 1000000000ull);
-		tsp = &ts;
-	}
-	if (syscall(SYS_futex, (int *)uaddr, FUTEX_WAIT_PRIVATE, val, tsp,
-		    NULL, 0) == 0)
-		return 0;
-	switch (errno) {
-	case EAGAIN:
-		return 0;
-	case ETIMEDOUT:
-		return -ETIMEDOUT;
-	case EINTR:
-		return -EINTR;
-	default:
-		RCB_DIE("futex(FUTEX_WAIT_PRIVATE)", errno);
-	}
-}
-
-void rcb__futex_wake(_Atomic int *uaddr, int nr)
-{
-	if (syscall(SYS_futex, (int *)uaddr, FUTEX_WAKE_PRIVATE, nr, NULL,
-		    NULL, 0) < 0)
-		RCB_DIE("futex(FUTEX_WAKE_PRIVATE)", errno);
 }
 
 /*

@@ -225,7 +225,7 @@ extern _Atomic unsigned long long rcb__gp_stat[5];
 enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
        RCB__GPS_MISUSE };
 
-/* ---- boosting hooks (booster.c; no-ops in boost_off.c) ------------- */
+/* ---- boosting hooks (boost*.c, booster.c; no-ops in boost_off.c) -- */
 
 /* CLOCK_MONOTONIC ns at which the current grace period started waiting
  * for readers, 0 when none waits.  Read by the booster. */
@@ -245,10 +245,10 @@ void rcb__boost_after_fork_child(void);
 void rcb__boost_thread_start(struct rcb__thread *self);
 void rcb__boost_thread_exit(struct rcb__thread *self);
 
+/* ---- system-call helpers (syscall.c) ------------------------------ */
+
 /* Initialise @m as a PTHREAD_PRIO_INHERIT mutex; 0 or negative errno. */
 int rcb__pi_mutex_init(pthread_mutex_t *m);
-
-/* ---- futex -------------------------------------------------------- */
 
 /* Wait while *@uaddr == @val, at most @timeout_ns (0: forever).  Returns
  * 0 on wake-up or value change, -ETIMEDOUT, or -EINTR. */
@@ -256,6 +256,9 @@ int rcb__futex_wait(_Atomic int *uaddr, int val, uint64_t timeout_ns);
 void rcb__futex_wake(_Atomic int *uaddr, int nr);
 
 uint64_t rcb__now_ns(void);
+/* Read the small file @path into @buf (NUL-terminated, at most @len - 1
+ * bytes); returns the length or -1. */
+ssize_t rcb__read_small(const char *path, char *buf, size_t len);
 
 /* ---- callbacks (callback.c) --------------------------------------- */
 
