@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tool.h"
+
 #define BENCH_CACHELINE 64
 #define BENCH_MAX_VALUES 4
 #define BENCH_MAX_SIDES 4
@@ -351,36 +353,5 @@ int bench_write_json(const char *path, const struct bench_report *rep);
 const char *bench_num_str(double v, char *buf, size_t len);
 /* "1.23x", or "n/a" for NaN. */
 const char *bench_ratio_str(double ratio, char *buf, size_t len);
-/* JSON string (NULL: empty) and number (NaN, inf: null). */
-void bench_json_str(FILE *f, const char *s);
-void bench_json_num(FILE *f, double v);
-
-/* ---- utilities (util.c) ---------------------------------------------- */
-
-uint64_t bench_now_ns(void);
-void bench_sleep_ns(uint64_t ns);
-void bench_sleep_until(uint64_t deadline_ns);
-/* The first two CPUs this process may run on (b == a with one CPU). */
-void bench_pick_cpus(int *a, int *b);
-/* Start @fn(@arg) pinned to @cpu (-1: not pinned).  Exits on failure. */
-void bench_thread_start(pthread_t *t, int cpu, void *(*fn)(void *), void *arg);
-void bench_thread_join(pthread_t t);
-/* Sorts @v in place; q in [0, 1]. */
-double bench_quantile_u64(uint64_t *v, size_t n, double q);
-double bench_median(const double *v, unsigned int n);
-void *bench_xmalloc(size_t n);
-__attribute__((format(printf, 1, 2))) void bench_progress(const char *fmt, ...);
-
-/* A start gate: every party (workers and the main thread) waits in it. */
-struct bench_gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned int parties, arrived;
-	int open;
-};
-
-void bench_gate_init(struct bench_gate *g, unsigned int parties);
-void bench_gate_wait(struct bench_gate *g);
-void bench_gate_destroy(struct bench_gate *g);
 
 #endif /* RCB_BENCH_H */

@@ -49,7 +49,7 @@ static void fl_cb_stamp(FL_HEAD *head)
 {
 	struct fl_node *n = BENCH_CONTAINER_OF(head, struct fl_node, head);
 
-	n->t_done = bench_now_ns();
+	n->t_done = tool_now_ns();
 	atomic_fetch_add_explicit(&fl_invoked, 1, memory_order_relaxed);
 }
 
@@ -152,7 +152,7 @@ static uint64_t fl_updater_loop(struct bench_shared *s)
 	uint64_t n = 0;
 
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-		struct bench_obj *p = bench_xmalloc(sizeof(*p)), *old;
+		struct bench_obj *p = tool_xmalloc(sizeof(*p)), *old;
 
 		memset(p, 0, sizeof(*p));
 		p->seq = n + 1;
@@ -167,7 +167,7 @@ static uint64_t fl_updater_loop(struct bench_shared *s)
 
 static void *fl_call_alloc(size_t n)
 {
-	struct fl_node *v = bench_xmalloc(n * sizeof(*v));
+	struct fl_node *v = tool_xmalloc(n * sizeof(*v));
 
 	memset(v, 0, n * sizeof(*v));
 	return v;
@@ -193,17 +193,17 @@ static size_t fl_call_paced(void *nodes, size_t n, uint64_t interval_ns,
 			    uint64_t deadline_ns)
 {
 	struct fl_node *v = nodes;
-	uint64_t next = bench_now_ns();
+	uint64_t next = tool_now_ns();
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		v[i].t_queue = bench_now_ns();
+		v[i].t_queue = tool_now_ns();
 		if (v[i].t_queue >= deadline_ns)
 			break;
 		FL_CALL(&v[i].head, fl_cb_stamp);
 		next += interval_ns;
 		FL_OFFLINE();
-		bench_sleep_until(next);
+		tool_sleep_until(next);
 		FL_ONLINE();
 	}
 	return i;

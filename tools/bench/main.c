@@ -113,22 +113,6 @@ static void usage(FILE *out)
 		"run that failed its checks included), 2 on bad usage.\n");
 }
 
-static unsigned long parse_num(const char *opt, const char *s, unsigned long min,
-			       unsigned long max)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "rcuboost-bench: %s: expected a number from %lu to %lu, got '%s'\n",
-			opt, min, max, s);
-		exit(2);
-	}
-	return v;
-}
-
 static const struct bench_scenario *find_scenario(const char *name)
 {
 	for (size_t i = 0; i < NSCENARIOS; i++)
@@ -145,7 +129,7 @@ static void run_test(const struct bench_test *t, const char *scenario,
 	double out[BENCH_MAX_VALUES];
 	int ok[NSIDES];
 	struct bench_params warm = *p;
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = tool_now_ns();
 
 	for (unsigned int k = 0; k < t->nfig; k++) {
 		memset(&res[k], 0, sizeof(res[k]));
@@ -153,13 +137,13 @@ static void run_test(const struct bench_test *t, const char *scenario,
 		res[k].fig = &t->fig[k];
 		res[k].nrounds = p->rounds;
 	}
-	bench_progress("rcuboost-bench: [%u/%u] %s: warm-up", idx, total, t->name);
+	tool_progress("rcuboost-bench: [%u/%u] %s: warm-up", idx, total, t->name);
 	warm.warmup = 1;
 	warm.duration_ms = p->duration_ms / 4 ? p->duration_ms / 4 : 1;
 	for (unsigned int s = 0; s < NSIDES; s++)
 		ok[s] = t->measure(sides[s], &warm, out) == 0;
 	for (unsigned int r = 0; r < p->rounds; r++) {
-		bench_progress(", %u", r + 1);
+		tool_progress(", %u", r + 1);
 		for (unsigned int i = 0; i < NSIDES; i++) {
 			unsigned int s = r % 2 ? NSIDES - 1 - i : i;
 
@@ -180,7 +164,7 @@ static void run_test(const struct bench_test *t, const char *scenario,
 			res[k].have[s] = ok[s];
 			if (!ok[s])
 				continue;
-			res[k].median[s] = bench_median(res[k].round[s], p->rounds);
+			res[k].median[s] = tool_median(res[k].round[s], p->rounds);
 			lo = hi = res[k].round[s][0];
 			for (unsigned int r = 1; r < p->rounds; r++) {
 				if (res[k].round[s][r] < lo)
@@ -192,7 +176,7 @@ static void run_test(const struct bench_test *t, const char *scenario,
 						   (hi - lo) / res[k].median[s] : 0;
 		}
 	}
-	bench_progress(" (%.1f s)\n", (double)(bench_now_ns() - t0) / 1e9);
+	tool_progress(" (%.1f s)\n", (double)(tool_now_ns() - t0) / 1e9);
 }
 
 int main(int argc, char **argv)
@@ -219,9 +203,10 @@ int main(int argc, char **argv)
 	int xsel[NXSCENARIOS] = { 0 };
 	struct bench_xres *xres[NXSCENARIOS];
 	unsigned int nx = 0, nxsel = 0;
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = tool_now_ns();
 	int c, inversion = 0, failed = 0;
 
+	tool_prog = "rcuboost-bench";
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -231,13 +216,13 @@ int main(int argc, char **argv)
 			p.quick = 1;
 			break;
 		case 'r':
-			rounds = (long)parse_num("--rounds", optarg, 1, BENCH_MAX_ROUNDS);
+			rounds = (long)tool_parse_num("rounds", optarg, 1, BENCH_MAX_ROUNDS);
 			break;
 		case 'd':
-			duration = (long)parse_num("--duration-ms", optarg, 1, 600000);
+			duration = (long)tool_parse_num("duration-ms", optarg, 1, 600000);
 			break;
 		case 'c':
-			calls = (long)parse_num("--calls", optarg, 1, 100000000);
+			calls = (long)tool_parse_num("calls", optarg, 1, 100000000);
 			break;
 		case 'g':
 			nhogs = bench_inv_parse_hogs(optarg, hog_ms);
@@ -337,7 +322,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	bench_pick_cpus(&p.cpu_a, &p.cpu_b);
+	tool_pick_cpus(&p.cpu_a, &p.cpu_b);
 
 	for (unsigned int i = 0; i < nsel; i++) {
 		ntests += selected[i]->ntests;
@@ -368,7 +353,7 @@ int main(int argc, char **argv)
 	rep.inv = inv;
 	rep.nx = nx;
 	rep.x = xres;
-	rep.elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+	rep.elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	bench_print_summary(stdout, &rep);
 	bench_print_table(stdout, &rep);
 	fflush(stdout);

@@ -95,7 +95,7 @@ static void c_futex_wait(_Atomic int *w, int val, long ms)
 
 static void *c_reader(void *arg)
 {
-	uint64_t deadline = bench_now_ns() + (uint64_t)READER_MAX_MS * 1000000;
+	uint64_t deadline = tool_now_ns() + (uint64_t)READER_MAX_MS * 1000000;
 
 	(void)arg;
 	if (c_ops->register_thread() != 0) {
@@ -107,7 +107,7 @@ static void *c_reader(void *arg)
 	if (c_rcuboost)
 		rcb_note_block();
 	atomic_fetch_add(&c_blocked, 1);
-	while (!atomic_load(&c_release) && bench_now_ns() < deadline)
+	while (!atomic_load(&c_release) && tool_now_ns() < deadline)
 		c_futex_wait(&c_release, 0, 1000);
 	c_ops->read_unlock();
 	c_ops->unregister_thread();
@@ -126,9 +126,9 @@ static void *c_synchronizer(void *arg)
 	struct c_sync *s = arg;
 
 	c_ops->register_thread();
-	s->t0 = bench_now_ns();
+	s->t0 = tool_now_ns();
 	c_ops->synchronize();
-	s->t1 = bench_now_ns();
+	s->t1 = tool_now_ns();
 	c_ops->unregister_thread();
 	atomic_store(&s->done, 1);
 	return NULL;
@@ -200,7 +200,7 @@ static void child(void *arg)
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, STACK_BYTES);
-	t_create = bench_now_ns();
+	t_create = tool_now_ns();
 	for (made = 0; made < pv->nreaders; made++) {
 		cpu_set_t set;
 
@@ -215,11 +215,11 @@ static void child(void *arg)
 	}
 	pthread_attr_destroy(&attr);
 	if (made == pv->nreaders) {
-		deadline = bench_now_ns() + (uint64_t)BLOCK_TIMEOUT_MS * 1000000;
+		deadline = tool_now_ns() + (uint64_t)BLOCK_TIMEOUT_MS * 1000000;
 		while (atomic_load(&c_blocked) + atomic_load(&c_register_err) < made &&
-		       bench_now_ns() < deadline)
-			bench_sleep_ns(200000);
-		t_all = bench_now_ns();
+		       tool_now_ns() < deadline)
+			tool_sleep_ns(200000);
+		t_all = tool_now_ns();
 		r->create_ms = ms_since(t_create, t_all);
 		if (atomic_load(&c_blocked) < made)
 			C_FAIL(r, "only %d of %d readers blocked (%d could not register)",
@@ -239,7 +239,7 @@ static void child(void *arg)
 
 		deadline = t_create + (uint64_t)BOOST_TIMEOUT_MS * 1000000;
 		for (;;) {
-			uint64_t now = bench_now_ns();
+			uint64_t now = tool_now_ns();
 
 			if (c_rcuboost && isnan(r->all_boosted_ms)) {
 				rcb_boost_stats(&s1);
@@ -249,7 +249,7 @@ static void child(void *arg)
 			if (now >= hold_end && (!c_rcuboost || !isnan(r->all_boosted_ms) ||
 						now >= deadline))
 				break;
-			bench_sleep_ns(500000);
+			tool_sleep_ns(500000);
 		}
 		if (c_rcuboost) {
 			rcb_boost_stats(&s1);
@@ -277,7 +277,7 @@ static void child(void *arg)
 			C_FAIL(r, "the grace period ended while the readers were blocked");
 	}
 	/* Release every reader, whatever happened, and join them all. */
-	t_rel = bench_now_ns();
+	t_rel = tool_now_ns();
 	atomic_store(&c_release, 1);
 	syscall(SYS_futex, (int *)&c_release, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 	if (sync_on) {
@@ -398,22 +398,22 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 		fprintf(f, "%s\n      {\"name\": \"%s\", \"ran\": %s, \"ok\": %s, \"error\": ",
 			c ? "," : "", conf_name[c], r->ran ? "true" : "false",
 			r->ok ? "true" : "false");
-		bench_json_str(f, r->error);
+		tool_json_str(f, r->error);
 		fprintf(f, ", \"boosters\": %d, \"create_ms\": ", r->boosters);
-		bench_json_num(f, r->create_ms);
+		tool_json_num(f, r->create_ms);
 		fprintf(f, ", \"all_boosted_ms\": ");
-		bench_json_num(f, c == C_MEMB ? NAN : r->all_boosted_ms);
+		tool_json_num(f, c == C_MEMB ? NAN : r->all_boosted_ms);
 		fprintf(f, ",\n       \"latency_max_ms\": ");
-		bench_json_num(f, c == C_MEMB ? NAN : r->lat_max_ms);
+		tool_json_num(f, c == C_MEMB ? NAN : r->lat_max_ms);
 		fprintf(f, ", \"latency_mean_ms\": ");
-		bench_json_num(f, c == C_MEMB ? NAN : r->lat_mean_ms);
+		tool_json_num(f, c == C_MEMB ? NAN : r->lat_mean_ms);
 		fprintf(f, ", \"latency_count\": %ld, \"boosts\": %ld, \"passes\": %ld, "
 			   "\"booster_cpu_ms\": ", r->lat_count, r->boosts, r->passes);
-		bench_json_num(f, c == C_MEMB ? NAN : r->booster_cpu_ms);
+		tool_json_num(f, c == C_MEMB ? NAN : r->booster_cpu_ms);
 		fprintf(f, ", \"gp_ms\": ");
-		bench_json_num(f, r->gp_ms);
+		tool_json_num(f, r->gp_ms);
 		fprintf(f, ", \"release_to_gp_ms\": ");
-		bench_json_num(f, r->release_to_gp_ms);
+		tool_json_num(f, r->release_to_gp_ms);
 		fprintf(f, ", \"unboosted\": %ld}", r->unboosted);
 	}
 	fprintf(f, "\n    ]");
@@ -450,7 +450,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct bo_priv), print_detail,
 					   json_detail);
 	struct bo_priv *pv = x->priv;
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = tool_now_ns();
 	struct bo_res *rs;
 	struct rlimit rl;
 	char a[32], b[32], c[32], d[32];
@@ -462,7 +462,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    rl.rlim_cur < (rlim_t)pv->nreaders + 200) {
 		pv->nreaders = rl.rlim_cur > 400 ? (int)rl.rlim_cur - 200 : 100;
-		bench_progress("rcuboost-bench: boosters: RLIMIT_NPROC %lu: %d readers\n",
+		tool_progress("rcuboost-bench: boosters: RLIMIT_NPROC %lu: %d readers\n",
 			       (unsigned long)rl.rlim_cur, pv->nreaders);
 	}
 	if (bench_x_rt_check(x, 50) != 0)
@@ -472,22 +472,22 @@ static struct bench_xres *run(const struct bench_params *bp)
 		return x;
 	rs = pv->sh->res;
 	for (int k = 0; k < NCONF; k++) {
-		bench_progress("rcuboost-bench: boosters [%d/%d] %s, %d readers: ", k + 1, NCONF,
+		tool_progress("rcuboost-bench: boosters [%d/%d] %s, %d readers: ", k + 1, NCONF,
 			       conf_name[k], pv->nreaders);
 		run_child(k, pv, &rs[k]);
 		if (rs[k].na) {
 			x->status = -EPERM;
 			snprintf(x->why, sizeof(x->why), "%s", rs[k].error);
-			bench_progress("n/a: %s\n", rs[k].error);
+			tool_progress("n/a: %s\n", rs[k].error);
 			return x;
 		}
 		x->failed |= !rs[k].ok;
 		if (k == C_MEMB)
-			bench_progress("GP %.1f ms, %.2f ms after the release%s%s\n", rs[k].gp_ms,
+			tool_progress("GP %.1f ms, %.2f ms after the release%s%s\n", rs[k].gp_ms,
 				       rs[k].release_to_gp_ms, rs[k].ok ? "" : ", FAILED: ",
 				       rs[k].error);
 		else
-			bench_progress("all boosted after %.2f ms, %d booster(s)%s%s\n",
+			tool_progress("all boosted after %.2f ms, %d booster(s)%s%s\n",
 				       rs[k].all_boosted_ms, rs[k].boosters,
 				       rs[k].ok ? "" : ", FAILED: ", rs[k].error);
 	}
@@ -526,7 +526,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 			 "booster CPU %s", a, b, c, d);
 	}
 	plot(x, pv);
-	x->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

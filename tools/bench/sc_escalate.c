@@ -227,16 +227,16 @@ static int run_one(struct bench_xres *x, const struct inv_flavor_ops *ops,
 {
 	int err;
 
-	bench_progress("rcuboost-bench: escalate [%u/%u] hog %d ms, %s: ", k, n, p->hog_ms,
+	tool_progress("rcuboost-bench: escalate [%u/%u] hog %d ms, %s: ", k, n, p->hog_ms,
 		       label);
 	err = inv_run(ops, p, res);
 	if (err) {
-		bench_progress("could not run: %s\n", res->error);
+		tool_progress("could not run: %s\n", res->error);
 		x->failed = 1;
 		return 0;
 	}
 	x->failed |= !res->ok;
-	bench_progress("reader held %.1f ms, gp_max %.1f ms%s%s\n", res->reader_held_ms,
+	tool_progress("reader held %.1f ms, gp_max %.1f ms%s%s\n", res->reader_held_ms,
 		       res->gp_max_ms, res->ok ? "" : ", FAILED: ", res->ok ? "" : res->error);
 	return 1;
 }
@@ -247,7 +247,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 					   json_detail);
 	struct es_priv *pv = x->priv;
 	static const int hogs[] = { 500, 1000 }, qhogs[] = { 400 };
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = tool_now_ns();
 	unsigned int k = 0, n, secs = 30;
 	cpu_set_t mask;
 
@@ -279,7 +279,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 	if (sched_getaffinity(0, sizeof(mask), &mask) != 0) {
 		x->status = -errno;
 		snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
-		bench_progress("rcuboost-bench: escalate: n/a: %s\n", x->why);
+		tool_progress("rcuboost-bench: escalate: n/a: %s\n", x->why);
 		return x;
 	}
 	n = pv->nhogs * NRUNS + 1;
@@ -336,7 +336,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 		bench_x_peer(g, BENCH_X_GOAL, pv->bound_raise_ms);
 	}
 	plot(x, pv);
-	x->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

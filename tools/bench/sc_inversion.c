@@ -261,9 +261,9 @@ static const char *na_reason(int status)
 
 struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs)
 {
-	struct bench_inv *iv = bench_xmalloc(sizeof(*iv));
+	struct bench_inv *iv = tool_xmalloc(sizeof(*iv));
 	unsigned int secs = 30, k = 0;
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = tool_now_ns();
 	cpu_set_t mask;
 
 	memset(iv, 0, sizeof(*iv));
@@ -284,10 +284,10 @@ struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs)
 			snprintf(iv->why, sizeof(iv->why), "sched_getaffinity: %s",
 				 strerror(errno));
 		}
-		bench_progress("rcuboost-bench: inversion: n/a (%s): %s\n",
+		tool_progress("rcuboost-bench: inversion: n/a (%s): %s\n",
 			       na_reason(iv->status), iv->why);
 		compute_figures(iv);
-		iv->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+		iv->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 		return iv;
 	}
 
@@ -299,10 +299,10 @@ struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs)
 	for (unsigned int h = 0; h < nhogs; h++) {
 		for (int r = 0; r < NRUNS; r++) {
 			struct inv_result *res = &iv->res[h][r];
-			uint64_t t1 = bench_now_ns();
+			uint64_t t1 = tool_now_ns();
 			int err;
 
-			bench_progress("rcuboost-bench: inversion [%u/%u] hog %d ms, %s (%s): ",
+			tool_progress("rcuboost-bench: inversion [%u/%u] hog %d ms, %s (%s): ",
 				       ++k, nhogs * NRUNS, hog_ms[h], run_ops[r]->name,
 				       run_ops[r]->library);
 			iv->prm.hog_ms = hog_ms[h];
@@ -311,18 +311,18 @@ struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs)
 			if (err && !res->error[0])
 				snprintf(res->error, sizeof(res->error), "%s", strerror(-err));
 			if (err)
-				bench_progress("could not run: %s", res->error);
+				tool_progress("could not run: %s", res->error);
 			else
-				bench_progress("gp_max %.1f ms, peak backlog %ld%s%s",
+				tool_progress("gp_max %.1f ms, peak backlog %ld%s%s",
 					       res->gp_max_ms, res->peak_backlog,
 					       res->ok ? "" : ", FAILED: ", res->ok ? "" : res->error);
-			bench_progress(" (%.1f s)\n", (double)(bench_now_ns() - t1) / 1e9);
+			tool_progress(" (%.1f s)\n", (double)(tool_now_ns() - t1) / 1e9);
 		}
 	}
 	inv_watchdog_off();
 	threads_set_affinity(&mask);
 	compute_figures(iv);
-	iv->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+	iv->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return iv;
 }
 
@@ -564,12 +564,12 @@ static void json_run(FILE *f, const struct bench_inv *iv, unsigned int h, int r)
 	char bs[2048];
 
 	fprintf(f, "      {\"hog_ms\": %d, \"name\": ", iv->hog_ms[h]);
-	bench_json_str(f, run_ops[r]->name);
+	tool_json_str(f, run_ops[r]->name);
 	fprintf(f, ", \"library\": ");
-	bench_json_str(f, run_ops[r]->library);
+	tool_json_str(f, run_ops[r]->library);
 	fprintf(f, ", \"ran\": %s, \"ok\": %s, \"error\": ", iv->ran[h][r] ? "true" : "false",
 		iv->ran[h][r] && res->ok ? "true" : "false");
-	bench_json_str(f, res->error);
+	tool_json_str(f, res->error);
 	if (!iv->ran[h][r]) {
 		fprintf(f, "}");
 		return;
@@ -608,11 +608,11 @@ void bench_inv_write_detail(FILE *f, const struct bench_inv *iv)
 	fprintf(f, "{\n    \"status\": \"%s\", \"reason\": ",
 		!iv->status ? "ran" : bench_inv_failed(iv) ? "error" : "n/a");
 	if (iv->status)
-		bench_json_str(f, na_reason(iv->status));
+		tool_json_str(f, na_reason(iv->status));
 	else
 		fprintf(f, "null");
 	fprintf(f, ", \"detail\": ");
-	bench_json_str(f, iv->why);
+	tool_json_str(f, iv->why);
 	fprintf(f, ",\n    \"params\": {\"hog_ms\": [");
 	for (unsigned int h = 0; h < iv->nhogs; h++)
 		fprintf(f, "%s%d", h ? ", " : "", iv->hog_ms[h]);
@@ -624,11 +624,11 @@ void bench_inv_write_detail(FILE *f, const struct bench_inv *iv)
 		p->hog_prio, p->reader_prio, INV_RT_CPU, INV_OTHER_CPU, p->cb_period_us,
 		p->obj_bytes, p->sync_pause_us, p->warmup_ms, p->tail_ms, p->sample_ms,
 		iv->period_ms, iv->elements);
-	bench_json_num(f, iv->gp_goal_ms);
+	tool_json_num(f, iv->gp_goal_ms);
 	fprintf(f, ", \"growth_goal\": ");
-	bench_json_num(f, iv->nhogs >= 2 ? iv->growth_goal : NAN);
+	tool_json_num(f, iv->nhogs >= 2 ? iv->growth_goal : NAN);
 	fprintf(f, "},\n    \"elapsed_s\": ");
-	bench_json_num(f, iv->elapsed_s);
+	tool_json_num(f, iv->elapsed_s);
 	fprintf(f, ",\n    \"runs\": [");
 	for (unsigned int h = 0; !iv->status && h < iv->nhogs; h++) {
 		for (int r = 0; r < NRUNS; r++) {

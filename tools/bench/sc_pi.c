@@ -160,10 +160,10 @@ static void *u_reader_main(void *arg)
 		rcb_boost_stats(&s0);
 		rcb_read_lock();
 		rcb_note_block();
-		bench_sleep_ns((uint64_t)BLOCK_MS * 1000000);
-		t0 = bench_now_ns();
+		tool_sleep_ns((uint64_t)BLOCK_MS * 1000000);
+		t0 = tool_now_ns();
 		rcb_read_unlock();
-		t1 = bench_now_ns();
+		t1 = tool_now_ns();
 		rcb_boost_stats(&s1);
 		/* Only this thread's sections unboost here. */
 		if (s1.unboosted > s0.unboosted)
@@ -180,13 +180,13 @@ static double c_pairs(const struct bench_flavor *f, unsigned long n)
 	f->thread_register();
 	f->read_pairs(n / 4); /* warm-up */
 	for (int b = 0; b < PAIR_BATCHES; b++) {
-		uint64_t t0 = bench_now_ns();
+		uint64_t t0 = tool_now_ns();
 
 		f->read_pairs(n);
-		v[b] = (double)(bench_now_ns() - t0) / (double)n;
+		v[b] = (double)(tool_now_ns() - t0) / (double)n;
 	}
 	f->thread_unregister();
-	return bench_median(v, PAIR_BATCHES);
+	return tool_median(v, PAIR_BATCHES);
 }
 
 static void c_unlock(const struct pi_priv *pv, const struct rcb_config *cfg, struct pi_res *r)
@@ -202,11 +202,11 @@ static void c_unlock(const struct pi_priv *pv, const struct rcb_config *cfg, str
 		return;
 	}
 	atomic_store(&u_stop, 0);
-	bench_thread_start(&ts, -1, u_syncer, NULL);
-	bench_thread_start(&tr, -1, u_reader_main, &u);
-	bench_thread_join(tr);
+	tool_thread_start(&ts, -1, u_syncer, NULL);
+	tool_thread_start(&tr, -1, u_reader_main, &u);
+	tool_thread_join(tr);
 	atomic_store(&u_stop, 1);
-	bench_thread_join(ts);
+	tool_thread_join(ts);
 	r->unlocks_boosted = u.boosted;
 	if (u.boosted) {
 		qsort(u.ns, (size_t)u.boosted, sizeof(u.ns[0]), c_cmp_double);
@@ -259,7 +259,7 @@ static void *ch_holder(void *arg)
 {
 	char state;
 	int prio;
-	uint64_t end = bench_now_ns() + (uint64_t)(ch_hog_ms + HOLD_EXTRA_MS) * 1000000;
+	uint64_t end = tool_now_ns() + (uint64_t)(ch_hog_ms + HOLD_EXTRA_MS) * 1000000;
 
 	(void)arg;
 	if (pthread_mutex_lock(&ch_mutex) != 0) {
@@ -268,7 +268,7 @@ static void *ch_holder(void *arg)
 	}
 	atomic_store(&ch_locked, 1);
 	/* Asleep until told; then runnable on CPU 0 under the hog. */
-	while (!atomic_load(&ch_release) && bench_now_ns() < end)
+	while (!atomic_load(&ch_release) && tool_now_ns() < end)
 		c_futex_wait(&ch_release, 0, 10);
 	/* The priority it runs at now, still holding M: real-time above
 	 * the hog if a boost reached it through the chain, else whatever
@@ -303,24 +303,24 @@ static void *ch_reader(void *arg)
 
 static void *ch_hog(void *arg)
 {
-	uint64_t t0 = bench_now_ns(), end = t0 + (uint64_t)ch_hog_ms * 1000000;
+	uint64_t t0 = tool_now_ns(), end = t0 + (uint64_t)ch_hog_ms * 1000000;
 	struct sched_param sp = { .sched_priority = 0 };
 
 	(void)arg;
 	atomic_store(&ch_hog_started, 1);
-	while (!atomic_load_explicit(&ch_hog_stop, memory_order_relaxed) && bench_now_ns() < end)
+	while (!atomic_load_explicit(&ch_hog_stop, memory_order_relaxed) && tool_now_ns() < end)
 		;
-	ch_hog_ran_ms = (double)(bench_now_ns() - t0) / 1e6;
+	ch_hog_ran_ms = (double)(tool_now_ns() - t0) / 1e6;
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
 	return NULL;
 }
 
 static int ch_wait_flag(_Atomic int *flag, int ms)
 {
-	uint64_t end = bench_now_ns() + (uint64_t)ms * 1000000;
+	uint64_t end = tool_now_ns() + (uint64_t)ms * 1000000;
 
-	while (!atomic_load(flag) && bench_now_ns() < end)
-		bench_sleep_ns(100000);
+	while (!atomic_load(flag) && tool_now_ns() < end)
+		tool_sleep_ns(100000);
 	return atomic_load(flag);
 }
 
@@ -397,19 +397,19 @@ static double ch_once(struct pi_res *r)
 		C_FAIL(r, "chain: the reader did not enter its section within 1 s");
 		goto out;
 	}
-	t0 = bench_now_ns();
+	t0 = tool_now_ns();
 	c_ops->synchronize();
-	t1 = bench_now_ns() - t0;
+	t1 = tool_now_ns() - t0;
 out:
 	if (hog) {
 		atomic_store(&ch_hog_stop, 1);
-		bench_thread_join(tg);
+		tool_thread_join(tg);
 	}
 	atomic_store(&ch_release, 1);
 	c_futex_wake(&ch_release);
 	if (reader)
-		bench_thread_join(tr);
-	bench_thread_join(th);
+		tool_thread_join(tr);
+	tool_thread_join(th);
 	if (atomic_load(&ch_reader_err))
 		C_FAIL(r, "chain: the reader's lock failed: %s",
 		       strerror(atomic_load(&ch_reader_err)));
@@ -448,7 +448,7 @@ static void c_chain(const struct pi_priv *pv, const struct rcb_config *cfg, stru
 		 * it ran, the server runs the holder at once.  Let it go
 		 * back to deferring, so that every rep starts alike. */
 		if (i)
-			bench_sleep_ns((uint64_t)CHAIN_GAP_MS * 1000000);
+			tool_sleep_ns((uint64_t)CHAIN_GAP_MS * 1000000);
 		v[i] = ch_once(r);
 		if (isnan(v[i]))
 			break;
@@ -536,14 +536,14 @@ static void child(void *arg)
 		}
 	}
 	r->ran = 1;
-	bench_progress("inversion");
+	tool_progress("inversion");
 	c_inversion(conf, pv, c_ops, r);
-	bench_progress(", unlock");
+	tool_progress(", unlock");
 	if (c_rcuboost)
 		c_unlock(pv, &cfg, r);
 	else
 		r->pair_ns = c_pairs(&bench_flavor_urcu_memb, pv->pairs);
-	bench_progress(", chain");
+	tool_progress(", chain");
 	c_chain(pv, c_rcuboost ? &cfg : NULL, r);
 	inv_watchdog_off();
 	r->ok = !r->error[0];
@@ -599,7 +599,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct pi_priv), pi_print_detail,
 					   pi_json_detail);
 	struct pi_priv *pv = x->priv;
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = tool_now_ns();
 	struct pi_res *rs;
 	char a[32], b[32];
 
@@ -628,17 +628,17 @@ static struct bench_xres *run(const struct bench_params *bp)
 	for (int k = 0; k < NCONF; k++) {
 		struct pi_res *r = &rs[k];
 
-		bench_progress("rcuboost-bench: pi [%d/%d] %s, hog %d ms: ", k + 1, NCONF,
+		tool_progress("rcuboost-bench: pi [%d/%d] %s, hog %d ms: ", k + 1, NCONF,
 			       pi_conf_name[k], pv->hog_ms);
 		run_child(k, pv, r);
 		if (r->na) {
 			x->status = -EPERM;
 			snprintf(x->why, sizeof(x->why), "%s", r->error);
-			bench_progress(": n/a: %s\n", r->error);
+			tool_progress(": n/a: %s\n", r->error);
 			break;
 		}
 		x->failed |= !r->ok;
-		bench_progress(": GP max %.1f ms, chain GP %.1f ms%s%s\n", pi_inv_v(r, 0),
+		tool_progress(": GP max %.1f ms, chain GP %.1f ms%s%s\n", pi_inv_v(r, 0),
 			       r->chain_gp_median_ms, r->ok ? "" : ", FAILED: ", r->error);
 	}
 	if (!x->status) {
@@ -654,7 +654,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 		pi_plot(x, pv);
 	}
 	/* The shared results stay mapped: the report reads them. */
-	x->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

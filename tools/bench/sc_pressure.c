@@ -143,9 +143,9 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 		   "\"boost_period_ms\": %u, \"bound_callbacks\": ",
 		pv->prm.cb_period_us, pv->prm.obj_bytes, THR_CALLBACKS, pv->thr_bytes,
 		pv->period_ms);
-	bench_json_num(f, pv->bound_cb);
+	tool_json_num(f, pv->bound_cb);
 	fprintf(f, ", \"bound_bytes\": ");
-	bench_json_num(f, pv->bound_bytes);
+	tool_json_num(f, pv->bound_bytes);
 	fprintf(f, "},\n    \"goal_met\": %s,\n    \"runs\": [",
 		x->status ? "null" : pv->goal_met ? "true" : "false");
 	for (unsigned int h = 0; !x->status && h < pv->nhogs; h++) {
@@ -218,7 +218,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 					   json_detail);
 	struct pr_priv *pv = x->priv;
 	static const int hogs[] = { 500, 2000 }, qhogs[] = { 200, 400 };
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = tool_now_ns();
 	unsigned int k = 0, secs = 30;
 	cpu_set_t mask;
 
@@ -248,7 +248,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 	if (sched_getaffinity(0, sizeof(mask), &mask) != 0) {
 		x->status = -errno;
 		snprintf(x->why, sizeof(x->why), "sched_getaffinity: %s", strerror(errno));
-		bench_progress("rcuboost-bench: pressure: n/a: %s\n", x->why);
+		tool_progress("rcuboost-bench: pressure: n/a: %s\n", x->why);
 		return x;
 	}
 	for (unsigned int h = 0; h < pv->nhogs; h++)
@@ -260,18 +260,18 @@ static struct bench_xres *run(const struct bench_params *bp)
 			struct inv_result *res = &pv->res[h][r];
 			int err;
 
-			bench_progress("rcuboost-bench: pressure [%u/%u] hog %d ms, %s: ", ++k,
+			tool_progress("rcuboost-bench: pressure [%u/%u] hog %d ms, %s: ", ++k,
 				       pv->nhogs * NRUNS, pv->hog_ms[h], run_name[r]);
 			pv->prm.hog_ms = pv->hog_ms[h];
 			err = inv_run(&pv->ops[r], &pv->prm, res);
 			pv->ran[h][r] = err == 0;
 			if (err) {
-				bench_progress("could not run: %s\n", res->error);
+				tool_progress("could not run: %s\n", res->error);
 				x->failed = 1;
 				continue;
 			}
 			x->failed |= !res->ok;
-			bench_progress("peak backlog %ld, gp_max %.1f ms%s%s\n", res->peak_backlog,
+			tool_progress("peak backlog %ld, gp_max %.1f ms%s%s\n", res->peak_backlog,
 				       res->gp_max_ms, res->ok ? "" : ", FAILED: ",
 				       res->ok ? "" : res->error);
 		}
@@ -316,7 +316,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 			     bench_x_ratio(val(pv, l, R_MEMB, 0), val(pv, 0, R_MEMB, 0)));
 	}
 	plot(x, pv);
-	x->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

@@ -21,11 +21,11 @@ static void *read_worker(void *arg)
 
 	j->f->thread_register();
 	j->f->read_pairs(READ_CHUNK / 4); /* warm the caches and the branch predictor */
-	t0 = bench_now_ns();
+	t0 = tool_now_ns();
 	do {
 		j->f->read_pairs(READ_CHUNK);
 		done += READ_CHUNK;
-		t1 = bench_now_ns();
+		t1 = tool_now_ns();
 	} while (t1 - t0 < j->duration_ns);
 	j->f->thread_unregister();
 	j->ns_per_op = (double)(t1 - t0) / (double)done;
@@ -41,8 +41,8 @@ static int measure_read(const struct bench_flavor *f,
 	};
 	pthread_t t;
 
-	bench_thread_start(&t, p->cpu_a, read_worker, &j);
-	bench_thread_join(t);
+	tool_thread_start(&t, p->cpu_a, read_worker, &j);
+	tool_thread_join(t);
 	out[0] = j.ns_per_op;
 	return 0;
 }

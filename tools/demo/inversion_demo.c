@@ -289,7 +289,7 @@ static int write_json(const char *path, const struct inv_result *res,
 		      const struct inv_params *p, bool ok, const char *csv,
 		      const char *gp, const char *svg)
 {
-	FILE *j = demo_json_open(path);
+	FILE *j = tool_json_open(path);
 
 	if (!j)
 		return -EIO;
@@ -317,7 +317,7 @@ static int write_json(const char *path, const struct inv_result *res,
 	else
 		fprintf(j, "null");
 	fprintf(j, "}\n}\n");
-	return demo_json_close(j, path);
+	return tool_json_close(j, path);
 }
 
 /* One row of the side-by-side table. */

@@ -86,23 +86,6 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static unsigned long long parse_num(const char *opt, const char *s,
-				    unsigned long long lo,
-				    unsigned long long hi)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (*s < '0' || *s > '9' || errno || *end || v < lo || v > hi) {
-		fprintf(stderr, "rcuboost-demo: --%s=%s: expected an integer %llu..%llu\n",
-			opt, s, lo, hi);
-		exit(2);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	struct demo_opts opt = {
@@ -120,6 +103,7 @@ int main(int argc, char **argv)
 	const char *name = NULL;
 	int c;
 
+	tool_prog = "rcuboost-demo";
 	while ((c = getopt_long(argc, argv, "S:ld:r:s:j:o:qh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'S':
@@ -131,25 +115,25 @@ int main(int argc, char **argv)
 				       scenarios[i]->summary);
 			return 0;
 		case 'd':
-			opt.duration_ms = parse_num("duration-ms", optarg, 1, 86400000);
+			opt.duration_ms = tool_parse_num("duration-ms", optarg, 1, 86400000);
 			break;
 		case 'r':
-			opt.readers = parse_num("readers", optarg, 1, 256);
+			opt.readers = tool_parse_num("readers", optarg, 1, 256);
 			break;
 		case OPT_ROUTES:
-			opt.routes = parse_num("routes", optarg, 2, 1u << 20);
+			opt.routes = tool_parse_num("routes", optarg, 2, 1u << 20);
 			break;
 		case OPT_UPDATE_US:
-			opt.update_us = parse_num("update-us", optarg, 0, 10000000);
+			opt.update_us = tool_parse_num("update-us", optarg, 0, 10000000);
 			break;
 		case OPT_HOG_MS:
-			opt.hog_ms = parse_num("hog-ms", optarg, 1, 10000);
+			opt.hog_ms = tool_parse_num("hog-ms", optarg, 1, 10000);
 			break;
 		case OPT_PERIOD_US:
-			opt.period_us = parse_num("period-us", optarg, 10, 1000000);
+			opt.period_us = tool_parse_num("period-us", optarg, 10, 1000000);
 			break;
 		case OPT_OBJ_BYTES:
-			opt.obj_bytes = parse_num("obj-bytes", optarg, 256, 1u << 24);
+			opt.obj_bytes = tool_parse_num("obj-bytes", optarg, 256, 1u << 24);
 			break;
 		case 'o':
 			if (!*optarg) {
@@ -162,7 +146,7 @@ int main(int argc, char **argv)
 			opt.require_rt = true;
 			break;
 		case 's':
-			opt.seed = parse_num("seed", optarg, 0, ULLONG_MAX);
+			opt.seed = tool_parse_num("seed", optarg, 0, ULLONG_MAX);
 			break;
 		case 'j':
 			opt.json = optarg;

@@ -118,7 +118,7 @@ static const struct route *lookup(const struct route_table *t, uint32_t addr)
 
 static struct route random_route(uint64_t *rng)
 {
-	uint64_t x = demo_rand(rng);
+	uint64_t x = tool_rand(rng);
 	struct route r;
 
 	r.len = (uint8_t)(8 + x % 21); /* /8 .. /28 */
@@ -167,12 +167,12 @@ static void format_route(const struct route *r, char *buf, size_t len)
 static void *reader_fn(void *arg)
 {
 	struct reader *rd = arg;
-	uint64_t t0 = demo_now_ns();
+	uint64_t t0 = tool_now_ns();
 
 	rcb_register_thread();
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		for (int i = 0; i < 256; i++) {
-			uint32_t addr = (uint32_t)demo_rand(&rd->rng);
+			uint32_t addr = (uint32_t)tool_rand(&rd->rng);
 			const struct route_table *t;
 			const struct route *r;
 			unsigned long v;
@@ -197,7 +197,7 @@ static void *reader_fn(void *arg)
 		}
 		rd->lookups += 256;
 	}
-	rd->ns = demo_now_ns() - t0;
+	rd->ns = tool_now_ns() - t0;
 	return NULL;
 }
 
@@ -206,7 +206,7 @@ static void update_once(struct updater *up)
 {
 	struct route_table *old = routing_table; /* only this thread writes it */
 	struct route_table *t = table_alloc(old->n + 1, old->version + 1);
-	uint64_t x = demo_rand(&up->rng);
+	uint64_t x = tool_rand(&up->rng);
 	unsigned int op = x % 3, i;
 
 	memcpy(t->r, old->r, old->n * sizeof(old->r[0]));
@@ -247,7 +247,7 @@ static void *updater_fn(void *arg)
 
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		update_once(up);
-		demo_sleep_ns((uint64_t)up->update_us * 1000);
+		tool_sleep_ns((uint64_t)up->update_us * 1000);
 	}
 	return NULL;
 }
@@ -327,7 +327,7 @@ static int routing_run(const struct demo_opts *opt)
 	up.rng = opt->seed ^ 0x5bd1e995u;
 	up.update_us = opt->update_us;
 	up.base_routes = opt->routes;
-	t0 = demo_now_ns();
+	t0 = tool_now_ns();
 	for (unsigned int i = 0; i < nr; i++) {
 		rd[i].idx = i;
 		rd[i].rng = opt->seed ^ ((uint64_t)(i + 1) << 32) ^ 0x9e3779b9u;
@@ -340,12 +340,12 @@ static int routing_run(const struct demo_opts *opt)
 		fprintf(stderr, "rcuboost-demo: cannot create the updater thread\n");
 		exit(1);
 	}
-	demo_sleep_ns(opt->duration_ms * 1000000ull);
+	tool_sleep_ns(opt->duration_ms * 1000000ull);
 	atomic_store(&stop, true);
 	for (unsigned int i = 0; i < nr; i++)
 		pthread_join(rd[i].thread, NULL);
 	pthread_join(up.thread, NULL);
-	ns = demo_now_ns() - t0;
+	ns = tool_now_ns() - t0;
 
 	format_samples(after, sizeof(after), "Sample lookups after");
 	/* Retire the last table too, then wait for every callback. */
@@ -405,7 +405,7 @@ static int routing_run(const struct demo_opts *opt)
 		       "the updater never waited for readers: rcb_call_sized() deferred each free.\n");
 	}
 
-	if (opt->json && (j = demo_json_open(opt->json))) {
+	if (opt->json && (j = tool_json_open(opt->json))) {
 		fprintf(j, "{\n  \"tool\": \"rcuboost-demo\",\n  \"scenario\": \"routing\",\n");
 		fprintf(j, "  \"result\": \"%s\",\n  \"duration_s\": %.3f,\n  \"flavor\": \"%s\",\n",
 			ok ? "OK" : "FAIL", secs, rcb_flavor_name(flavor));
@@ -421,7 +421,7 @@ static int routing_run(const struct demo_opts *opt)
 			",\n  \"peak_backlog_bytes\": %" PRIu64 "\n}\n",
 			bl1.invoked - bl0.invoked, bl1.peak_callbacks,
 			bl1.peak_bytes);
-		if (demo_json_close(j, opt->json) != 0)
+		if (tool_json_close(j, opt->json) != 0)
 			ok = false;
 	} else if (opt->json) {
 		ok = false;

@@ -137,25 +137,6 @@ usage_error(const char *fmt, ...)
 	exit(2);
 }
 
-static unsigned long long parse_num(const char *opt, const char *s,
-				    unsigned long long lo,
-				    unsigned long long hi)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	if (*s < '0' || *s > '9')
-		usage_error("--%s=%s: expected a non-negative integer", opt, s);
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v < lo || v > hi) {
-		fprintf(stderr, "rcuboost-torture: --%s=%s: expected %llu..%llu\n",
-			opt, s, lo, hi);
-		exit(2);
-	}
-	return v;
-}
-
 static void parse_args(int argc, char **argv, struct torture_opts *o)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -177,30 +158,30 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 	o->boost_off_ms = 500;
 	o->boost_bound_ms = 2000;
 	o->boost_app_pct = 33;
-	o->seed = torture_now_ns() ^ ((uint64_t)getpid() << 32);
+	o->seed = tool_now_ns() ^ ((uint64_t)getpid() << 32);
 
 	while ((c = getopt_long(argc, argv, "d:r:w:f:p:s:j:h", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			o->duration_ms = parse_num("duration-ms", optarg, 1,
+			o->duration_ms = tool_parse_num("duration-ms", optarg, 1,
 						   7ull * 24 * 3600 * 1000);
 			break;
 		case 'r':
-			o->readers = parse_num("readers", optarg, 1, 1024);
+			o->readers = tool_parse_num("readers", optarg, 1, 1024);
 			break;
 		case 'w':
-			o->writers = parse_num("writers", optarg, 1, 64);
+			o->writers = tool_parse_num("writers", optarg, 1, 64);
 			break;
 		case 'f':
-			o->fake_writers = parse_num("fake-writers", optarg, 0, 64);
+			o->fake_writers = tool_parse_num("fake-writers", optarg, 0, 64);
 			break;
 		case 'p':
-			o->pipe_len = parse_num("pipe-len", optarg, 2,
+			o->pipe_len = tool_parse_num("pipe-len", optarg, 2,
 						TORTURE_MAX_PIPE);
 			break;
 		case 's':
-			o->seed = parse_num("seed", optarg, 0, ULLONG_MAX);
+			o->seed = tool_parse_num("seed", optarg, 0, ULLONG_MAX);
 			break;
 		case 'j':
 			o->json = optarg;
@@ -212,14 +193,14 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 			o->expect_flavor = optarg;
 			break;
 		case OPT_PROGRESS:
-			o->progress_s = parse_num("progress-s", optarg, 0, 86400);
+			o->progress_s = tool_parse_num("progress-s", optarg, 0, 86400);
 			break;
 		case OPT_WATCHDOG:
-			o->watchdog_s = parse_num("watchdog-s", optarg, 1,
+			o->watchdog_s = tool_parse_num("watchdog-s", optarg, 1,
 						  30ull * 24 * 3600);
 			break;
 		case OPT_QUARANTINE:
-			o->quarantine = parse_num("quarantine", optarg, 1, 1u << 24);
+			o->quarantine = tool_parse_num("quarantine", optarg, 1, 1u << 24);
 			break;
 		case OPT_INJECT:
 			if (!strcmp(optarg, "early-free"))
@@ -239,26 +220,26 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 			o->boost = true;
 			break;
 		case OPT_BOOST_READERS:
-			o->boost_readers = parse_num("boost-readers", optarg, 1, 16);
+			o->boost_readers = tool_parse_num("boost-readers", optarg, 1, 16);
 			break;
 		case OPT_BOOST_UPDATERS:
-			o->boost_updaters = parse_num("boost-updaters", optarg, 1, 8);
+			o->boost_updaters = tool_parse_num("boost-updaters", optarg, 1, 8);
 			break;
 		case OPT_BOOST_HOG_PRIO:
-			o->boost_hog_prio = parse_num("boost-hog-prio", optarg, 1, 98);
+			o->boost_hog_prio = tool_parse_num("boost-hog-prio", optarg, 1, 98);
 			break;
 		case OPT_BOOST_ON:
-			o->boost_on_ms = parse_num("boost-on-ms", optarg, 10, 1000);
+			o->boost_on_ms = tool_parse_num("boost-on-ms", optarg, 10, 1000);
 			break;
 		case OPT_BOOST_OFF:
-			o->boost_off_ms = parse_num("boost-off-ms", optarg, 10, 10000);
+			o->boost_off_ms = tool_parse_num("boost-off-ms", optarg, 10, 10000);
 			break;
 		case OPT_BOOST_BOUND:
-			o->boost_bound_ms = parse_num("boost-bound-ms", optarg, 1,
+			o->boost_bound_ms = tool_parse_num("boost-bound-ms", optarg, 1,
 						      600000);
 			break;
 		case OPT_BOOST_APP:
-			o->boost_app_pct = parse_num("boost-app-changes", optarg, 0, 100);
+			o->boost_app_pct = tool_parse_num("boost-app-changes", optarg, 0, 100);
 			break;
 		case OPT_EXPECT_MACHINE:
 			if (strcmp(optarg, "3") && strcmp(optarg, "8"))
@@ -303,6 +284,7 @@ int main(int argc, char **argv)
 	bool pass;
 	int err;
 
+	tool_prog = "rcuboost-torture";
 	parse_args(argc, argv, &tstate.opt);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
@@ -359,7 +341,7 @@ int main(int argc, char **argv)
 	first = torture_obj_alloc();
 	rcb_assign_pointer(torture_current, first);
 
-	tstate.start_ns = torture_now_ns();
+	tstate.start_ns = tool_now_ns();
 	if (torture_monitor_start(watchdog_ns) != 0)
 		return 1;
 	atomic_store(&tstate.phase, TORTURE_PHASE_RUN);
@@ -394,8 +376,8 @@ int main(int argc, char **argv)
 	if (tstate.opt.boost && torture_boost_start() != 0)
 		return 1;
 
-	torture_sleep_ns(tstate.opt.duration_ms * 1000000ull);
-	tstate.end_ns = torture_now_ns();
+	tool_sleep_ns(tstate.opt.duration_ms * 1000000ull);
+	tstate.end_ns = tool_now_ns();
 	atomic_store_explicit(&tstate.stop, true, memory_order_release);
 	atomic_store(&tstate.phase, TORTURE_PHASE_STOP);
 

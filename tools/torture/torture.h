@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "rcuboost.h"
+#include "tool.h"
 
 #define TORTURE_MAX_PIPE 64
 #define TORTURE_MAGIC_LIVE 0x52434254u /* "RCBT" */
@@ -215,11 +216,6 @@ extern struct torture_state tstate;
 extern struct torture_obj *torture_current;
 
 /* ---- util ---- */
-uint64_t torture_now_ns(void);
-void torture_sleep_ns(uint64_t ns);
-uint64_t torture_rand(uint64_t *s);
-/* Name the calling thread @prefix@idx (@idx < 0: @prefix alone). */
-void torture_name_thread(const char *prefix, int idx);
 const char *torture_phase_name(int phase);
 const char *torture_error_name(enum torture_error e);
 const char *torture_error_desc(enum torture_error e);
