@@ -289,7 +289,8 @@ void bench_x_write_detail(FILE *f, const struct bench_xres *x);
 const char *bench_x_num_str(double v, char *buf, size_t len);
 /* @a / @b, NaN when either is missing or @b is 0. */
 double bench_x_ratio(double a, double b);
-/* Where plots go (--plot-dir; default "."). */
+/* Where plots go (--plot-dir; default RCB_BENCH_PLOT_DIR, set by the
+ * build: plots/ in the build directory); created on first use. */
 extern const char *bench_plot_dir;
 /* Open @name in bench_plot_dir for writing (its path in @path); NULL
  * with "none (cannot write PATH)" in @x->plot if it cannot. */

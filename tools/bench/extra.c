@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,7 +23,9 @@
 #include "bench.h"
 #include "inversion.h"
 
-const char *bench_plot_dir = ".";
+/* The build directory's plots/ unless --plot-dir says otherwise: never the
+ * working directory, which is often the source tree. */
+const char *bench_plot_dir = RCB_BENCH_PLOT_DIR;
 
 struct bench_xres *bench_x_new(const char *scenario, size_t priv_size,
 			       void (*print_detail)(FILE *out, const struct bench_xres *x),
@@ -305,6 +308,11 @@ FILE *bench_x_plot_file(struct bench_xres *x, const char *name, char *path, size
 	FILE *f;
 
 	snprintf(path, len, "%s/%s", bench_plot_dir, name);
+	if (mkdir(bench_plot_dir, 0777) != 0 && errno != EEXIST) {
+		snprintf(x->plot, sizeof(x->plot), "none (cannot create %s: %s)", bench_plot_dir,
+			 strerror(errno));
+		return NULL;
+	}
 	f = fopen(path, "w");
 	if (!f)
 		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", path);

@@ -75,7 +75,7 @@ static void usage(FILE *out)
 		"  --hog-ms LIST      inversion: hog durations in ms, comma-separated\n"
 		"                     (default %s); pi: the longest of LIST\n"
 		"  --plot-dir DIR     pressure, escalate, boosters, pi: where their gnuplot\n"
-		"                     scripts, data and PNG plots go (default .)\n"
+		"                     scripts, data and PNG plots go (default %s)\n"
 		"  --help             show this help and exit\n"
 		"\n"
 		"Method: each side is first run once, shortened, as a warm-up; then every round\n"
@@ -86,7 +86,8 @@ static void usage(FILE *out)
 		"\n"
 		"Scenarios (default: all, in this order):\n",
 		QUICK_ROUNDS, QUICK_DURATION_MS, QUICK_CALLS, DEF_ROUNDS,
-		BENCH_MAX_ROUNDS, DEF_DURATION_MS, DEF_CALLS, BENCH_INV_DEFAULT_HOGS);
+		BENCH_MAX_ROUNDS, DEF_DURATION_MS, DEF_CALLS, BENCH_INV_DEFAULT_HOGS,
+		RCB_BENCH_PLOT_DIR);
 	for (size_t i = 0; i < NSCENARIOS; i++)
 		fprintf(out, "  %s\n", scenarios[i]->help);
 	fprintf(out, "\nRun only when named (not by default, not by \"all\"), before the others,\n"

@@ -183,18 +183,18 @@ static void plot(struct bench_xres *x, struct pr_priv *pv)
 	unsigned int h = pv->nhogs - 1;
 	FILE *f;
 
-	snprintf(csv, sizeof(csv), "%s/pressure.csv", bench_plot_dir);
 	for (int r = 0; r < NRUNS; r++) {
 		runs[r] = &pv->res[h][r];
 		pv->res[h][r].name[0] = 0;
 		snprintf(pv->res[h][r].name, sizeof(pv->res[h][r].name), "%s", run_name[r]);
 	}
-	f = fopen(csv, "w");
-	if (!f || inv_write_csv(f, runs, NRUNS, pv->prm.sample_ms) != 0) {
+	f = bench_x_plot_file(x, "pressure.csv", csv, sizeof(csv));
+	if (!f)
+		return;
+	if (inv_write_csv(f, runs, NRUNS, pv->prm.sample_ms) != 0) {
 		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s: %s)", csv,
 			 strerror(errno));
-		if (f)
-			fclose(f);
+		fclose(f);
 		return;
 	}
 	fclose(f);
