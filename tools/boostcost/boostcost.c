@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "rcuboost.h"
+#include "tool.h"
 
 struct sattr {
 	uint32_t size, policy;
@@ -43,23 +44,7 @@ struct result {
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
+	return (double)tool_now_ns() * 1e-9;
 }
 
 /* ns per iteration of @what, best of 5 runs of @n. */
@@ -163,8 +148,8 @@ static int boost_latency(struct result *r, int rounds)
 	for (int i = 0; i < n; i++)
 		if (lat[i] > r->boost_lat_ms_max)
 			r->boost_lat_ms_max = lat[i];
-	r->boost_lat_ms_med = median(lat, n);
-	r->boosted_unlock_us_med = median(unl, n);
+	r->boost_lat_ms_med = tool_quantile(lat, (size_t)n, 0.5);
+	r->boosted_unlock_us_med = tool_quantile(unl, (size_t)n, 0.5);
 	return 0;
 }
 
@@ -272,14 +257,11 @@ int main(int argc, char **argv)
 	char self[4096];
 	ssize_t n;
 
+	tool_prog = "rcuboost-boostcost";
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			rounds = atoi(optarg);
-			if (rounds < 1 || rounds > 64) {
-				fprintf(stderr, "rcuboost-boostcost: --rounds: 1 to 64\n");
-				return 2;
-			}
+			rounds = (int)tool_parse_num("rounds", optarg, 1, 64);
 			break;
 		case 'j':
 			json = optarg;
