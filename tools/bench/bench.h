@@ -3,8 +3,8 @@
  * rcuboost-bench: shared declarations.
  *
  * Every figure is measured on several "sides": rcuboost and the liburcu
- * flavors.  A side is a struct bench_flavor whose measured loops live in
- * that side's own source file (flavor_*.c, generated from flavor_body.h),
+ * flavors.  A side is a struct tool_peer whose measured loops live in
+ * that side's own source file (flavor_*.c, generated from peer_body.h),
  * so that the read-side primitives are inlined into the loops.  A
  * scenario (sc_*.c) is a list of tests; a test measures one side once and
  * yields up to BENCH_MAX_VALUES figures.  The runner (main.c) alternates
@@ -19,82 +19,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "peer.h"
 #include "tool.h"
 
-#define BENCH_CACHELINE 64
 #define BENCH_MAX_VALUES 4
 #define BENCH_MAX_SIDES 4
 #define BENCH_MAX_ROUNDS 101
 #define BENCH_MAX_RESULTS 64
-
-/* Written into an object once a grace period has passed since its removal;
- * a reader that sees it found a freed object. */
-#define BENCH_POISON 0x6b6b6b6b6b6b6b6bUL
-
-#define BENCH_CONTAINER_OF(ptr, type, member) \
-	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
-
-/* ---- the object replaced by updaters ------------------------------ */
-
-struct bench_obj {
-	unsigned long seq;
-	unsigned long payload[7];
-};
-
-/* State shared by the readers and the updater of one run. */
-struct bench_shared {
-	_Alignas(BENCH_CACHELINE) struct bench_obj *ptr; /* RCU-protected */
-	_Alignas(BENCH_CACHELINE) _Atomic int stop;
-	_Atomic unsigned long bad; /* readers that saw BENCH_POISON */
-};
-
-/* ---- one side of the comparison ----------------------------------- */
-
-struct bench_flavor {
-	const char *name; /* "rcuboost", "urcu-memb", ... */
-	/* Initialise and start the library's own threads (callback thread)
-	 * from the unpinned main thread, so they inherit no pinning.
-	 * Returns 0 or -1 with a message on stderr. */
-	int (*setup)(void);
-	/* Make the calling thread a reader (online for QSBR), and undo. */
-	void (*thread_register)(void);
-	void (*thread_unregister)(void);
-	/* Around a long block of a registered thread (QSBR: offline). */
-	void (*idle_enter)(void);
-	void (*idle_exit)(void);
-	/* @n empty lock+unlock pairs.  Registered thread. */
-	void (*read_pairs)(uint64_t n);
-	/* Read @s->ptr in short critical sections until @s->stop; returns
-	 * the number of critical sections, and publishes it every 256 of
-	 * them at *@progress unless NULL.  Registered thread. */
-	uint64_t (*reader_loop)(struct bench_shared *s, _Atomic uint64_t *progress);
-	/* Replace @s->ptr (publish new, synchronize, free old) until
-	 * @s->stop; returns the number of replacements. */
-	uint64_t (*updater_loop)(struct bench_shared *s);
-	void (*synchronize)(void);
-	/* Callback nodes: an array of @n, touched; freed by call_free. */
-	void *(*call_alloc)(size_t n);
-	void (*call_free)(void *nodes);
-	/* Queue nodes[0..n) with a counting callback.  Registered thread. */
-	void (*call_queue)(void *nodes, size_t n);
-	/* Queue nodes[0..n) one every @interval_ns with a callback that
-	 * stamps its invocation time; stops early at @deadline_ns.
-	 * Returns how many were queued.  Registered thread. */
-	size_t (*call_paced)(void *nodes, size_t n, uint64_t interval_ns,
-			     uint64_t deadline_ns);
-	/* Queue-to-invocation latencies of nodes[0..n), after a barrier. */
-	void (*call_latencies)(const void *nodes, size_t n, uint64_t *out);
-	/* Callbacks invoked so far (both callbacks above count). */
-	uint64_t (*call_invoked)(void);
-	void (*barrier)(void);
-	/* Extra facts for the report (e.g. rcuboost's read-side flavor). */
-	const char *(*describe)(void);
-};
-
-extern const struct bench_flavor bench_flavor_rcuboost;
-extern const struct bench_flavor bench_flavor_urcu_memb;
-extern const struct bench_flavor bench_flavor_urcu_mb;
-extern const struct bench_flavor bench_flavor_urcu_qsbr;
 
 /* ---- scenarios ------------------------------------------------------ */
 
@@ -122,7 +53,7 @@ struct bench_test {
 	const char *name; /* progress label */
 	/* Measure @f once, storing one value per figure in @out.  Returns 0,
 	 * or -1 if the side cannot run this test (values are then absent). */
-	int (*measure)(const struct bench_flavor *f,
+	int (*measure)(const struct tool_peer *f,
 		       const struct bench_params *p, double *out);
 	unsigned int nfig;
 	struct bench_figure fig[BENCH_MAX_VALUES];
@@ -333,7 +264,7 @@ struct bench_result {
 struct bench_report {
 	const struct bench_params *params;
 	unsigned int nsides;
-	const struct bench_flavor *const *sides; /* [0] rcuboost, [1] main peer */
+	const struct tool_peer *const *sides; /* [0] rcuboost, [1] main peer */
 	int sides_set_up;  /* else describe() is not called */
 	unsigned int nresults;
 	struct bench_result *results;

@@ -34,11 +34,11 @@ static const struct bench_scenario *const scenarios[] = {
 #undef BENCH_LIST_SCENARIO
 #define NSCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
-static const struct bench_flavor *const sides[] = {
-	&bench_flavor_rcuboost,
-	&bench_flavor_urcu_memb,
-	&bench_flavor_urcu_mb,
-	&bench_flavor_urcu_qsbr,
+static const struct tool_peer *const sides[] = {
+	&tool_peer_rcuboost,
+	&tool_peer_urcu_memb,
+	&tool_peer_urcu_mb,
+	&tool_peer_urcu_qsbr,
 };
 static const struct bench_xscenario *const xscenarios[] = {
 	/* boosters and pi first: they fork, best before any library thread

@@ -14,7 +14,7 @@
 #define LAT_INTERVAL_NS 100000ull
 
 struct call_worker {
-	_Alignas(BENCH_CACHELINE) const struct bench_flavor *f;
+	_Alignas(PEER_CACHELINE) const struct tool_peer *f;
 	struct tool_gate *gate;
 	void *nodes;
 	size_t n;
@@ -36,7 +36,7 @@ static void *call_thread(void *arg)
 	return NULL;
 }
 
-static int call_throughput(const struct bench_flavor *f,
+static int call_throughput(const struct tool_peer *f,
 			   const struct bench_params *p, unsigned int nthreads,
 			   double *out)
 {
@@ -78,20 +78,20 @@ static int call_throughput(const struct bench_flavor *f,
 	return 0;
 }
 
-static int measure_call1(const struct bench_flavor *f,
+static int measure_call1(const struct tool_peer *f,
 			 const struct bench_params *p, double *out)
 {
 	return call_throughput(f, p, 1, out);
 }
 
-static int measure_call2(const struct bench_flavor *f,
+static int measure_call2(const struct tool_peer *f,
 			 const struct bench_params *p, double *out)
 {
 	return call_throughput(f, p, 2, out);
 }
 
 struct lat_job {
-	const struct bench_flavor *f;
+	const struct tool_peer *f;
 	void *nodes;
 	size_t cap, n;
 	uint64_t duration_ns;
@@ -109,7 +109,7 @@ static void *lat_thread(void *arg)
 	return NULL;
 }
 
-static int measure_latency(const struct bench_flavor *f,
+static int measure_latency(const struct tool_peer *f,
 			   const struct bench_params *p, double *out)
 {
 	struct lat_job j = {

@@ -173,7 +173,7 @@ static void *u_reader_main(void *arg)
 	return NULL;
 }
 
-static double c_pairs(const struct bench_flavor *f, unsigned long n)
+static double c_pairs(const struct tool_peer *f, unsigned long n)
 {
 	double v[PAIR_BATCHES];
 
@@ -214,7 +214,7 @@ static void c_unlock(const struct pi_priv *pv, const struct rcb_config *cfg, str
 	} else {
 		C_FAIL(r, "unlock: none of %d sections blocked %d ms was boosted", u.n, BLOCK_MS);
 	}
-	r->pair_ns = c_pairs(&bench_flavor_rcuboost, pv->pairs);
+	r->pair_ns = c_pairs(&tool_peer_rcuboost, pv->pairs);
 	err = rcb_shutdown();
 	if (err)
 		C_FAIL(r, "unlock: rcb_shutdown: %s", strerror(-err));
@@ -542,7 +542,7 @@ static void child(void *arg)
 	if (c_rcuboost)
 		c_unlock(pv, &cfg, r);
 	else
-		r->pair_ns = c_pairs(&bench_flavor_urcu_memb, pv->pairs);
+		r->pair_ns = c_pairs(&tool_peer_urcu_memb, pv->pairs);
 	tool_progress(", chain");
 	c_chain(pv, c_rcuboost ? &cfg : NULL, r);
 	inv_watchdog_off();

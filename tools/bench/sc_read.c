@@ -9,7 +9,7 @@
 #define READ_CHUNK (1u << 20)
 
 struct read_job {
-	const struct bench_flavor *f;
+	const struct tool_peer *f;
 	uint64_t duration_ns;
 	double ns_per_op;
 };
@@ -32,7 +32,7 @@ static void *read_worker(void *arg)
 	return NULL;
 }
 
-static int measure_read(const struct bench_flavor *f,
+static int measure_read(const struct tool_peer *f,
 			const struct bench_params *p, double *out)
 {
 	struct read_job j = {

@@ -14,8 +14,8 @@
 #define NREADERS 2
 
 struct readers_worker {
-	_Alignas(BENCH_CACHELINE) const struct bench_flavor *f;
-	struct bench_shared *s;
+	_Alignas(PEER_CACHELINE) const struct tool_peer *f;
+	struct peer_shared *s;
 	struct tool_gate *gate;
 	uint64_t ops, ns;
 };
@@ -46,10 +46,10 @@ static void *updater_thread(void *arg)
 	return NULL;
 }
 
-static int measure_readers(const struct bench_flavor *f,
+static int measure_readers(const struct tool_peer *f,
 			   const struct bench_params *p, double *out)
 {
-	static struct bench_shared s;
+	static struct peer_shared s;
 	struct readers_worker w[NREADERS + 1];
 	struct tool_gate gate;
 	pthread_t t[NREADERS + 1];

@@ -21,7 +21,7 @@
 #define MIN_SAMPLES 16
 
 struct sync_job {
-	const struct bench_flavor *f;
+	const struct tool_peer *f;
 	uint64_t duration_ns;
 	_Atomic uint64_t *progress; /* busy reader's, or NULL */
 	uint64_t *lat;
@@ -53,7 +53,7 @@ static void *sync_thread(void *arg)
 	return NULL;
 }
 
-static void sync_job_init(struct sync_job *j, const struct bench_flavor *f,
+static void sync_job_init(struct sync_job *j, const struct tool_peer *f,
 			  const struct bench_params *p, _Atomic uint64_t *progress)
 {
 	j->f = f;
@@ -81,7 +81,7 @@ static int sync_job_finish(struct sync_job *j, double *out)
 }
 
 struct idle_reader {
-	const struct bench_flavor *f;
+	const struct tool_peer *f;
 	struct tool_gate *ready, *quit;
 };
 
@@ -98,7 +98,7 @@ static void *idle_thread(void *arg)
 	return NULL;
 }
 
-static int measure_idle(const struct bench_flavor *f,
+static int measure_idle(const struct tool_peer *f,
 			const struct bench_params *p, double *out)
 {
 	struct tool_gate ready, quit;
@@ -123,10 +123,10 @@ static int measure_idle(const struct bench_flavor *f,
 }
 
 struct busy_reader {
-	const struct bench_flavor *f;
-	struct bench_shared *s;
+	const struct tool_peer *f;
+	struct peer_shared *s;
 	struct tool_gate *ready;
-	_Alignas(BENCH_CACHELINE) _Atomic uint64_t progress;
+	_Alignas(PEER_CACHELINE) _Atomic uint64_t progress;
 };
 
 static void *busy_thread(void *arg)
@@ -140,11 +140,11 @@ static void *busy_thread(void *arg)
 	return NULL;
 }
 
-static int measure_busy(const struct bench_flavor *f,
+static int measure_busy(const struct tool_peer *f,
 			const struct bench_params *p, double *out)
 {
-	static struct bench_shared s;
-	static struct bench_obj obj;
+	static struct peer_shared s;
+	static struct peer_obj obj;
 	struct tool_gate ready;
 	static struct busy_reader r;
 	struct sync_job j;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rcuboost-bench: the measured loops, written once and compiled into each
+ * The peers' measured loops, written once and compiled into each
  * side's own file (flavor_*.c) so that the side's read-side primitives
  * are inlined into them.  Not a normal header: include it once, at the
  * end of a flavor file, after defining:
  *
  *   FL_NAME            side name (string)
- *   FL_SYM             name of the struct bench_flavor to define
+ *   FL_SYM             name of the struct tool_peer to define
  *   FL_HEAD            callback head type
  *   FL_INIT()          0 or -1 (message on stderr); runs first in setup
  *   FL_DESCRIBE()      const char * or NULL
@@ -18,13 +18,14 @@
  *   FL_SYNC(), FL_CALL(head, func), FL_BARRIER()
  */
 #ifndef FL_SYM
-#error "flavor_body.h needs the FL_* macros of a flavor file"
+#error "peer_body.h needs the FL_* macros of a flavor file"
 #endif
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "peer.h"
+#include "tool.h"
 
 /* Power of two. */
 #define FL_QS_EVERY 256
@@ -47,7 +48,7 @@ static void fl_cb_count(FL_HEAD *head)
 
 static void fl_cb_stamp(FL_HEAD *head)
 {
-	struct fl_node *n = BENCH_CONTAINER_OF(head, struct fl_node, head);
+	struct fl_node *n = PEER_CONTAINER_OF(head, struct fl_node, head);
 
 	n->t_done = tool_now_ns();
 	atomic_fetch_add_explicit(&fl_invoked, 1, memory_order_relaxed);
@@ -107,8 +108,8 @@ static int fl_setup(void)
 	FL_BARRIER();
 	FL_UNREGISTER();
 	if (fl_call_invoked() != before + 1) {
-		fprintf(stderr, "rcuboost-bench: %s: barrier returned before the callback ran\n",
-			FL_NAME);
+		fprintf(stderr, "%s: %s: barrier returned before the callback ran\n",
+			tool_prog, FL_NAME);
 		return -1;
 	}
 	return 0;
@@ -123,17 +124,17 @@ static void fl_read_pairs(uint64_t n)
 	}
 }
 
-static uint64_t fl_reader_loop(struct bench_shared *s, _Atomic uint64_t *progress)
+static uint64_t fl_reader_loop(struct peer_shared *s, _Atomic uint64_t *progress)
 {
 	unsigned long bad = 0;
 	uint64_t n = 0;
 
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-		struct bench_obj *p;
+		struct peer_obj *p;
 
 		FL_READ_LOCK();
 		p = FL_DEREF(s->ptr);
-		if (__builtin_expect(p->seq == BENCH_POISON, 0))
+		if (__builtin_expect(p->seq == PEER_POISON, 0))
 			bad++;
 		FL_READ_UNLOCK();
 		if (!(++n & (FL_QS_EVERY - 1))) {
@@ -147,18 +148,18 @@ static uint64_t fl_reader_loop(struct bench_shared *s, _Atomic uint64_t *progres
 	return n;
 }
 
-static uint64_t fl_updater_loop(struct bench_shared *s)
+static uint64_t fl_updater_loop(struct peer_shared *s)
 {
 	uint64_t n = 0;
 
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-		struct bench_obj *p = tool_xmalloc(sizeof(*p)), *old;
+		struct peer_obj *p = tool_xmalloc(sizeof(*p)), *old;
 
 		memset(p, 0, sizeof(*p));
 		p->seq = n + 1;
 		old = FL_XCHG(&s->ptr, p);
 		FL_SYNC();
-		old->seq = BENCH_POISON;
+		old->seq = PEER_POISON;
 		free(old);
 		n++;
 	}
@@ -217,7 +218,7 @@ static void fl_call_latencies(const void *nodes, size_t n, uint64_t *out)
 		out[i] = v[i].t_done >= v[i].t_queue ? v[i].t_done - v[i].t_queue : 0;
 }
 
-const struct bench_flavor FL_SYM = {
+const struct tool_peer FL_SYM = {
 	.name = FL_NAME,
 	.setup = fl_setup,
 	.thread_register = fl_register,

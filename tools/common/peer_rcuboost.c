@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* rcuboost-bench: the rcuboost side, with its inline read side. */
+/* The peer table: the rcuboost side, with its inline read side. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 
 #include "rcuboost.h"
+#include "tool.h"
 
 static int rcb_side_init(void)
 {
 	int err = rcb_init(NULL);
 
 	if (err) {
-		fprintf(stderr, "rcuboost-bench: rcb_init: error %d\n", err);
+		fprintf(stderr, "%s: rcb_init: error %d\n", tool_prog, err);
 		return -1;
 	}
 	return 0;
@@ -27,7 +28,7 @@ static const char *rcb_side_describe(void)
 }
 
 #define FL_NAME "rcuboost"
-#define FL_SYM bench_flavor_rcuboost
+#define FL_SYM tool_peer_rcuboost
 #define FL_HEAD struct rcb_head
 #define FL_INIT() rcb_side_init()
 #define FL_DESCRIBE() rcb_side_describe()
@@ -44,4 +45,4 @@ static const char *rcb_side_describe(void)
 #define FL_CALL(head, func) ((void)rcb_call(head, func))
 #define FL_BARRIER() ((void)rcb_barrier())
 
-#include "flavor_body.h"
+#include "peer_body.h"
