@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "inversion.h"
 #include "peer.h"
 #include "tool.h"
 
@@ -26,6 +27,7 @@
 #define BENCH_MAX_SIDES 4
 #define BENCH_MAX_ROUNDS 101
 #define BENCH_MAX_RESULTS 64
+#define BENCH_IR_MAX_HOGS 4
 
 /* ---- scenarios ------------------------------------------------------ */
 
@@ -38,6 +40,8 @@ struct bench_params {
 	int warmup;               /* non-zero during the discarded warm-up */
 	int cpu_a, cpu_b;         /* the two CPUs worker threads are pinned to */
 	int hog_ms;               /* pi: --hog-ms (the longest); 0: its default */
+	unsigned int nhogs;       /* --hog-ms, ascending (inversion; 0: default) */
+	int hogs[BENCH_IR_MAX_HOGS];
 };
 
 enum bench_better { BENCH_LOWER, BENCH_HIGHER };
@@ -81,44 +85,6 @@ struct bench_scenario {
 BENCH_SCENARIOS(BENCH_DECLARE_SCENARIO)
 #undef BENCH_DECLARE_SCENARIO
 
-/* ---- the inversion scenario (sc_inversion.c) ------------------------ */
-
-/*
- * Runs only when named: it needs real-time priority and takes about 20 s.
- * It is not a list of tests measured per side: it runs the engine of
- * tools/common/inversion.h once per hog duration and run (boosting off,
- * boosting on, liburcu urcu-memb), before any side is set up, and has its
- * own report.  Its name and help are in bench_scenario_inversion (no
- * tests).
- */
-extern const struct bench_scenario bench_scenario_inversion;
-
-#define BENCH_INV_MAX_HOGS 4
-#define BENCH_INV_DEFAULT_HOGS "1000,3000"
-
-struct bench_inv;
-
-/* Parse "--hog-ms" (@arg: comma-separated durations in ms) into @hog_ms,
- * sorted; returns the count, or 0 with a message on stderr. */
-unsigned int bench_inv_parse_hogs(const char *arg, int *hog_ms);
-/* Run the scenario (progress on stderr).  Never NULL: without real-time
- * permission the result says n/a.  Must run before any side's setup. */
-struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs);
-/* Non-zero if a run failed or could not start (n/a is not a failure). */
-int bench_inv_failed(const struct bench_inv *iv);
-/* Summary-line keys; adds the figures with a goal to *@goals, those met
- * to *@met. */
-void bench_inv_print_summary(FILE *out, const struct bench_inv *iv,
-			     unsigned int *met, unsigned int *goals);
-void bench_inv_print_table(FILE *out, const struct bench_inv *iv);
-/* The number of JSON entries bench_inv_write_entries() writes. */
-unsigned int bench_inv_json_count(const struct bench_inv *iv);
-/* The entries, comma-separated, no comma after the last. */
-void bench_inv_write_entries(FILE *f, const struct bench_inv *iv);
-/* The value of the top-level "inversion" key (an object). */
-void bench_inv_write_detail(FILE *f, const struct bench_inv *iv);
-void bench_inv_free(struct bench_inv *iv);
-
 /* ---- scenarios of the enhancements (extra.c, sc_pressure.c, ...) ---- */
 
 /*
@@ -156,7 +122,8 @@ struct bench_xres {
 	 * members of its JSON detail object (without braces). */
 	void (*print_detail)(FILE *out, const struct bench_xres *x);
 	void (*json_detail)(FILE *f, const struct bench_xres *x);
-	void *priv;     /* freed with the result */
+	void *priv;     /* freed with the result, after free_priv(priv) */
+	void (*free_priv)(void *priv);
 };
 
 struct bench_xscenario {
@@ -168,6 +135,7 @@ extern const struct bench_xscenario bench_x_pressure;
 extern const struct bench_xscenario bench_x_escalate;
 extern const struct bench_xscenario bench_x_boosters;
 extern const struct bench_xscenario bench_x_pi;
+extern const struct bench_xscenario bench_x_inversion;
 
 /* Add a figure to @x; returns it (peers added with bench_x_peer()). */
 struct bench_xfig *bench_x_fig(struct bench_xres *x, const char *unit,
@@ -249,6 +217,91 @@ int bench_x_rt_check(struct bench_xres *x, int prio);
 int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, char *why,
 		      size_t len);
 
+/* ---- runs of the inversion engine (invruns.c) ---------------------- */
+
+/*
+ * The scenarios inversion, pressure and escalate run the engine of
+ * tools/common/inversion.h once per hog duration and run (a run: rcuboost
+ * in some configuration, or urcu-memb), before any side is set up.
+ */
+#define BENCH_IR_MAX_RUNS 4
+#define BENCH_INV_DEFAULT_HOGS "1000,3000"
+
+enum bench_ir_what { IR_HELD, IR_GP_MAX, IR_GP_P99, IR_BACKLOG, IR_BYTES, IR_STEPS };
+
+/* The rows of a run table. */
+enum bench_ir_row {
+	IRC_HELD, IRC_GP_MAX, IRC_GP_P99, IRC_GP_MEDIAN, IRC_GP_COUNT, IRC_BACKLOG,
+	IRC_BYTES, IRC_PR_ENTRIES, IRC_PR_KICKS, IRC_STEPS, IRC_PERIODS, IRC_BOOSTS,
+	IRC_RESULT,
+};
+
+struct bench_ir {
+	struct inv_params prm;
+	unsigned int nhogs, nruns;
+	int hog_ms[BENCH_IR_MAX_HOGS];            /* ascending */
+	const char *name[BENCH_IR_MAX_RUNS];      /* run labels */
+	struct rcb_config cfg[BENCH_IR_MAX_RUNS]; /* of an rcuboost run */
+	struct inv_flavor_ops ops[BENCH_IR_MAX_RUNS];
+	int ran[BENCH_IR_MAX_HOGS][BENCH_IR_MAX_RUNS];
+	struct inv_result res[BENCH_IR_MAX_HOGS][BENCH_IR_MAX_RUNS];
+	/* RCUBOOST_PERIOD_MS and RCUBOOST_ELEMENTS (library defaults 10, 4). */
+	unsigned int period_ms, elements;
+};
+
+struct bench_ir_cells {
+	const struct bench_ir *ir;
+	unsigned int h;
+	const enum bench_ir_row *rows;
+};
+
+/* Parse "--hog-ms" (@arg: comma-separated durations in ms) into @hog_ms,
+ * sorted; returns the count, or 0 with a message on stderr. */
+unsigned int bench_inv_parse_hogs(const char *arg, int *hog_ms);
+/* The engine's defaults, @nhogs hog durations, no runs yet. */
+void bench_ir_init(struct bench_ir *ir, const int *hog_ms, unsigned int nhogs);
+/* Add a run named @name: @ops, or (NULL) rcuboost initialised with
+ * ir->cfg[its index], which the caller fills before or after. */
+void bench_ir_add(struct bench_ir *ir, const char *name, const struct inv_flavor_ops *ops);
+/* Check real-time permission (for priority @prio; 0: the hog's), save
+ * every thread's affinity, start the watchdog for the runs and @extra
+ * more per hog.  0, or x->status (n/a, reason in x->why, on stderr). */
+int bench_ir_begin(struct bench_xres *x, struct bench_ir *ir, int prio, unsigned int extra);
+/* One run with progress on stderr (number @k of @n); a failure sets
+ * x->failed.  Returns 1 if it ran. */
+int bench_ir_one(struct bench_xres *x, const struct inv_flavor_ops *ops,
+		 const struct inv_params *p, struct inv_result *res, const char *label,
+		 unsigned int k, unsigned int n);
+/* Every hog and run, numbered 1.. of @n. */
+void bench_ir_run_all(struct bench_xres *x, struct bench_ir *ir, unsigned int n);
+/* Stop the watchdog, give every thread its saved affinity back. */
+void bench_ir_end(struct bench_ir *ir);
+/* A value of run @r at hog @h; NaN if it did not run or has none. */
+double bench_ir_val(const struct bench_ir *ir, unsigned int h, unsigned int r,
+		    enum bench_ir_what w);
+/* Peak backlog of run @r at the longest hog / at the shortest. */
+double bench_ir_growth(const struct bench_ir *ir, unsigned int r);
+/* A figure: @w of run runs[0] at hog @h, peers the runs runs[1..] up to
+ * a -1. */
+struct bench_xfig *bench_ir_fig(struct bench_xres *x, const struct bench_ir *ir,
+				const char *unit, unsigned int h, enum bench_ir_what w,
+				const int *runs, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+void bench_ir_cell(FILE *out, int w, unsigned int row, unsigned int col, const void *arg);
+/* Per hog: a table of @rows with a column per run (@width wide), the
+ * errors of the runs that failed, then @after (may be NULL). */
+void bench_ir_print(FILE *out, const struct bench_ir *ir, int width,
+		    const enum bench_ir_row *rows, unsigned int nrows,
+		    void (*after)(FILE *out, const struct bench_ir *ir, unsigned int h));
+/* JSON: "runs": [ and an object per run (bench_ir_json_run(), a comma
+ * before it unless @first); returns how many.  Close the array with
+ * bench_ir_json_end() (@any: a run was written). */
+int bench_ir_json_runs(FILE *f, const struct bench_xres *x, const struct bench_ir *ir);
+void bench_ir_json_run(FILE *f, int hog_ms, const char *name, int ran,
+		       const struct inv_result *res, int first);
+void bench_ir_json_end(FILE *f, int any);
+void bench_ir_free(struct bench_ir *ir);
+
 /* ---- results -------------------------------------------------------- */
 
 struct bench_result {
@@ -268,7 +321,6 @@ struct bench_report {
 	int sides_set_up;  /* else describe() is not called */
 	unsigned int nresults;
 	struct bench_result *results;
-	const struct bench_inv *inv; /* NULL unless "inversion" ran */
 	unsigned int nx;             /* enhancement scenarios that ran */
 	struct bench_xres *const *x;
 	double elapsed_s;

@@ -67,6 +67,8 @@ void bench_x_free(struct bench_xres *x)
 {
 	if (!x)
 		return;
+	if (x->free_priv)
+		x->free_priv(x->priv);
 	free(x->priv);
 	free(x);
 }

@@ -40,9 +40,13 @@ static const struct tool_peer *const sides[] = {
 	&tool_peer_urcu_mb,
 	&tool_peer_urcu_qsbr,
 };
+/*
+ * In --help order.  They run from the second on, the first last:
+ * boosters and pi fork, best before any library thread runs (liburcu's
+ * call_rcu thread would not exist in the child).
+ */
 static const struct bench_xscenario *const xscenarios[] = {
-	/* boosters and pi first: they fork, best before any library thread
-	 * runs (liburcu's call_rcu thread would not exist in the child). */
+	&bench_x_inversion,
 	&bench_x_boosters,
 	&bench_x_pi,
 	&bench_x_pressure,
@@ -91,8 +95,7 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < NSCENARIOS; i++)
 		fprintf(out, "  %s\n", scenarios[i]->help);
 	fprintf(out, "\nRun only when named (not by default, not by \"all\"), before the others,\n"
-		     "with its own tables after theirs:\n  %s\n",
-		bench_scenario_inversion.help);
+		     "with its own tables after theirs:\n");
 	for (size_t i = 0; i < NXSCENARIOS; i++)
 		fprintf(out, "  %s\n", xscenarios[i]->sc->help);
 	fprintf(out,
@@ -198,14 +201,12 @@ int main(int argc, char **argv)
 	struct bench_report rep = { 0 };
 	const char *json = NULL;
 	long rounds = -1, duration = -1, calls = -1;
-	unsigned int nsel = 0, ntests = 0, idx = 0, nres = 0, nhogs = 0;
-	int hog_ms[BENCH_INV_MAX_HOGS];
-	struct bench_inv *inv = NULL;
+	unsigned int nsel = 0, ntests = 0, idx = 0, nres = 0;
 	int xsel[NXSCENARIOS] = { 0 };
 	struct bench_xres *xres[NXSCENARIOS];
 	unsigned int nx = 0, nxsel = 0;
 	uint64_t t0 = tool_now_ns();
-	int c, inversion = 0, failed = 0;
+	int c, failed = 0;
 
 	tool_prog = "rcuboost-bench";
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -226,8 +227,8 @@ int main(int argc, char **argv)
 			calls = (long)tool_parse_num("calls", optarg, 1, 100000000);
 			break;
 		case 'g':
-			nhogs = bench_inv_parse_hogs(optarg, hog_ms);
-			if (!nhogs)
+			p.nhogs = bench_inv_parse_hogs(optarg, p.hogs);
+			if (!p.nhogs)
 				return 2;
 			break;
 		case 'P':
@@ -256,10 +257,6 @@ int main(int argc, char **argv)
 				selected[nsel++] = scenarios[k];
 			continue;
 		}
-		if (!strcmp(argv[i], bench_scenario_inversion.name)) {
-			inversion = 1;
-			continue;
-		}
 		for (j = 0; j < NXSCENARIOS && strcmp(argv[i], xscenarios[j]->sc->name); j++)
 			;
 		if (j < NXSCENARIOS) {
@@ -271,7 +268,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, "rcuboost-bench: unknown scenario '%s'; known:", argv[i]);
 			for (size_t k = 0; k < NSCENARIOS; k++)
 				fprintf(stderr, " %s", scenarios[k]->name);
-			fprintf(stderr, " %s", bench_scenario_inversion.name);
 			for (size_t k = 0; k < NXSCENARIOS; k++)
 				fprintf(stderr, " %s", xscenarios[k]->sc->name);
 			fprintf(stderr, "\n");
@@ -282,22 +278,24 @@ int main(int argc, char **argv)
 		if (j == nsel)
 			selected[nsel++] = sc;
 	}
-	if (!nsel && !inversion && !nxsel)
+	if (!nsel && !nxsel)
 		for (size_t k = 0; k < NSCENARIOS; k++)
 			selected[nsel++] = scenarios[k];
 	for (size_t k = 0; k < NXSCENARIOS; k++)
-		if (xsel[k] && xscenarios[k] == &bench_x_pi && nhogs)
-			p.hog_ms = hog_ms[nhogs - 1]; /* sorted: the longest */
-	if (nhogs && !inversion && !p.hog_ms) {
+		if (xsel[k] && xscenarios[k] == &bench_x_pi && p.nhogs)
+			p.hog_ms = p.hogs[p.nhogs - 1]; /* sorted: the longest */
+	if (p.nhogs && !xsel[0] && !p.hog_ms) {
 		fprintf(stderr, "rcuboost-bench: --hog-ms applies to the inversion and pi "
 				"scenarios only\n");
 		return 2;
 	}
-	if (inversion && !nhogs)
-		nhogs = bench_inv_parse_hogs(BENCH_INV_DEFAULT_HOGS, hog_ms);
+	/*
+	 * The scenarios run only when named, before any side: no thread of
+	 * the process may run on their real-time CPU but their own.
+	 */
+	for (size_t i = 1; i <= NXSCENARIOS; i++) {
+		size_t k = i % NXSCENARIOS;
 
-	/* The enhancements' scenarios: before any side, like the inversion. */
-	for (size_t k = 0; k < NXSCENARIOS; k++) {
 		if (!xsel[k])
 			continue;
 		xres[nx] = xscenarios[k]->run(&p);
@@ -305,15 +303,6 @@ int main(int argc, char **argv)
 			  (xres[nx]->status && xres[nx]->status != -EPERM &&
 			   xres[nx]->status != -ENODEV);
 		nx++;
-	}
-
-	/*
-	 * The inversion first: no thread of the process may run on its
-	 * real-time CPU but its own, so none of the sides may be set up yet.
-	 */
-	if (inversion) {
-		inv = bench_inv_run(hog_ms, nhogs);
-		failed |= bench_inv_failed(inv);
 	}
 
 	/* Before any pinning: library threads inherit the creator's mask. */
@@ -351,7 +340,6 @@ int main(int argc, char **argv)
 	rep.sides_set_up = nsel > 0;
 	rep.nresults = nres;
 	rep.results = results;
-	rep.inv = inv;
 	rep.nx = nx;
 	rep.x = xres;
 	rep.elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
@@ -360,7 +348,6 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (json && bench_write_json(json, &rep) != 0)
 		failed = 1;
-	bench_inv_free(inv);
 	for (unsigned int k = 0; k < nx; k++)
 		bench_x_free(xres[k]);
 	return failed ? 1 : 0;

@@ -48,6 +48,7 @@ void bench_print_summary(FILE *out, const struct bench_report *rep)
 {
 	unsigned int met = 0, goals = 0;
 	char buf[32];
+	int inv = 0;
 
 	fprintf(out, "rcuboost-bench:");
 	for (unsigned int i = 0; i < rep->nresults; i++) {
@@ -62,14 +63,14 @@ void bench_print_summary(FILE *out, const struct bench_report *rep)
 		goals++;
 		met += m == 1;
 	}
-	if (rep->inv)
-		bench_inv_print_summary(out, rep->inv, &met, &goals);
 	for (unsigned int k = 0; k < rep->nx; k++)
 		bench_x_print_summary(out, rep->x[k], &met, &goals);
+	for (unsigned int k = 0; k < rep->nx; k++)
+		inv |= !strcmp(rep->x[k]->scenario, "inversion");
 	fprintf(out, " goals=%u/%u (ratios rcuboost/%s%s%s)\n", met, goals,
-		rep->sides[MAIN_PEER]->name,
-		rep->inv ? "; inversion.*: values with boosting on" : "",
-		rep->nx ? "; enhancement scenarios: values of the enhancement's run" : "");
+		rep->sides[MAIN_PEER]->name, inv ? "; inversion.*: values with boosting on" : "",
+		rep->nx > (unsigned int)inv ?
+			"; enhancement scenarios: values of the enhancement's run" : "");
 }
 
 const char *bench_num_str(double v, char *buf, size_t len)
@@ -120,8 +121,6 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 	if (!rep->nresults) {
 		for (unsigned int k = 0; k < rep->nx; k++)
 			bench_x_print_table(out, rep->x[k]);
-		if (rep->inv)
-			bench_inv_print_table(out, rep->inv);
 		return;
 	}
 	fprintf(out, "\n%-16s %-9s %9s %5s %9s %5s %7s %7s %4s",
@@ -163,8 +162,6 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 	}
 	for (unsigned int k = 0; k < rep->nx; k++)
 		bench_x_print_table(out, rep->x[k]);
-	if (rep->inv)
-		bench_inv_print_table(out, rep->inv);
 }
 
 static void json_rounds(FILE *f, const struct bench_result *r, unsigned int s)
@@ -246,24 +243,14 @@ int bench_write_json(const char *path, const struct bench_report *rep)
 	}
 	fprintf(f, "],\n  \"entries\": [\n");
 	total = rep->nresults * (rep->nsides - 1);
-	if (rep->inv)
-		total += bench_inv_json_count(rep->inv);
 	for (unsigned int k = 0; k < rep->nx; k++)
 		total += bench_x_json_count(rep->x[k]);
-	/* The enhancements' entries first: the inversion's writer puts no
-	 * comma after its own last entry, so it comes last. */
 	for (unsigned int k = 0; k < rep->nx; k++)
 		bench_x_write_entries(f, rep->x[k], &n, total);
 	for (unsigned int i = 0; i < rep->nresults; i++)
 		for (unsigned int s = 1; s < rep->nsides; s++)
 			json_entry(f, rep, &rep->results[i], s, ++n == total);
-	if (rep->inv)
-		bench_inv_write_entries(f, rep->inv);
 	fprintf(f, "  ]");
-	if (rep->inv) {
-		fprintf(f, ",\n  \"inversion\": ");
-		bench_inv_write_detail(f, rep->inv);
-	}
 	for (unsigned int k = 0; k < rep->nx; k++) {
 		fprintf(f, ",\n  ");
 		tool_json_str(f, rep->x[k]->scenario);
