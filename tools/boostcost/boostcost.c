@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -24,14 +23,6 @@
 
 #include "rcuboost.h"
 #include "tool.h"
-
-struct sattr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-};
 
 struct result {
 	int machine;
@@ -125,11 +116,9 @@ static int boost_latency(struct result *r, int rounds)
 		while (!atomic_load(&reader_blocked))
 			usleep(50);
 		while (!atomic_load(&reader_done)) {
-			struct sattr a = { 0 };
+			struct tool_sattr a;
 
-			if (!seen &&
-			    syscall(SYS_sched_getattr, atomic_load(&reader_tid), &a,
-				    sizeof(a), 0) == 0 &&
+			if (!seen && tool_sattr_get(atomic_load(&reader_tid), &a) == 0 &&
 			    a.policy == SCHED_FIFO)
 				seen = now_s();
 			usleep(100);
@@ -156,7 +145,7 @@ static int boost_latency(struct result *r, int rounds)
 static int measure(struct result *r, int rounds)
 {
 	struct rcb_boost_stats s;
-	struct sattr a = { .size = sizeof(a), .policy = SCHED_FIFO, .prio = 1 };
+	struct tool_sattr a = { .policy = SCHED_FIFO, .prio = 1 };
 
 	if (rcb_init(NULL) != 0)
 		return -1;
@@ -166,11 +155,11 @@ static int measure(struct result *r, int rounds)
 	r->fast_pair_ns = time_loop(0, 2000000);
 	r->blocked_pair_ns = time_loop(1, 200000);
 	r->register_pair_ns = time_loop(2, 200000);
-	r->rt = syscall(SYS_sched_setattr, 0, &a, 0) == 0;
+	r->rt = tool_sattr_set(&a) == 0;
 	if (r->rt) {
 		a.policy = SCHED_OTHER;
 		a.prio = 0;
-		syscall(SYS_sched_setattr, 0, &a, 0);
+		tool_sattr_set(&a);
 		if (boost_latency(r, rounds) != 0)
 			r->rt = 0;
 		rcb_boost_stats(&s);
@@ -244,39 +233,19 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "one", no_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct result res[2];
 	const char *json = NULL;
-	int one = 0, rounds = 10, c;
+	int one = 0, rounds = 10;
+	const struct tool_opt opts[] = {
+		TOOL_OPT_NUM("rounds", 0, rounds, 1, 64),
+		TOOL_OPT_STR("json", 0, json),
+		TOOL_OPT_FLAG("one", 0, one),
+	};
 	char self[4096];
 	ssize_t n;
 
 	tool_prog = "rcuboost-boostcost";
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			rounds = (int)tool_parse_num("rounds", optarg, 1, 64);
-			break;
-		case 'j':
-			json = optarg;
-			break;
-		case 'o':
-			one = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
+	tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
 	if (one) {
 		struct result r = { 0 };
 

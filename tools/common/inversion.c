@@ -59,15 +59,6 @@ struct inv_obj {
 	unsigned char data[];
 };
 
-/* sched_setattr(2) / sched_getattr(2) attributes. */
-struct sattr {
-	uint32_t size;
-	uint32_t policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-};
 
 /* ---------------------------------------------------------------- */
 /* State of the one run in progress (inv_run() is not reentrant).     */
@@ -121,46 +112,19 @@ static struct reader rd;
 
 /* ---------------------------------------------------------------- */
 
-static int sattr_get(struct sattr *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (syscall(SYS_sched_getattr, 0, a, sizeof(*a), 0) != 0)
-		return -errno;
-	return 0;
-}
-
-static int sattr_set(const struct sattr *a)
-{
-	struct sattr b = *a;
-
-	b.size = sizeof(b);
-	if (syscall(SYS_sched_setattr, 0, &b, 0) != 0)
-		return -errno;
-	return 0;
-}
-
 static int sattr_fifo(int prio)
 {
-	struct sattr a = { .policy = SCHED_FIFO, .prio = (uint32_t)prio };
+	struct tool_sattr a = { .policy = SCHED_FIFO, .prio = (uint32_t)prio };
 
-	return sattr_set(&a);
-}
-
-static bool sattr_same(const struct sattr *a, const struct sattr *b)
-{
-	if (a->policy != b->policy)
-		return false;
-	if (a->policy == SCHED_FIFO || a->policy == SCHED_RR)
-		return a->prio == b->prio;
-	return a->nice == b->nice;
+	return tool_sattr_set(&a);
 }
 
 /* Restore @orig and check it took. */
-static bool sattr_restore(const struct sattr *orig)
+static bool sattr_restore(const struct tool_sattr *orig)
 {
-	struct sattr now;
+	struct tool_sattr now;
 
-	return sattr_set(orig) == 0 && sattr_get(&now) == 0 && sattr_same(orig, &now);
+	return tool_sattr_set(orig) == 0 && tool_sattr_get(0, &now) == 0 && tool_sattr_same(orig, &now);
 }
 
 static void futex_wake_all(_Atomic int *uaddr)
@@ -352,12 +316,12 @@ static void *sampler_main(void *arg)
 
 static void *hog_main(void *arg)
 {
-	struct sattr orig;
+	struct tool_sattr orig;
 	uint64_t deadline, t;
 	int err;
 
 	(void)arg;
-	err = sattr_get(&orig);
+	err = tool_sattr_get(0, &orig);
 	if (!err)
 		err = sattr_fifo(prm->hog_prio);
 	if (err) {
@@ -386,17 +350,17 @@ static void *hog_main(void *arg)
 
 static void *reader_main(void *arg)
 {
-	struct sattr orig, before, after;
+	struct tool_sattr orig, before, after;
 	struct inv_obj *o;
 	uint64_t deadline;
 	int err;
 
 	(void)arg;
-	err = sattr_get(&orig);
+	err = tool_sattr_get(0, &orig);
 	if (!err)
 		err = sattr_fifo(prm->reader_prio);
 	if (!err)
-		err = sattr_get(&before);
+		err = tool_sattr_get(0, &before);
 	if (!err)
 		err = ops->register_thread();
 	if (err) {
@@ -423,7 +387,7 @@ static void *reader_main(void *arg)
 	 * preempt us again at once, until it ends. */
 	rd.t_unlock = tool_now_ns();
 	ops->read_unlock();
-	rd.restored = sattr_get(&after) == 0 && sattr_same(&before, &after);
+	rd.restored = tool_sattr_get(0, &after) == 0 && tool_sattr_same(&before, &after);
 	ops->unregister_thread();
 	rd.back = sattr_restore(&orig);
 	atomic_store(&rd.state, 2);
@@ -482,9 +446,9 @@ struct rt_probe {
 static void *rt_probe_main(void *arg)
 {
 	struct rt_probe *pr = arg;
-	struct sattr orig;
+	struct tool_sattr orig;
 
-	pr->err = sattr_get(&orig);
+	pr->err = tool_sattr_get(0, &orig);
 	if (!pr->err)
 		pr->err = sattr_fifo(pr->prio);
 	if (!pr->err && !sattr_restore(&orig))
@@ -597,17 +561,6 @@ static void boost_delta(struct rcb_boost_stats *d, const struct rcb_boost_stats 
 
 #define FAIL(res, ...) snprintf((res)->error, sizeof((res)->error), __VA_ARGS__)
 
-/* Wait up to @ms for @flag to become non-zero; returns its value. */
-static int wait_flag(_Atomic int *flag, unsigned int ms)
-{
-	uint64_t deadline = tool_now_ns() + (uint64_t)ms * 1000000;
-	int v;
-
-	while (!(v = atomic_load(flag)) && tool_now_ns() < deadline)
-		tool_sleep_ns(100000);
-	return v;
-}
-
 int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 	    struct inv_result *res)
 {
@@ -699,7 +652,7 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		goto out;
 	}
 	hog_on = true;
-	err = wait_flag(&hog.armed, START_TIMEOUT_MS);
+	err = tool_wait_flag(&hog.armed, START_TIMEOUT_MS);
 	if (err != 1) {
 		FAIL(res, "the hog could not become SCHED_FIFO %d: %s", p->hog_prio,
 		     err ? strerror(-err) : "timed out");
@@ -711,7 +664,7 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		goto out;
 	}
 	rd_on = true;
-	err = wait_flag(&hog.started, START_TIMEOUT_MS);
+	err = tool_wait_flag(&hog.started, START_TIMEOUT_MS);
 	if (!err) {
 		err = atomic_load(&rd.state);
 		FAIL(res, "the reader did not start the hog: %s",

@@ -16,11 +16,22 @@
  *   FL_READ_LOCK(), FL_READ_UNLOCK()
  *   FL_DEREF(p), FL_XCHG(pp, v)
  *   FL_SYNC(), FL_CALL(head, func), FL_BARRIER()
+ *
+ * and, for a peer that the inversion engine (inversion.h) also runs:
+ *
+ *   FL_INV_OPS         defined: generate its object and thread functions,
+ *                      and FL_INV_TABLE(name, library, init, fini) to
+ *                      write its struct inv_flavor_ops with (or
+ *                      FL_INV_FIELDS(...) for more members)
+ *   FL_REGISTER_RC(), FL_SYNC_RC()   the calls, returning 0 or -errno
+ *   FL_CALL_SIZED(head, func, bytes) call_rcu of an object of @bytes,
+ *                      returning 0 or -errno
  */
 #ifndef FL_SYM
 #error "peer_body.h needs the FL_* macros of a flavor file"
 #endif
 
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,3 +249,80 @@ const struct tool_peer FL_SYM = {
 	.barrier = fl_barrier_all,
 	.describe = fl_describe,
 };
+
+#ifdef FL_INV_OPS
+/* ---- the inversion engine's view: objects of any size, call_rcu -------- */
+
+#include "inversion.h"
+
+struct fl_obj {
+	FL_HEAD head;
+	size_t bytes;
+	alignas(16) unsigned char payload[];
+};
+
+_Static_assert(offsetof(struct fl_obj, payload) <= INV_OBJ_OVERHEAD,
+	       "INV_OBJ_OVERHEAD too small for this peer's callback head");
+
+/* Called with each object freed (inversion.h: init). */
+static void (*fl_freed)(void *payload, size_t bytes);
+
+static int fl_inv_register(void)
+{
+	return FL_REGISTER_RC();
+}
+
+static void fl_inv_read_lock(void)
+{
+	FL_READ_LOCK();
+}
+
+static void fl_inv_read_unlock(void)
+{
+	FL_READ_UNLOCK();
+}
+
+static int fl_inv_synchronize(void)
+{
+	return FL_SYNC_RC();
+}
+
+static void *fl_obj_new(size_t bytes)
+{
+	struct fl_obj *o;
+
+	if (bytes < sizeof(*o) + 64)
+		bytes = sizeof(*o) + 64;
+	o = malloc(bytes);
+	if (!o)
+		return NULL;
+	o->bytes = bytes;
+	return o->payload;
+}
+
+static void fl_obj_free(FL_HEAD *head)
+{
+	struct fl_obj *o = PEER_CONTAINER_OF(head, struct fl_obj, head);
+
+	fl_freed(o->payload, o->bytes);
+	free(o);
+}
+
+/* Context: a registered thread (call_rcu() may take a read lock inside). */
+static int fl_obj_retire(void *payload)
+{
+	struct fl_obj *o = PEER_CONTAINER_OF(payload, struct fl_obj, payload);
+
+	return FL_CALL_SIZED(&o->head, fl_obj_free, o->bytes);
+}
+
+/* The table's members (a peer may add its own), and the table. */
+#define FL_INV_FIELDS(label, lib, init_fn, fini_fn)                                   \
+	.name = label, .library = lib, .init = init_fn, .fini = fini_fn,              \
+	.register_thread = fl_inv_register, .unregister_thread = fl_unregister,       \
+	.read_lock = fl_inv_read_lock, .read_unlock = fl_inv_read_unlock,             \
+	.synchronize = fl_inv_synchronize, .obj_new = fl_obj_new,                     \
+	.obj_retire = fl_obj_retire, .barrier = fl_barrier_all
+#define FL_INV_TABLE(label, lib, init_fn, fini_fn) \
+	{ FL_INV_FIELDS(label, lib, init_fn, fini_fn) }
+#endif /* FL_INV_OPS */

@@ -2,6 +2,7 @@
 /* The tools' shared layer: see tool.h. */
 #define _GNU_SOURCE /* CPU_SET, pthread_attr_setaffinity_np */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -9,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tool.h"
 
@@ -154,6 +157,47 @@ void tool_name_thread(const char *prefix, int idx)
 	else
 		snprintf(name, sizeof(name), "%s%d", prefix, idx);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+int tool_sattr_get(int tid, struct tool_sattr *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (syscall(SYS_sched_getattr, tid, a, sizeof(*a), 0) != 0)
+		return -errno;
+	return 0;
+}
+
+int tool_sattr_set(const struct tool_sattr *a)
+{
+	struct tool_sattr b = {
+		.size = sizeof(b),
+		.policy = a->policy,
+		.flags = a->flags,
+		.nice = a->nice,
+		.prio = a->prio,
+	};
+
+	if (syscall(SYS_sched_setattr, 0, &b, 0) != 0)
+		return -errno;
+	return 0;
+}
+
+int tool_sattr_same(const struct tool_sattr *a, const struct tool_sattr *b)
+{
+	if (a->policy != b->policy)
+		return 0;
+	if (a->policy == SCHED_FIFO || a->policy == SCHED_RR)
+		return a->prio == b->prio;
+	return a->nice == b->nice;
+}
+
+int tool_wait_flag(_Atomic int *flag, int ms)
+{
+	uint64_t end = tool_now_ns() + (uint64_t)ms * 1000000;
+
+	while (!atomic_load(flag) && tool_now_ns() < end)
+		tool_sleep_ns(100000);
+	return atomic_load(flag);
 }
 
 void tool_gate_init(struct tool_gate *g, unsigned int parties)
@@ -313,4 +357,91 @@ unsigned long long tool_parse_num(const char *opt, const char *s, unsigned long 
 		exit(2);
 	}
 	return v;
+}
+
+void tool_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", tool_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help'.\n", tool_prog);
+	exit(2);
+}
+
+static void store_num(const struct tool_opt *o, unsigned long long v)
+{
+	if (o->size == sizeof(uint64_t))
+		*(uint64_t *)o->var = v;
+	else
+		*(uint32_t *)o->var = (uint32_t)v;
+}
+
+static void store_flag(const struct tool_opt *o, int v)
+{
+	if (o->size == sizeof(_Bool))
+		*(_Bool *)o->var = v;
+	else
+		*(int *)o->var = v;
+}
+
+int tool_getopt(int argc, char **argv, const struct tool_opt *opts, size_t n,
+		void (*usage)(FILE *out))
+{
+	struct option *lo = tool_xmalloc((n + 2) * sizeof(*lo));
+	char *so = tool_xmalloc(2 * n + 2), *s = so;
+	int c, idx;
+
+	for (size_t i = 0; i < n; i++) {
+		int arg = opts[i].kind >= TOOL_STR;
+
+		/* Long options without a short one return 256 + their row. */
+		lo[i] = (struct option){ opts[i].name, arg ? required_argument : no_argument,
+					 NULL, opts[i].key ? opts[i].key : 256 + (int)i };
+		if (opts[i].key) {
+			*s++ = (char)opts[i].key;
+			if (arg)
+				*s++ = ':';
+		}
+	}
+	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n + 1] = (struct option){ NULL, 0, NULL, 0 };
+	*s++ = 'h';
+	*s = '\0';
+	while ((c = getopt_long(argc, argv, so, lo, &idx)) != -1) {
+		const struct tool_opt *o = NULL;
+
+		if (c == 'h') {
+			usage(stdout);
+			exit(0);
+		}
+		for (size_t i = 0; i < n && !o; i++)
+			if (c == (opts[i].key ? opts[i].key : 256 + (int)i))
+				o = &opts[i];
+		if (!o) {
+			fprintf(stderr, "Try '%s --help'.\n", tool_prog);
+			exit(2);
+		}
+		switch (o->kind) {
+		case TOOL_FLAG:
+		case TOOL_CLEAR:
+			store_flag(o, o->kind == TOOL_FLAG);
+			break;
+		case TOOL_STR:
+			*(const char **)o->var = optarg;
+			break;
+		case TOOL_NUM:
+			store_num(o, tool_parse_num(o->name, optarg, o->lo, o->hi));
+			break;
+		case TOOL_CALL:
+		case TOOL_FN:
+			o->fn(o->kind == TOOL_FN ? optarg : NULL, o->var);
+			break;
+		}
+	}
+	free(lo);
+	free(so);
+	return optind;
 }

@@ -10,6 +10,7 @@
 #define RCB_TOOL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +49,25 @@ void tool_thread_join(pthread_t t);
 /* Name the calling thread PREFIX or PREFIXidx (idx < 0: no index), as
  * shown by ps and gdb. */
 void tool_name_thread(const char *prefix, int idx);
+
+/* sched_setattr(2) / sched_getattr(2) attributes (glibc has no wrapper). */
+struct tool_sattr {
+	uint32_t size;
+	uint32_t policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t prio;
+	uint64_t runtime, deadline, period;
+};
+
+/* The attributes of thread @tid (0: the caller): 0 or -errno. */
+int tool_sattr_get(int tid, struct tool_sattr *a);
+/* Set the caller's policy, priority and nice from @a: 0 or -errno. */
+int tool_sattr_set(const struct tool_sattr *a);
+/* Same policy, and same priority (real-time) or nice (otherwise). */
+int tool_sattr_same(const struct tool_sattr *a, const struct tool_sattr *b);
+/* Poll @flag every 100 us for up to @ms; returns its last value. */
+int tool_wait_flag(_Atomic int *flag, int ms);
 
 /* A start gate: every party (workers and the main thread) waits in it. */
 struct tool_gate {
@@ -92,5 +112,42 @@ int tool_json_close(FILE *f, const char *path);
  * "PROG: --OPT=S: expected an integer LO..HI" otherwise. */
 unsigned long long tool_parse_num(const char *opt, const char *s, unsigned long long lo,
 				  unsigned long long hi);
+
+/*
+ * The options of a tool, one row each; tool_getopt() parses them all.
+ * FLAG sets a bool or int to 1, CLEAR to 0; CALL (no argument) calls
+ * fn(NULL, var); STR stores optarg; NUM
+ * stores tool_parse_num() of it in an unsigned or signed integer of 4 or
+ * 8 bytes; FN calls fn(optarg, var), which exits with status 2 on a bad
+ * value (tool_usage_error()).
+ */
+enum tool_opt_kind { TOOL_FLAG, TOOL_CLEAR, TOOL_CALL, TOOL_STR, TOOL_NUM, TOOL_FN };
+
+struct tool_opt {
+	const char *name;  /* long option */
+	int key;           /* its short option, or 0 */
+	enum tool_opt_kind kind;
+	void *var;
+	size_t size;       /* sizeof(*var) */
+	unsigned long long lo, hi;
+	void (*fn)(const char *arg, void *var);
+};
+
+#define TOOL_OPT_FLAG(n, k, v) { n, k, TOOL_FLAG, &(v), sizeof(v), 0, 0, NULL }
+#define TOOL_OPT_CLEAR(n, k, v) { n, k, TOOL_CLEAR, &(v), sizeof(v), 0, 0, NULL }
+#define TOOL_OPT_STR(n, k, v) { n, k, TOOL_STR, &(v), sizeof(v), 0, 0, NULL }
+#define TOOL_OPT_NUM(n, k, v, lo, hi) { n, k, TOOL_NUM, &(v), sizeof(v), lo, hi, NULL }
+#define TOOL_OPT_FN(n, k, v, f) { n, k, TOOL_FN, &(v), sizeof(v), 0, 0, f }
+#define TOOL_OPT_CALL(n, k, f) { n, k, TOOL_CALL, NULL, 0, 0, 0, f }
+
+/*
+ * Parse the options of @argv with the @n rows of @opts, and --help/-h,
+ * which prints @usage on stdout and exits 0.  An unknown option or a bad
+ * value exits with status 2.  Returns the index of the first operand.
+ */
+int tool_getopt(int argc, char **argv, const struct tool_opt *opts, size_t n,
+		void (*usage)(FILE *out));
+/* "PROG: MESSAGE" and "Try 'PROG --help'." on stderr, then exit 2. */
+__attribute__((noreturn, format(printf, 1, 2))) void tool_usage_error(const char *fmt, ...);
 
 #endif /* RCB_TOOL_H */

@@ -60,23 +60,6 @@ static int make_dir(const char *dir)
 	return 0;
 }
 
-/* Write @s as a JSON string. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* Write @s as a gnuplot double-quoted string. */
 static void gp_str(FILE *f, const char *s)
 {
@@ -249,11 +232,11 @@ static void json_run(FILE *j, const struct inv_result *r)
 	char bs[2048];
 
 	fprintf(j, "    {\"name\": ");
-	json_str(j, r->name);
+	tool_json_str(j, r->name);
 	fprintf(j, ", \"library\": ");
-	json_str(j, r->library);
+	tool_json_str(j, r->library);
 	fprintf(j, ", \"ok\": %s, \"error\": ", r->ok ? "true" : "false");
-	json_str(j, r->error);
+	tool_json_str(j, r->error);
 	fprintf(j, ",\n     \"hog_ms\": %.3f, \"reader_held_ms\": %.3f, "
 		   "\"reader_restored\": %s, \"threads_restored\": %s, \"cpu0_threads\": %d,\n",
 		r->hog_ms, r->reader_held_ms, r->reader_restored ? "true" : "false",
@@ -308,12 +291,12 @@ static int write_json(const char *path, const struct inv_result *res,
 		fprintf(j, "%s\n", i < NRUNS - 1 ? "," : "");
 	}
 	fprintf(j, "  ],\n  \"files\": {\"csv\": ");
-	json_str(j, csv);
+	tool_json_str(j, csv);
 	fprintf(j, ", \"gnuplot\": ");
-	json_str(j, gp);
+	tool_json_str(j, gp);
 	fprintf(j, ", \"svg\": ");
 	if (svg)
-		json_str(j, svg);
+		tool_json_str(j, svg);
 	else
 		fprintf(j, "null");
 	fprintf(j, "}\n}\n");

@@ -52,9 +52,9 @@ struct boost_reader {
 	unsigned int idx;
 	uint32_t policy;
 	int prio, nice;
-	struct torture_sched orig; /* its own attributes */
-	struct torture_sched app;  /* what it set itself while boosted */
-	const struct torture_sched *want; /* expected after the unlock */
+	struct tool_sattr orig; /* its own attributes */
+	struct tool_sattr app;  /* what it set itself while boosted */
+	const struct tool_sattr *want; /* expected after the unlock */
 	bool held;                 /* this section's long hold is done */
 	uint64_t rng;
 };
@@ -74,7 +74,7 @@ static pthread_t hog_thread, spawner_thread, ticker_thread;
 static pthread_t *upd_threads;
 static bool hog_started, spawner_started, ticker_started;
 static unsigned int readers_started, updaters_started;
-static struct torture_sched spawner_attrs;
+static struct tool_sattr spawner_attrs;
 
 /* The ticker wakes rcb_cond_wait() and rcb_cond_timedwait() sleepers
  * and holds busy_lock half the time, so rcb_mutex_lock() contends. */
@@ -262,7 +262,7 @@ static void app_change(struct boost_reader *b, uint64_t *rng)
 	b->app.policy = choice[i].policy;
 	b->app.prio = (uint32_t)choice[i].prio;
 	b->app.nice = choice[i].nice;
-	if (boost_sched_same(&b->app, &b->orig)) {
+	if (tool_sattr_same(&b->app, &b->orig)) {
 		i = (i + 1) % n;
 		b->app.policy = choice[i].policy;
 		b->app.prio = (uint32_t)choice[i].prio;
@@ -283,7 +283,7 @@ static bool boost_delay(void *ctx, uint64_t *rng)
 {
 	struct boost_reader *b = ctx;
 	uint64_t r = tool_rand(rng);
-	struct torture_sched cur;
+	struct tool_sattr cur;
 	bool block;
 
 	if (b->held)
@@ -300,7 +300,7 @@ static bool boost_delay(void *ctx, uint64_t *rng)
 	torture_add(&tstate.boost.long_sections, 1);
 	if (block)
 		torture_add(&tstate.boost.blocked_sections, 1);
-	if (torture_sched_get(&cur) == 0 && boost_is_boosted(&cur)) {
+	if (tool_sattr_get(0, &cur) == 0 && boost_is_boosted(&cur)) {
 		torture_add(&tstate.boost.boosted_seen, 1);
 		if (tool_rand(rng) % 100 < tstate.opt.boost_app_pct) {
 			app_change(b, rng);
@@ -348,7 +348,7 @@ static void *boost_reader_fn(void *arg)
 	}
 	err = boost_sched_set(b->policy, b->prio, b->nice);
 	if (!err)
-		err = torture_sched_get(&b->orig);
+		err = tool_sattr_get(0, &b->orig);
 	if (err) {
 		boost_rt_error("boost reader", b->idx, "sched_setattr", err);
 		return NULL;
@@ -395,7 +395,7 @@ static bool exiter_delay(void *ctx, uint64_t *rng)
 {
 	struct exiter *x = ctx;
 	uint64_t r = tool_rand(rng), end;
-	struct torture_sched cur;
+	struct tool_sattr cur;
 	struct timespec ts;
 	bool block = r & 1;
 
@@ -411,7 +411,7 @@ static bool exiter_delay(void *ctx, uint64_t *rng)
 		torture_add(&tstate.boost.blocks, 1);
 	}
 	hold(end, block, rng);
-	if (torture_sched_get(&cur) == 0 && boost_is_boosted(&cur))
+	if (tool_sattr_get(0, &cur) == 0 && boost_is_boosted(&cur))
 		x->boosted = true;
 	return block;
 }
@@ -450,7 +450,7 @@ static void *exiter_fn(void *arg)
 	}
 	torture_read_section(x->rd, &x->rng, exiter_delay, x);
 	if (r & 8) {
-		struct torture_sched want = { .policy = policy,
+		struct tool_sattr want = { .policy = policy,
 					      .prio = (uint32_t)prio,
 					      .nice = nice };
 
@@ -480,7 +480,7 @@ static void *spawner_fn(void *arg)
 	int err;
 
 	tool_name_thread("rcbt-spawner", -1);
-	if (!boost_pin_self(boost_upd_cpu) || torture_sched_get(&spawner_attrs) != 0) {
+	if (!boost_pin_self(boost_upd_cpu) || tool_sattr_get(0, &spawner_attrs) != 0) {
 		boost_rt_error("spawner", 0, "set-up", -EINVAL);
 		return NULL;
 	}

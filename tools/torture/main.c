@@ -6,7 +6,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -79,68 +78,67 @@ static const char usage_text[] =
 	"a read-side critical section: past index 1 is an error), and counters.\n"
 	"Exit status: 0 pass, 1 fail, 2 usage error.\n";
 
-enum {
-	OPT_EXPECT_FLAVOR = 256,
-	OPT_PROGRESS,
-	OPT_WATCHDOG,
-	OPT_QUARANTINE,
-	OPT_INJECT,
-	OPT_NO_CHURN,
-	OPT_BOOST,
-	OPT_BOOST_READERS,
-	OPT_BOOST_UPDATERS,
-	OPT_BOOST_HOG_PRIO,
-	OPT_BOOST_ON,
-	OPT_BOOST_OFF,
-	OPT_BOOST_BOUND,
-	OPT_BOOST_APP,
-	OPT_EXPECT_MACHINE,
-};
-
-static const struct option long_opts[] = {
-	{ "duration-ms", required_argument, NULL, 'd' },
-	{ "readers", required_argument, NULL, 'r' },
-	{ "writers", required_argument, NULL, 'w' },
-	{ "fake-writers", required_argument, NULL, 'f' },
-	{ "pipe-len", required_argument, NULL, 'p' },
-	{ "seed", required_argument, NULL, 's' },
-	{ "json", required_argument, NULL, 'j' },
-	{ "expect-flavor", required_argument, NULL, OPT_EXPECT_FLAVOR },
-	{ "progress-s", required_argument, NULL, OPT_PROGRESS },
-	{ "watchdog-s", required_argument, NULL, OPT_WATCHDOG },
-	{ "quarantine", required_argument, NULL, OPT_QUARANTINE },
-	{ "inject-bug", required_argument, NULL, OPT_INJECT },
-	{ "no-churn", no_argument, NULL, OPT_NO_CHURN },
-	{ "boost", no_argument, NULL, OPT_BOOST },
-	{ "boost-readers", required_argument, NULL, OPT_BOOST_READERS },
-	{ "boost-updaters", required_argument, NULL, OPT_BOOST_UPDATERS },
-	{ "boost-hog-prio", required_argument, NULL, OPT_BOOST_HOG_PRIO },
-	{ "boost-on-ms", required_argument, NULL, OPT_BOOST_ON },
-	{ "boost-off-ms", required_argument, NULL, OPT_BOOST_OFF },
-	{ "boost-bound-ms", required_argument, NULL, OPT_BOOST_BOUND },
-	{ "boost-app-changes", required_argument, NULL, OPT_BOOST_APP },
-	{ "expect-machine", required_argument, NULL, OPT_EXPECT_MACHINE },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static __attribute__((noreturn, format(printf, 1, 2))) void
-usage_error(const char *fmt, ...)
+static void usage(FILE *out)
 {
-	va_list ap;
+	fputs(usage_text, out);
+}
 
-	fprintf(stderr, "rcuboost-torture: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'rcuboost-torture --help'.\n");
-	exit(2);
+static void expect_flavor(const char *arg, void *var)
+{
+	if (strcmp(arg, "membarrier") && strcmp(arg, "fence"))
+		tool_usage_error("--expect-flavor=%s: expected membarrier or fence", arg);
+	*(const char **)var = arg;
+}
+
+static void inject_bug(const char *arg, void *var)
+{
+	struct torture_opts *o = var;
+
+	if (!strcmp(arg, "early-free"))
+		o->inject_early_free = true;
+	else if (!strcmp(arg, "no-sync"))
+		o->inject_no_sync = true;
+	else if (!strcmp(arg, "boost-off"))
+		o->inject_boost_off = true;
+	else
+		tool_usage_error("--inject-bug=%s: expected early-free, no-sync or boost-off", arg);
+}
+
+static void expect_machine(const char *arg, void *var)
+{
+	if (strcmp(arg, "3") && strcmp(arg, "8"))
+		tool_usage_error("--expect-machine=%s: expected 3 or 8", arg);
+	*(int *)var = arg[0] - '0';
 }
 
 static void parse_args(int argc, char **argv, struct torture_opts *o)
 {
+	const struct tool_opt opts[] = {
+		TOOL_OPT_NUM("duration-ms", 'd', o->duration_ms, 1, 7ull * 24 * 3600 * 1000),
+		TOOL_OPT_NUM("readers", 'r', o->readers, 1, 1024),
+		TOOL_OPT_NUM("writers", 'w', o->writers, 1, 64),
+		TOOL_OPT_NUM("fake-writers", 'f', o->fake_writers, 0, 64),
+		TOOL_OPT_NUM("pipe-len", 'p', o->pipe_len, 2, TORTURE_MAX_PIPE),
+		TOOL_OPT_NUM("seed", 's', o->seed, 0, ULLONG_MAX),
+		TOOL_OPT_STR("json", 'j', o->json),
+		TOOL_OPT_FN("expect-flavor", 0, o->expect_flavor, expect_flavor),
+		TOOL_OPT_NUM("progress-s", 0, o->progress_s, 0, 86400),
+		TOOL_OPT_NUM("watchdog-s", 0, o->watchdog_s, 1, 30ull * 24 * 3600),
+		TOOL_OPT_NUM("quarantine", 0, o->quarantine, 1, 1u << 24),
+		TOOL_OPT_FN("inject-bug", 0, *o, inject_bug),
+		TOOL_OPT_CLEAR("no-churn", 0, o->churn),
+		TOOL_OPT_FLAG("boost", 0, o->boost),
+		TOOL_OPT_NUM("boost-readers", 0, o->boost_readers, 1, 16),
+		TOOL_OPT_NUM("boost-updaters", 0, o->boost_updaters, 1, 8),
+		TOOL_OPT_NUM("boost-hog-prio", 0, o->boost_hog_prio, 1, 98),
+		TOOL_OPT_NUM("boost-on-ms", 0, o->boost_on_ms, 10, 1000),
+		TOOL_OPT_NUM("boost-off-ms", 0, o->boost_off_ms, 10, 10000),
+		TOOL_OPT_NUM("boost-bound-ms", 0, o->boost_bound_ms, 1, 600000),
+		TOOL_OPT_NUM("boost-app-changes", 0, o->boost_app_pct, 0, 100),
+		TOOL_OPT_FN("expect-machine", 0, o->expect_machine, expect_machine),
+	};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int c;
+	int first;
 
 	memset(o, 0, sizeof(*o));
 	o->duration_ms = 10000;
@@ -160,104 +158,11 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 	o->boost_app_pct = 33;
 	o->seed = tool_now_ns() ^ ((uint64_t)getpid() << 32);
 
-	while ((c = getopt_long(argc, argv, "d:r:w:f:p:s:j:h", long_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->duration_ms = tool_parse_num("duration-ms", optarg, 1,
-						   7ull * 24 * 3600 * 1000);
-			break;
-		case 'r':
-			o->readers = tool_parse_num("readers", optarg, 1, 1024);
-			break;
-		case 'w':
-			o->writers = tool_parse_num("writers", optarg, 1, 64);
-			break;
-		case 'f':
-			o->fake_writers = tool_parse_num("fake-writers", optarg, 0, 64);
-			break;
-		case 'p':
-			o->pipe_len = tool_parse_num("pipe-len", optarg, 2,
-						TORTURE_MAX_PIPE);
-			break;
-		case 's':
-			o->seed = tool_parse_num("seed", optarg, 0, ULLONG_MAX);
-			break;
-		case 'j':
-			o->json = optarg;
-			break;
-		case OPT_EXPECT_FLAVOR:
-			if (strcmp(optarg, "membarrier") && strcmp(optarg, "fence"))
-				usage_error("--expect-flavor=%s: expected membarrier or fence",
-					    optarg);
-			o->expect_flavor = optarg;
-			break;
-		case OPT_PROGRESS:
-			o->progress_s = tool_parse_num("progress-s", optarg, 0, 86400);
-			break;
-		case OPT_WATCHDOG:
-			o->watchdog_s = tool_parse_num("watchdog-s", optarg, 1,
-						  30ull * 24 * 3600);
-			break;
-		case OPT_QUARANTINE:
-			o->quarantine = tool_parse_num("quarantine", optarg, 1, 1u << 24);
-			break;
-		case OPT_INJECT:
-			if (!strcmp(optarg, "early-free"))
-				o->inject_early_free = true;
-			else if (!strcmp(optarg, "no-sync"))
-				o->inject_no_sync = true;
-			else if (!strcmp(optarg, "boost-off"))
-				o->inject_boost_off = true;
-			else
-				usage_error("--inject-bug=%s: expected early-free, no-sync or boost-off",
-					    optarg);
-			break;
-		case OPT_NO_CHURN:
-			o->churn = false;
-			break;
-		case OPT_BOOST:
-			o->boost = true;
-			break;
-		case OPT_BOOST_READERS:
-			o->boost_readers = tool_parse_num("boost-readers", optarg, 1, 16);
-			break;
-		case OPT_BOOST_UPDATERS:
-			o->boost_updaters = tool_parse_num("boost-updaters", optarg, 1, 8);
-			break;
-		case OPT_BOOST_HOG_PRIO:
-			o->boost_hog_prio = tool_parse_num("boost-hog-prio", optarg, 1, 98);
-			break;
-		case OPT_BOOST_ON:
-			o->boost_on_ms = tool_parse_num("boost-on-ms", optarg, 10, 1000);
-			break;
-		case OPT_BOOST_OFF:
-			o->boost_off_ms = tool_parse_num("boost-off-ms", optarg, 10, 10000);
-			break;
-		case OPT_BOOST_BOUND:
-			o->boost_bound_ms = tool_parse_num("boost-bound-ms", optarg, 1,
-						      600000);
-			break;
-		case OPT_BOOST_APP:
-			o->boost_app_pct = tool_parse_num("boost-app-changes", optarg, 0, 100);
-			break;
-		case OPT_EXPECT_MACHINE:
-			if (strcmp(optarg, "3") && strcmp(optarg, "8"))
-				usage_error("--expect-machine=%s: expected 3 or 8", optarg);
-			o->expect_machine = optarg[0] - '0';
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
-		default:
-			fprintf(stderr, "Try 'rcuboost-torture --help'.\n");
-			exit(2);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	first = tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
+	if (first < argc)
+		tool_usage_error("unexpected argument '%s'", argv[first]);
 	if (o->inject_boost_off && !o->boost)
-		usage_error("--inject-bug=boost-off needs --boost");
+		tool_usage_error("--inject-bug=boost-off needs --boost");
 	/* xorshift needs a non-zero state. */
 	if (o->seed == 0)
 		o->seed = 1;

@@ -109,16 +109,6 @@ struct torture_opts {
 	int expect_machine;     /* 0: any */
 };
 
-/* Scheduling attributes as sched_getattr(2) reports them. */
-struct torture_sched {
-	uint32_t size;
-	uint32_t policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-};
-
 /* Upper bounds of the boost callback latency histogram, in ms; the last
  * bucket counts the rest. */
 #define TORTURE_BOOST_LAT_BUCKETS 9
@@ -296,9 +286,8 @@ int torture_boost_start(void);
  * threads, take the boost statistics and check them. */
 void torture_boost_finish(void);
 /* Read the caller's attributes; 0 or -errno. */
-int torture_sched_get(struct torture_sched *a);
 /* Count error @kind unless the caller's attributes are @want. */
-bool torture_boost_check_attrs(const struct torture_sched *want,
+bool torture_boost_check_attrs(const struct tool_sattr *want,
 			       enum torture_error kind, const char *who,
 			       unsigned int idx, const char *when);
 void torture_boost_progress(FILE *f);

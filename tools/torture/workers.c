@@ -158,7 +158,7 @@ void *torture_reader_fn(void *arg)
 {
 	struct torture_reader *rd = arg;
 	uint64_t rng = tstate.opt.seed ^ (0x100 + rd->idx) * 0x9e3779b97f4a7c15ull;
-	struct torture_sched orig;
+	struct tool_sattr orig;
 	bool watch = false;
 	unsigned long n = 0;
 
@@ -167,7 +167,7 @@ void *torture_reader_fn(void *arg)
 	/* With --boost these readers too are preempted and boosted now and
 	 * then: sample their attributes for a residual boost. */
 	if (tstate.opt.boost)
-		watch = torture_sched_get(&orig) == 0;
+		watch = tool_sattr_get(0, &orig) == 0;
 	while (!stopping()) {
 		torture_read_section(rd, &rng, NULL, NULL);
 		if (watch && (++n & 511) == 0)
