@@ -70,6 +70,9 @@ struct bench_scenario {
 	const struct bench_test *tests;
 };
 
+/* The ntests and tests members of a scenario from its array of tests. */
+#define BENCH_TESTS(a) .ntests = sizeof(a) / sizeof((a)[0]), .tests = (a)
+
 /*
  * The scenarios, in default run order.  To add one: write sc_NAME.c
  * defining "const struct bench_scenario bench_scenario_NAME", add
@@ -117,7 +120,7 @@ struct bench_xres {
 	unsigned int nfigs;
 	struct bench_xfig figs[BENCH_X_MAX_FIGS];
 	char plot[512]; /* the plot written, or why none */
-	double elapsed_s;
+	double elapsed_s; /* set by the runner */
 	/* The scenario's own tables (after the figures' header) and the
 	 * members of its JSON detail object (without braces). */
 	void (*print_detail)(FILE *out, const struct bench_xres *x);
@@ -169,6 +172,8 @@ struct bench_xtable {
 	int label;
 	void (*cell)(FILE *out, int width, unsigned int row, unsigned int col, const void *arg);
 	const void *arg;
+	const char *errors[BENCH_X_MAX_PEERS]; /* per column, after the rows
+						* as "  COL: ERROR" unless empty */
 };
 void bench_x_print_runs(FILE *out, const struct bench_xtable *t);
 /* A cell of such a table: @v, or "n/a" unless @have. */
@@ -216,6 +221,27 @@ int bench_x_rt_check(struct bench_xres *x, int prio);
  * -ECHILD (killed by a signal or a non-zero exit status). */
 int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, char *why,
 		      size_t len);
+
+/* For the scenarios that run each configuration in a child process
+ * (boosters, pi): wait on the futex @w while it holds @val, at most @ms;
+ * a freed-object callback that does nothing; and the child's outcome
+ * (bench_x_run_child()'s @err and @why) into @error: a hang overrides the
+ * child's own reason, a death does not.  Returns @err. */
+void bench_x_futex_wait(_Atomic int *w, int val, long ms);
+/* What such a child gets: its configuration, the scenario's priv, and
+ * its result in shared memory. */
+struct bench_child {
+	int conf;
+	const void *pv;
+	void *r;
+};
+/* Run @child for configuration @conf in a child process (timeout
+ * @timeout_s); its error, if any, into @error (bench_x_child_error()).
+ * Returns 0 if it exited normally. */
+int bench_x_conf_child(void (*child)(void *arg), int conf, const void *pv, void *r,
+		       unsigned int timeout_s, char *error, size_t len);
+void bench_x_freed_nop(void *payload, size_t bytes);
+int bench_x_child_error(int err, const char *why, char *error, size_t len);
 
 /* ---- runs of the inversion engine (invruns.c) ---------------------- */
 
@@ -301,6 +327,11 @@ void bench_ir_json_run(FILE *f, int hog_ms, const char *name, int ran,
 		       const struct inv_result *res, int first);
 void bench_ir_json_end(FILE *f, int any);
 void bench_ir_free(struct bench_ir *ir);
+/* bench_x_new() for a scenario whose priv starts with its struct
+ * bench_ir, freed with it. */
+struct bench_xres *bench_ir_new(const char *scenario, size_t priv_size,
+				void (*print_detail)(FILE *out, const struct bench_xres *x),
+				void (*json_detail)(FILE *f, const struct bench_xres *x));
 
 /* ---- results -------------------------------------------------------- */
 

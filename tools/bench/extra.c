@@ -14,10 +14,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -220,6 +223,9 @@ void bench_x_print_runs(FILE *out, const struct bench_xtable *t)
 		}
 		fprintf(out, "\n");
 	}
+	for (unsigned int c = 0; c < t->ncols; c++)
+		if (t->errors[c] && t->errors[c][0])
+			fprintf(out, "  %s: %s\n", t->cols[c], t->errors[c]);
 }
 
 void bench_x_cell_long(FILE *out, int width, int have, long v)
@@ -345,6 +351,37 @@ void bench_x_gnuplot(struct bench_xres *x, const char *name, int width, int heig
 	else
 		snprintf(x->plot, sizeof(x->plot), "none (%s; script %s)",
 			 err == -ENOENT ? "gnuplot is not installed" : "gnuplot failed", gp);
+}
+
+void bench_x_futex_wait(_Atomic int *w, int val, long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
+
+	syscall(SYS_futex, (int *)w, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
+}
+
+void bench_x_freed_nop(void *payload, size_t bytes)
+{
+	(void)payload;
+	(void)bytes;
+}
+
+int bench_x_child_error(int err, const char *why, char *error, size_t len)
+{
+	/* A hang overrides the child's own reason; a death does not. */
+	if (err && (err == -ETIMEDOUT || !error[0]))
+		snprintf(error, len, "%s", why);
+	return err;
+}
+
+int bench_x_conf_child(void (*child)(void *arg), int conf, const void *pv, void *r,
+		       unsigned int timeout_s, char *error, size_t len)
+{
+	struct bench_child c = { conf, pv, r };
+	char why[256];
+
+	return bench_x_child_error(bench_x_run_child(child, &c, timeout_s, why, sizeof(why)),
+				   why, error, len);
 }
 
 int bench_x_rt_check(struct bench_xres *x, int prio)

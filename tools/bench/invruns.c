@@ -129,10 +129,11 @@ void bench_ir_end(struct bench_ir *ir)
 double bench_ir_val(const struct bench_ir *ir, unsigned int h, unsigned int r,
 		    enum bench_ir_what w)
 {
-	const struct inv_result *res = &ir->res[h][r];
+	const struct inv_result *res;
 
-	if (h >= ir->nhogs || !ir->ran[h][r])
+	if (h >= ir->nhogs || r >= ir->nruns || !ir->ran[h][r])
 		return NAN;
+	res = &ir->res[h][r];
 	switch (w) {
 	case IR_HELD:
 		return res->reader_held_ms;
@@ -226,13 +227,12 @@ void bench_ir_print(FILE *out, const struct bench_ir *ir, int width,
 	for (unsigned int h = 0; h < ir->nhogs; h++) {
 		struct bench_ir_cells c = { ir, h, rows };
 		struct bench_xtable t = { head, ir->name, ir->ran[h], ir->nruns, width,
-					  labels, nrows, 32, bench_ir_cell, &c };
+					  labels, nrows, 32, bench_ir_cell, &c, { NULL } };
 
 		snprintf(head, sizeof(head), "hog %-5d ms", ir->hog_ms[h]);
-		bench_x_print_runs(out, &t);
 		for (unsigned int r = 0; r < ir->nruns; r++)
-			if (!ir->ran[h][r] || !ir->res[h][r].ok)
-				fprintf(out, "  %s: %s\n", ir->name[r], ir->res[h][r].error);
+			t.errors[r] = ir->res[h][r].error;
+		bench_x_print_runs(out, &t);
 		if (after)
 			after(out, ir, h);
 	}
@@ -307,4 +307,19 @@ void bench_ir_free(struct bench_ir *ir)
 	for (unsigned int h = 0; h < ir->nhogs; h++)
 		for (unsigned int r = 0; r < ir->nruns; r++)
 			inv_result_free(&ir->res[h][r]);
+}
+
+static void free_ir(void *priv)
+{
+	bench_ir_free(priv);
+}
+
+struct bench_xres *bench_ir_new(const char *scenario, size_t priv_size,
+				void (*print_detail)(FILE *out, const struct bench_xres *x),
+				void (*json_detail)(FILE *f, const struct bench_xres *x))
+{
+	struct bench_xres *x = bench_x_new(scenario, priv_size, print_detail, json_detail);
+
+	x->free_priv = free_ir;
+	return x;
 }

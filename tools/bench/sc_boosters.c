@@ -27,6 +27,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -86,13 +87,6 @@ static int c_rcuboost;
 static _Atomic int c_blocked, c_left, c_release;
 static _Atomic int c_register_err;
 
-static void c_futex_wait(_Atomic int *w, int val, long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
-
-	syscall(SYS_futex, (int *)w, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
-}
-
 static void *c_reader(void *arg)
 {
 	uint64_t deadline = tool_now_ns() + (uint64_t)READER_MAX_MS * 1000000;
@@ -108,7 +102,7 @@ static void *c_reader(void *arg)
 		rcb_note_block();
 	atomic_fetch_add(&c_blocked, 1);
 	while (!atomic_load(&c_release) && tool_now_ns() < deadline)
-		c_futex_wait(&c_release, 0, 1000);
+		bench_x_futex_wait(&c_release, 0, 1000);
 	c_ops->read_unlock();
 	c_ops->unregister_thread();
 	atomic_fetch_add(&c_left, 1);
@@ -134,12 +128,6 @@ static void *c_synchronizer(void *arg)
 	return NULL;
 }
 
-static void c_freed(void *payload, size_t bytes)
-{
-	(void)payload;
-	(void)bytes;
-}
-
 static double ms_since(uint64_t t0, uint64_t t1)
 {
 	return (double)(t1 - t0) / 1e6;
@@ -147,15 +135,9 @@ static double ms_since(uint64_t t0, uint64_t t1)
 
 #define C_FAIL(r, ...) snprintf((r)->error, sizeof((r)->error), __VA_ARGS__)
 
-struct bo_child {
-	int conf;
-	const struct bo_priv *pv;
-	struct bo_res *r;
-};
-
 static void child(void *arg)
 {
-	const struct bo_child *ch = arg;
+	const struct bench_child *ch = arg;
 	int conf = ch->conf;
 	const struct bo_priv *pv = ch->pv;
 	struct bo_res *r = ch->r;
@@ -174,12 +156,12 @@ static void child(void *arg)
 	c_rcuboost = conf != C_MEMB;
 	if (conf == C_MEMB) {
 		c_ops = &inv_flavor_urcu_memb;
-		err = c_ops->init(c_freed);
+		err = c_ops->init(bench_x_freed_nop);
 	} else {
 		cfg.booster_cpus = conf == C_SINGLE ? -1 : 1;
 		inv_flavor_rcuboost_cfg(&rb_ops, conf_name[conf], &cfg);
 		c_ops = &rb_ops;
-		err = rb_ops.init_cfg(&cfg, c_freed);
+		err = rb_ops.init_cfg(&cfg, bench_x_freed_nop);
 	}
 	if (err || !th) {
 		C_FAIL(r, "initialisation failed: %s", strerror(err ? -err : ENOMEM));
@@ -303,16 +285,8 @@ static void child(void *arg)
 
 static void run_child(int conf, const struct bo_priv *pv, struct bo_res *r)
 {
-	struct bo_child c = { conf, pv, r };
-	char why[sizeof(r->error)];
-	int err = bench_x_run_child(child, &c, CHILD_TIMEOUT_S, why, sizeof(why));
-
-	if (!err)
-		return;
-	r->ok = 0;
-	/* A hang overrides the child's own reason; a death does not. */
-	if (err == -ETIMEDOUT || !r->error[0])
-		C_FAIL(r, "%s", why);
+	if (bench_x_conf_child(child, conf, pv, r, CHILD_TIMEOUT_S, r->error, sizeof(r->error)))
+		r->ok = 0;
 }
 
 static double v_of(const struct bo_res *r, double v)
@@ -358,7 +332,7 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 	};
 	int ran[NCONF];
 	struct bench_xtable t = { "", conf_name, ran, NCONF, 11,
-				  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, rs };
+				  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, rs, { NULL } };
 
 	fprintf(out, "\nboosters: %d registered SCHED_OTHER readers (%d KiB stacks), half pinned\n"
 		     "to CPU 0 and half to CPU 1, block in read-side critical sections\n"
@@ -370,12 +344,11 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		fprintf(out, "boosters: n/a: %s\n", x->why);
 		return;
 	}
-	for (int c = 0; c < NCONF; c++)
+	for (int c = 0; c < NCONF; c++) {
 		ran[c] = rs[c].ran;
+		t.errors[c] = rs[c].error;
+	}
 	bench_x_print_runs(out, &t);
-	for (int c = 0; c < NCONF; c++)
-		if (rs[c].error[0])
-			fprintf(out, "  %s: %s\n", conf_name[c], rs[c].error);
 	fprintf(out, "\nHow it scales: %s\n(below 1.00x: one booster per CPU does better than one for "
 		     "all CPUs).\n", x->why);
 }
@@ -445,12 +418,41 @@ static void plot(struct bench_xres *x, const struct bo_priv *pv)
 			pv->nreaders, dat);
 }
 
+/* The figures: per-cpu against single and (if @memb) urcu-memb. */
+static const struct bo_fig {
+	const char *name, *unit;
+	size_t off; /* of a double in struct bo_res; -1: passes */
+	int memb;
+} figs[] = {
+	{ "boosters.all_boosted", "ms", offsetof(struct bo_res, all_boosted_ms), 0 },
+	{ "boosters.latency_max", "ms", offsetof(struct bo_res, lat_max_ms), 0 },
+	{ "boosters.latency_mean", "ms", offsetof(struct bo_res, lat_mean_ms), 0 },
+	{ "boosters.booster_cpu", "ms", offsetof(struct bo_res, booster_cpu_ms), 0 },
+	{ "boosters.passes", "passes", (size_t)-1, 0 },
+	{ "boosters.release_to_gp", "ms", offsetof(struct bo_res, release_to_gp_ms), 1 },
+	{ "boosters.gp", "ms", offsetof(struct bo_res, gp_ms), 1 },
+};
+
+static void add_fig(struct bench_xres *x, const struct bo_res *rs, const struct bo_fig *f)
+{
+	struct bench_xfig *g;
+	double v[NCONF];
+
+	for (int c = 0; c < NCONF; c++) {
+		const void *p = f->off == (size_t)-1 ? NULL : (const char *)&rs[c] + f->off;
+
+		v[c] = v_of(&rs[c], p ? *(const double *)p : (double)rs[c].passes);
+	}
+	g = bench_x_fig(x, f->unit, v[C_MULTI], "%s", f->name);
+	bench_x_peer(g, "single", v[C_SINGLE]);
+	bench_x_peer(g, "urcu-memb", f->memb ? v[C_MEMB] : NAN);
+}
+
 static struct bench_xres *run(const struct bench_params *bp)
 {
 	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct bo_priv), print_detail,
 					   json_detail);
 	struct bo_priv *pv = x->priv;
-	uint64_t t0 = tool_now_ns();
 	struct bo_res *rs;
 	struct rlimit rl;
 	char a[32], b[32], c[32], d[32];
@@ -493,30 +495,10 @@ static struct bench_xres *run(const struct bench_params *bp)
 	}
 
 	{
-		const struct bo_res *m = &rs[C_MULTI], *s = &rs[C_SINGLE], *u = &rs[C_MEMB];
-		struct bench_xfig *g;
+		const struct bo_res *m = &rs[C_MULTI], *s = &rs[C_SINGLE];
 
-		g = bench_x_fig(x, "ms", v_of(m, m->all_boosted_ms), "boosters.all_boosted");
-		bench_x_peer(g, "single", v_of(s, s->all_boosted_ms));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "ms", v_of(m, m->lat_max_ms), "boosters.latency_max");
-		bench_x_peer(g, "single", v_of(s, s->lat_max_ms));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "ms", v_of(m, m->lat_mean_ms), "boosters.latency_mean");
-		bench_x_peer(g, "single", v_of(s, s->lat_mean_ms));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "ms", v_of(m, m->booster_cpu_ms), "boosters.booster_cpu");
-		bench_x_peer(g, "single", v_of(s, s->booster_cpu_ms));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "passes", v_of(m, (double)m->passes), "boosters.passes");
-		bench_x_peer(g, "single", v_of(s, (double)s->passes));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "ms", v_of(m, m->release_to_gp_ms), "boosters.release_to_gp");
-		bench_x_peer(g, "single", v_of(s, s->release_to_gp_ms));
-		bench_x_peer(g, "urcu-memb", v_of(u, u->release_to_gp_ms));
-		g = bench_x_fig(x, "ms", v_of(m, m->gp_ms), "boosters.gp");
-		bench_x_peer(g, "single", v_of(s, s->gp_ms));
-		bench_x_peer(g, "urcu-memb", v_of(u, u->gp_ms));
+		for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
+			add_fig(x, rs, &figs[i]);
 		print_scaling_fix(a, sizeof(a), m->all_boosted_ms, s->all_boosted_ms);
 		print_scaling_fix(b, sizeof(b), m->lat_max_ms, s->lat_max_ms);
 		print_scaling_fix(c, sizeof(c), m->lat_mean_ms, s->lat_mean_ms);
@@ -526,7 +508,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 			 "booster CPU %s", a, b, c, d);
 	}
 	plot(x, pv);
-	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

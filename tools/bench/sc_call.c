@@ -133,33 +133,13 @@ static int measure_latency(const struct tool_peer *f,
 }
 
 static const struct bench_test call_tests[] = {
-	{
-		.name = "call (1 thread)",
-		.measure = measure_call1,
-		.nfig = 2,
-		.fig = {
-			{ "call", "calls/s", BENCH_HIGHER, 1.0 },
-			{ "call.enqueue", "calls/s", BENCH_HIGHER, 0 },
-		},
-	},
-	{
-		.name = "call (2 threads)",
-		.measure = measure_call2,
-		.nfig = 2,
-		.fig = {
-			{ "call.2t", "calls/s", BENCH_HIGHER, 1.0 },
-			{ "call.2t.enqueue", "calls/s", BENCH_HIGHER, 0 },
-		},
-	},
-	{
-		.name = "call (latency)",
-		.measure = measure_latency,
-		.nfig = 2,
-		.fig = {
-			{ "call.lat", "us", BENCH_LOWER, 1.0 },
-			{ "call.lat.p99", "us", BENCH_LOWER, 1.0 },
-		},
-	},
+	{ "call (1 thread)", measure_call1, 2, { { "call", "calls/s", BENCH_HIGHER, 1.0 },
+						 { "call.enqueue", "calls/s", BENCH_HIGHER, 0 } } },
+	{ "call (2 threads)", measure_call2, 2,
+	  { { "call.2t", "calls/s", BENCH_HIGHER, 1.0 },
+	    { "call.2t.enqueue", "calls/s", BENCH_HIGHER, 0 } } },
+	{ "call (latency)", measure_latency, 2, { { "call.lat", "us", BENCH_LOWER, 1.0 },
+						  { "call.lat.p99", "us", BENCH_LOWER, 1.0 } } },
 };
 
 const struct bench_scenario bench_scenario_call = {
@@ -172,6 +152,5 @@ const struct bench_scenario bench_scenario_call = {
 		"  (informational).  call.lat: one thread queues a callback every 100 us and\n"
 		"  sleeps in between (QSBR: offline); figures: median and 99th percentile\n"
 		"  queue-to-invocation latency in us (goal: <= 1.0x urcu-memb).",
-	.ntests = 3,
-	.tests = call_tests,
+	BENCH_TESTS(call_tests),
 };

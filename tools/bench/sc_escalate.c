@@ -185,7 +185,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 	struct es_priv *pv = x->priv;
 	struct bench_ir *ir = &pv->ir;
 	static const int hogs[] = { 500, 1000 }, qhogs[] = { 400 };
-	uint64_t t0 = tool_now_ns();
 	unsigned int n;
 
 	x->free_priv = free_priv;
@@ -224,7 +223,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 	bench_ir_end(ir);
 	add_figs(x, pv);
 	plot(x, pv);
-	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

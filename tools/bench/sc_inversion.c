@@ -32,7 +32,7 @@
 enum { RUN_OFF, RUN_ON, RUN_MEMB, NRUNS };
 
 struct iv_priv {
-	struct bench_ir ir;
+	struct bench_ir ir; /* first: see bench_ir_new() */
 	double gp_goal_ms, growth_goal;
 };
 
@@ -205,22 +205,15 @@ static void add_figs(struct bench_xres *x, const struct iv_priv *pv)
 	bench_x_peer(g, BENCH_X_GOAL, pv->growth_goal);
 }
 
-static void free_priv(void *priv)
-{
-	bench_ir_free(&((struct iv_priv *)priv)->ir);
-}
-
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct iv_priv), print_detail,
-					   json_detail);
+	struct bench_xres *x = bench_ir_new(sc.name, sizeof(struct iv_priv), print_detail,
+					    json_detail);
 	struct iv_priv *pv = x->priv;
 	struct bench_ir *ir = &pv->ir;
 	int hogs[BENCH_IR_MAX_HOGS];
 	unsigned int nhogs = bp->nhogs;
-	uint64_t t0 = tool_now_ns();
 
-	x->free_priv = free_priv;
 	if (nhogs)
 		memcpy(hogs, bp->hogs, sizeof(hogs));
 	else
@@ -236,7 +229,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 		bench_ir_end(ir);
 	}
 	add_figs(x, pv);
-	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

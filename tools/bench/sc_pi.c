@@ -67,19 +67,6 @@ static const struct bench_scenario sc = {
 static const struct inv_flavor_ops *c_ops;
 static int c_rcuboost;
 
-static void c_freed(void *payload, size_t bytes)
-{
-	(void)payload;
-	(void)bytes;
-}
-
-static void c_futex_wait(_Atomic int *w, int val, long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
-
-	syscall(SYS_futex, (int *)w, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
-}
-
 static void c_futex_wake(_Atomic int *w)
 {
 	syscall(SYS_futex, (int *)w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
@@ -269,7 +256,7 @@ static void *ch_holder(void *arg)
 	atomic_store(&ch_locked, 1);
 	/* Asleep until told; then runnable on CPU 0 under the hog. */
 	while (!atomic_load(&ch_release) && tool_now_ns() < end)
-		c_futex_wait(&ch_release, 0, 10);
+		bench_x_futex_wait(&ch_release, 0, 10);
 	/* The priority it runs at now, still holding M: real-time above
 	 * the hog if a boost reached it through the chain, else whatever
 	 * let it run (the hog's end). */
@@ -313,15 +300,6 @@ static void *ch_hog(void *arg)
 	ch_hog_ran_ms = (double)(tool_now_ns() - t0) / 1e6;
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
 	return NULL;
-}
-
-static int ch_wait_flag(_Atomic int *flag, int ms)
-{
-	uint64_t end = tool_now_ns() + (uint64_t)ms * 1000000;
-
-	while (!atomic_load(flag) && tool_now_ns() < end)
-		tool_sleep_ns(100000);
-	return atomic_load(flag);
 }
 
 static int ch_start(pthread_t *t, int cpu, int fifo_prio, void *(*fn)(void *))
@@ -373,7 +351,7 @@ static double ch_once(struct pi_res *r)
 		C_FAIL(r, "chain: cannot start the holder: %s", strerror(err));
 		return NAN;
 	}
-	if (ch_wait_flag(&ch_locked, 1000) != 1) {
+	if (tool_wait_flag(&ch_locked, 1000) != 1) {
 		C_FAIL(r, "chain: the holder did not take the mutex within 1 s");
 		goto out;
 	}
@@ -383,7 +361,7 @@ static double ch_once(struct pi_res *r)
 		goto out;
 	}
 	hog = 1;
-	ch_wait_flag(&ch_hog_started, 1000);
+	tool_wait_flag(&ch_hog_started, 1000);
 	/* Runnable from now on, but on CPU 0 under the hog. */
 	atomic_store(&ch_release, 1);
 	c_futex_wake(&ch_release);
@@ -393,7 +371,7 @@ static double ch_once(struct pi_res *r)
 		goto out;
 	}
 	reader = 1;
-	if (!ch_wait_flag(&ch_reader_in, 1000)) {
+	if (!tool_wait_flag(&ch_reader_in, 1000)) {
 		C_FAIL(r, "chain: the reader did not enter its section within 1 s");
 		goto out;
 	}
@@ -432,7 +410,7 @@ static void c_chain(const struct pi_priv *pv, const struct rcb_config *cfg, stru
 		C_FAIL(r, "chain: PI mutex: %s", strerror(err));
 		return;
 	}
-	err = cfg ? c_ops->init_cfg(cfg, c_freed) : c_ops->init(c_freed);
+	err = cfg ? c_ops->init_cfg(cfg, bench_x_freed_nop) : c_ops->init(bench_x_freed_nop);
 	if (err) {
 		C_FAIL(r, "chain: initialisation failed: %s", strerror(-err));
 		pthread_mutex_destroy(&ch_mutex);
@@ -484,15 +462,9 @@ static unsigned int c_child_timeout_s(const struct pi_priv *pv)
 	return (inv + chain + (unsigned int)pv->unlocks * (BLOCK_MS + 50)) / 1000 + 30;
 }
 
-struct pi_child {
-	int conf;
-	const struct pi_priv *pv;
-	struct pi_res *r;
-};
-
 static void child(void *arg)
 {
-	const struct pi_child *ch = arg;
+	const struct bench_child *ch = arg;
 	int conf = ch->conf;
 	const struct pi_priv *pv = ch->pv;
 	struct pi_res *r = ch->r;
@@ -553,13 +525,8 @@ static void child(void *arg)
 
 static void run_child(int conf, const struct pi_priv *pv, struct pi_res *r)
 {
-	struct pi_child c = { conf, pv, r };
-	char why[sizeof(r->error)];
-
-	if (bench_x_run_child(child, &c, c_child_timeout_s(pv), why, sizeof(why)) != 0) {
+	if (bench_x_conf_child(child, conf, pv, r, c_child_timeout_s(pv), r->error, sizeof(r->error)))
 		r->ok = 0;
-		C_FAIL(r, "%s", why);
-	}
 }
 
 static void add_figs(struct bench_xres *x, const struct pi_priv *pv)
@@ -599,7 +566,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct pi_priv), pi_print_detail,
 					   pi_json_detail);
 	struct pi_priv *pv = x->priv;
-	uint64_t t0 = tool_now_ns();
 	struct pi_res *rs;
 	char a[32], b[32];
 
@@ -654,7 +620,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 		pi_plot(x, pv);
 	}
 	/* The shared results stay mapped: the report reads them. */
-	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

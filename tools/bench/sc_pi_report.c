@@ -76,7 +76,7 @@ void pi_print_detail(FILE *out, const struct bench_xres *x)
 	};
 	int ran[NCONF];
 	struct bench_xtable t = { "", pi_conf_name, ran, NCONF, 11,
-				  rows, sizeof(rows) / sizeof(rows[0]), 34, cell, rs };
+				  rows, sizeof(rows) / sizeof(rows[0]), 34, cell, rs, { NULL } };
 
 	fprintf(out, "\npi: each configuration in its own child process, pinned to CPU %d.\n"
 		     "Inversion: SCHED_FIFO %d reader preempted by a SCHED_FIFO %d hog on CPU %d for\n"
@@ -96,12 +96,11 @@ void pi_print_detail(FILE *out, const struct bench_xres *x)
 		fprintf(out, "pi: n/a: %s\n", x->why);
 		return;
 	}
-	for (int c = 0; c < NCONF; c++)
+	for (int c = 0; c < NCONF; c++) {
 		ran[c] = rs[c].ran;
+		t.errors[c] = rs[c].error;
+	}
 	bench_x_print_runs(out, &t);
-	for (int c = 0; c < NCONF; c++)
-		if (rs[c].error[0])
-			fprintf(out, "  %s: %s\n", pi_conf_name[c], rs[c].error);
 	fprintf(out, "\nThe holder's RT prio: the real-time priority the chain's SCHED_OTHER\n"
 		     "holder ran at as it released the mutex (its own /proc view, inherited\n"
 		     "priority included; 0: not real-time), lowest over the reps; above %d,\n"

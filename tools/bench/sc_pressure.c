@@ -24,7 +24,7 @@ enum { R_PLAIN, R_CB, R_BYTES, R_MEMB, NRUNS };
 #define THR_CALLBACKS 64
 
 struct pr_priv {
-	struct bench_ir ir;
+	struct bench_ir ir; /* first: see bench_ir_new() */
 	double per_period;   /* callbacks the updater queues per booster period */
 	double bound_cb, bound_bytes;
 	unsigned long thr_bytes;
@@ -147,21 +147,14 @@ static void add_figs(struct bench_xres *x, struct pr_priv *pv)
 	bench_x_peer(g, "urcu-memb", bench_ir_growth(ir, R_MEMB));
 }
 
-static void free_priv(void *priv)
-{
-	bench_ir_free(&((struct pr_priv *)priv)->ir);
-}
-
 static struct bench_xres *run(const struct bench_params *bp)
 {
-	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct pr_priv), print_detail,
-					   json_detail);
+	struct bench_xres *x = bench_ir_new(sc.name, sizeof(struct pr_priv), print_detail,
+					    json_detail);
 	struct pr_priv *pv = x->priv;
 	struct bench_ir *ir = &pv->ir;
 	static const int hogs[] = { 500, 2000 }, qhogs[] = { 200, 400 };
-	uint64_t t0 = tool_now_ns();
 
-	x->free_priv = free_priv;
 	bench_ir_init(ir, bp->quick ? qhogs : hogs, 2);
 	ir->prm.cb_period_us = 150;
 	ir->prm.warmup_ms = bp->quick ? 100 : 300;
@@ -185,7 +178,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 	bench_ir_end(ir);
 	add_figs(x, pv);
 	plot(x, pv);
-	x->elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	return x;
 }
 

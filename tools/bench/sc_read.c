@@ -48,18 +48,12 @@ static int measure_read(const struct tool_peer *f,
 }
 
 static const struct bench_test read_tests[] = {
-	{
-		.name = "read",
-		.measure = measure_read,
-		.nfig = 1,
-		.fig = { { "read", "ns/op", BENCH_LOWER, 1.05 } },
-	},
+	{ "read", measure_read, 1, { { "read", "ns/op", BENCH_LOWER, 1.05 } } },
 };
 
 const struct bench_scenario bench_scenario_read = {
 	.name = "read",
 	.help = "read: one thread, pinned, runs empty read-side critical sections\n"
 		"  (lock + unlock) back to back.  Figure: ns per pair.  Goal: <= 1.05x urcu-memb.",
-	.ntests = 1,
-	.tests = read_tests,
+	BENCH_TESTS(read_tests),
 };

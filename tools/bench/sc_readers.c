@@ -89,15 +89,8 @@ static int measure_readers(const struct tool_peer *f,
 }
 
 static const struct bench_test readers_tests[] = {
-	{
-		.name = "readers",
-		.measure = measure_readers,
-		.nfig = 2,
-		.fig = {
-			{ "readers", "reads/s", BENCH_HIGHER, 0.95 },
-			{ "readers.updates", "updates/s", BENCH_HIGHER, 0 },
-		},
-	},
+	{ "readers", measure_readers, 2, { { "readers", "reads/s", BENCH_HIGHER, 0.95 },
+					   { "readers.updates", "updates/s", BENCH_HIGHER, 0 } } },
 };
 
 const struct bench_scenario bench_scenario_readers = {
@@ -109,6 +102,5 @@ const struct bench_scenario bench_scenario_readers = {
 		"  of both readers together (goal: >= 0.95x urcu-memb) and the updater's\n"
 		"  replacements/s (informational).  QSBR readers report a quiescent state\n"
 		"  every 256 critical sections.",
-	.ntests = 1,
-	.tests = readers_tests,
+	BENCH_TESTS(readers_tests),
 };

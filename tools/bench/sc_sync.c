@@ -170,24 +170,10 @@ static int measure_busy(const struct tool_peer *f,
 }
 
 static const struct bench_test sync_tests[] = {
-	{
-		.name = "sync (idle readers)",
-		.measure = measure_idle,
-		.nfig = 2,
-		.fig = {
-			{ "sync", "us", BENCH_LOWER, 1.2 },
-			{ "sync.p99", "us", BENCH_LOWER, 0 },
-		},
-	},
-	{
-		.name = "sync (busy reader)",
-		.measure = measure_busy,
-		.nfig = 2,
-		.fig = {
-			{ "sync.busy", "us", BENCH_LOWER, 1.2 },
-			{ "sync.busy.p99", "us", BENCH_LOWER, 0 },
-		},
-	},
+	{ "sync (idle readers)", measure_idle, 2, { { "sync", "us", BENCH_LOWER, 1.2 },
+						    { "sync.p99", "us", BENCH_LOWER, 0 } } },
+	{ "sync (busy reader)", measure_busy, 2, { { "sync.busy", "us", BENCH_LOWER, 1.2 },
+						   { "sync.busy.p99", "us", BENCH_LOWER, 0 } } },
 };
 
 const struct bench_scenario bench_scenario_sync = {
@@ -199,6 +185,5 @@ const struct bench_scenario bench_scenario_sync = {
 		"  progress count (it may be descheduled by other load).  Figures: median\n"
 		"  latency in us (goal: <= 1.2x urcu-memb) and the 99th percentile\n"
 		"  (informational).",
-	.ntests = 2,
-	.tests = sync_tests,
+	BENCH_TESTS(sync_tests),
 };
