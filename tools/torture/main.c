@@ -175,146 +175,111 @@ static __attribute__((noreturn)) void fatal_create(const char *what, int err)
 	exit(1);
 }
 
-int main(int argc, char **argv)
-{
+/* The update-side threads of the run. */
+struct workers {
 	pthread_t *writers, *fakes, barrier, churn;
-	uint64_t registered_base;
-	struct torture_obj *first;
-	uint64_t watchdog_ns;
-	struct rcb_config cfg;
-	struct rcb_gp_stats st;
-	struct rcb_backlog bl;
-	const char *flavor;
-	unsigned int i;
-	bool pass;
-	int err;
+};
 
-	tool_prog = "rcuboost-torture";
-	parse_args(argc, argv, &tstate.opt);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+static void start(pthread_t *t, const char *what, void *(*fn)(void *), void *arg)
+{
+	int err = pthread_create(t, NULL, fn, arg);
+
+	if (err)
+		fatal_create(what, err);
+}
+
+/* Initialise the library and the run's state; returns the number of
+ * threads registered before any worker exists (this one and any library
+ * thread: exited workers must not add to it), or -1. */
+static long long setup(struct workers *w)
+{
+	struct rcb_config cfg = { 0 };
+	struct rcb_gp_stats st;
+	const char *flavor;
+	int err;
 
 	if (tstate.opt.boost)
 		torture_boost_require_rt();
-	memset(&cfg, 0, sizeof(cfg));
 	if (tstate.opt.inject_boost_off)
 		cfg.boost = -1;
 	err = rcb_init(&cfg);
 	if (err) {
 		fprintf(stderr, "rcuboost-torture: rcb_init: %s\n", strerror(-err));
-		return 1;
+		return -1;
 	}
 	flavor = rcb_flavor_name(rcb_flavor());
 	if (tstate.opt.expect_flavor && strcmp(flavor, tstate.opt.expect_flavor))
 		torture_error(TORTURE_ERR_flavor, "active flavor is %s, expected %s",
 			      flavor, tstate.opt.expect_flavor);
-	if (torture_objects_init() != 0 || rcb_register_thread() != 0) {
-		fprintf(stderr, "rcuboost-torture: out of memory\n");
-		return 1;
-	}
 	tstate.boost_rd0 = tstate.opt.readers + (tstate.opt.churn ? 1 : 0);
-	tstate.nrd = tstate.boost_rd0 +
-		     (tstate.opt.boost ? tstate.opt.boost_readers + 1 : 0);
+	tstate.nrd = tstate.boost_rd0 + (tstate.opt.boost ? tstate.opt.boost_readers + 1 : 0);
 	tstate.rd = aligned_alloc(64, sizeof(*tstate.rd) * tstate.nrd);
-	writers = calloc(tstate.opt.writers, sizeof(*writers));
-	fakes = calloc(tstate.opt.fake_writers + 1, sizeof(*fakes));
-	if (!tstate.rd || !writers || !fakes) {
+	w->writers = calloc(tstate.opt.writers, sizeof(*w->writers));
+	w->fakes = calloc(tstate.opt.fake_writers + 1, sizeof(*w->fakes));
+	if (torture_objects_init() != 0 || rcb_register_thread() != 0 || !tstate.rd ||
+	    !w->writers || !w->fakes) {
 		fprintf(stderr, "rcuboost-torture: out of memory\n");
-		return 1;
+		return -1;
 	}
 	memset(tstate.rd, 0, sizeof(*tstate.rd) * tstate.nrd);
-	for (i = 0; i < tstate.nrd; i++)
+	for (unsigned int i = 0; i < tstate.nrd; i++)
 		tstate.rd[i].idx = i;
-	/* Threads registered before any worker exists (this one and any
-	 * library thread); exited workers must not add to it. */
 	rcb_stats(&st);
-	registered_base = st.registered_threads;
-
-	if (tstate.opt.watchdog_s)
-		watchdog_ns = tstate.opt.watchdog_s * 1000000000ull;
-	else
-		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) * 1000000ull;
-	if (tstate.opt.boost && torture_boost_setup(watchdog_ns) != 0)
-		return 1;
-
 	fprintf(stderr,
 		"rcuboost-torture: start duration=%lums flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%llu inject=%s boost=%s\n",
 		tstate.opt.duration_ms, flavor, tstate.opt.readers,
 		tstate.opt.writers, tstate.opt.fake_writers, tstate.opt.pipe_len,
 		(unsigned long long)tstate.opt.seed,
 		torture_inject_name(), tstate.opt.boost ? "on" : "off");
+	return (long long)st.registered_threads;
+}
 
-	first = torture_obj_alloc();
-	rcb_assign_pointer(torture_current, first);
-
-	tstate.start_ns = tool_now_ns();
-	if (torture_monitor_start(watchdog_ns) != 0)
-		return 1;
-	atomic_store(&tstate.phase, TORTURE_PHASE_RUN);
-
-	for (i = 0; i < tstate.opt.readers; i++) {
-		err = pthread_create(&tstate.rd[i].thread, NULL,
-				     torture_reader_fn, &tstate.rd[i]);
-		if (err)
-			fatal_create("reader", err);
-	}
-	for (i = 0; i < tstate.opt.writers; i++) {
-		err = pthread_create(&writers[i], NULL, torture_writer_fn,
-				     (void *)(uintptr_t)i);
-		if (err)
-			fatal_create("writer", err);
-	}
-	for (i = 0; i < tstate.opt.fake_writers; i++) {
-		err = pthread_create(&fakes[i], NULL, torture_fake_writer_fn,
-				     (void *)(uintptr_t)i);
-		if (err)
-			fatal_create("fake writer", err);
-	}
-	err = pthread_create(&barrier, NULL, torture_barrier_fn, NULL);
-	if (err)
-		fatal_create("barrier", err);
-	if (tstate.opt.churn) {
-		err = pthread_create(&churn, NULL, torture_churn_fn,
-				     &tstate.rd[tstate.opt.readers]);
-		if (err)
-			fatal_create("churn", err);
-	}
-	if (tstate.opt.boost && torture_boost_start() != 0)
-		return 1;
-
-	tool_sleep_ns(tstate.opt.duration_ms * 1000000ull);
-	tstate.end_ns = tool_now_ns();
-	atomic_store_explicit(&tstate.stop, true, memory_order_release);
-	atomic_store(&tstate.phase, TORTURE_PHASE_STOP);
-
-	for (i = 0; i < tstate.opt.readers; i++)
-		pthread_join(tstate.rd[i].thread, NULL);
-	for (i = 0; i < tstate.opt.fake_writers; i++)
-		pthread_join(fakes[i], NULL);
-	pthread_join(barrier, NULL);
+static void start_workers(struct workers *w)
+{
+	for (unsigned int i = 0; i < tstate.opt.readers; i++)
+		start(&tstate.rd[i].thread, "reader", torture_reader_fn, &tstate.rd[i]);
+	for (unsigned int i = 0; i < tstate.opt.writers; i++)
+		start(&w->writers[i], "writer", torture_writer_fn, (void *)(uintptr_t)i);
+	for (unsigned int i = 0; i < tstate.opt.fake_writers; i++)
+		start(&w->fakes[i], "fake writer", torture_fake_writer_fn, (void *)(uintptr_t)i);
+	start(&w->barrier, "barrier", torture_barrier_fn, NULL);
 	if (tstate.opt.churn)
-		pthread_join(churn, NULL);
-	for (i = 0; i < tstate.opt.writers; i++)
-		pthread_join(writers[i], NULL);
-	if (tstate.opt.boost)
-		torture_boost_finish();
+		start(&w->churn, "churn", torture_churn_fn, &tstate.rd[tstate.opt.readers]);
+}
 
-	atomic_store(&tstate.phase, TORTURE_PHASE_DRAIN);
-	torture_final_drain();
+static void join_workers(struct workers *w)
+{
+	for (unsigned int i = 0; i < tstate.opt.readers; i++)
+		pthread_join(tstate.rd[i].thread, NULL);
+	for (unsigned int i = 0; i < tstate.opt.fake_writers; i++)
+		pthread_join(w->fakes[i], NULL);
+	pthread_join(w->barrier, NULL);
+	if (tstate.opt.churn)
+		pthread_join(w->churn, NULL);
+	for (unsigned int i = 0; i < tstate.opt.writers; i++)
+		pthread_join(w->writers[i], NULL);
+}
+
+/* After the final barriers: nothing leaked, queued, misused or left
+ * registered (beyond @registered_base). */
+static void final_checks(unsigned long long registered_base)
+{
+	struct rcb_gp_stats st;
+	struct rcb_backlog bl;
+	int err;
+
 	if (torture_get(&tstate.freed) != torture_get(&tstate.allocated))
 		torture_error(TORTURE_ERR_leak,
 			      "%lu objects allocated, %lu freed after the final barriers",
-			      torture_get(&tstate.allocated),
-			      torture_get(&tstate.freed));
+			      torture_get(&tstate.allocated), torture_get(&tstate.freed));
 	rcb_backlog(&bl);
 	if (bl.callbacks || bl.bytes)
-		torture_error(TORTURE_ERR_backlog,
-			      "%llu callbacks (%llu bytes) still queued",
-			      (unsigned long long)bl.callbacks,
-			      (unsigned long long)bl.bytes);
+		torture_error(TORTURE_ERR_backlog, "%llu callbacks (%llu bytes) still queued",
+			      (unsigned long long)bl.callbacks, (unsigned long long)bl.bytes);
 	err = rcb_shutdown();
 	if (err)
-		torture_error(TORTURE_ERR_api, "rcb_shutdown returned %d (%s)",
-			      err, strerror(-err));
+		torture_error(TORTURE_ERR_api, "rcb_shutdown returned %d (%s)", err,
+			      strerror(-err));
 	rcb_stats(&st);
 	if (st.misuse)
 		torture_error(TORTURE_ERR_misuse, "rcb_stats() counts %llu misuse reports",
@@ -322,8 +287,47 @@ int main(int argc, char **argv)
 	if (st.registered_threads > registered_base)
 		torture_error(TORTURE_ERR_registry,
 			      "%llu threads registered after every worker exited, %llu before any started",
-			      (unsigned long long)st.registered_threads,
-			      (unsigned long long)registered_base);
+			      (unsigned long long)st.registered_threads, registered_base);
+}
+
+int main(int argc, char **argv)
+{
+	struct workers w = { 0 };
+	long long registered_base;
+	uint64_t watchdog_ns;
+	bool pass;
+
+	tool_prog = "rcuboost-torture";
+	parse_args(argc, argv, &tstate.opt);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	registered_base = setup(&w);
+	if (registered_base < 0)
+		return 1;
+	if (tstate.opt.watchdog_s)
+		watchdog_ns = tstate.opt.watchdog_s * 1000000000ull;
+	else
+		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) * 1000000ull;
+	if (tstate.opt.boost && torture_boost_setup(watchdog_ns) != 0)
+		return 1;
+	rcb_assign_pointer(torture_current, torture_obj_alloc());
+	tstate.start_ns = tool_now_ns();
+	if (torture_monitor_start(watchdog_ns) != 0)
+		return 1;
+	atomic_store(&tstate.phase, TORTURE_PHASE_RUN);
+	start_workers(&w);
+	if (tstate.opt.boost && torture_boost_start() != 0)
+		return 1;
+
+	tool_sleep_ns(tstate.opt.duration_ms * 1000000ull);
+	tstate.end_ns = tool_now_ns();
+	atomic_store_explicit(&tstate.stop, true, memory_order_release);
+	atomic_store(&tstate.phase, TORTURE_PHASE_STOP);
+	join_workers(&w);
+	if (tstate.opt.boost)
+		torture_boost_finish();
+	atomic_store(&tstate.phase, TORTURE_PHASE_DRAIN);
+	torture_final_drain();
+	final_checks((unsigned long long)registered_base);
 
 	atomic_store(&tstate.phase, TORTURE_PHASE_REPORT);
 	pass = torture_total_errors() == 0;
@@ -334,7 +338,7 @@ int main(int argc, char **argv)
 	atomic_store(&tstate.phase, TORTURE_PHASE_DONE);
 	torture_monitor_stop();
 	free(tstate.rd);
-	free(writers);
-	free(fakes);
+	free(w.writers);
+	free(w.fakes);
 	return pass ? 0 : 1;
 }
