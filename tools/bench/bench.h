@@ -3,12 +3,14 @@
  * rcuboost-bench: shared declarations.
  *
  * Every figure is measured on several "sides": rcuboost and the liburcu
- * flavors.  A side is a struct tool_peer whose measured loops live in
- * that side's own source file (flavor_*.c, generated from peer_body.h),
- * so that the read-side primitives are inlined into the loops.  A
- * scenario (sc_*.c) is a list of tests; a test measures one side once and
- * yields up to BENCH_MAX_VALUES figures.  The runner (main.c) alternates
- * the sides over several rounds and keeps the median of each figure.
+ * flavors, the peer table of tools/common/peer.h.  A per-side scenario
+ * (sc_read.c ... sc_call.c) is a list of tests; a test measures one side
+ * once and yields up to BENCH_MAX_VALUES figures.  The runner (main.c)
+ * alternates the sides over several rounds and keeps the median of each
+ * figure.  The scenarios run only when named (inversion, boosters, pi,
+ * pressure, escalate) return a struct bench_xres: figures, each with its
+ * peers' values from the same run.  One reporter (report.c, extra.c)
+ * writes both kinds as the summary line, tables, JSON and plots.
  */
 #ifndef RCB_BENCH_H
 #define RCB_BENCH_H

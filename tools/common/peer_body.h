@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The peers' measured loops, written once and compiled into each
- * side's own file (flavor_*.c) so that the side's read-side primitives
- * are inlined into them.  Not a normal header: include it once, at the
- * end of a flavor file, after defining:
+ * The peers' measured loops, written once and compiled into each peer's
+ * own file (peer_*.c) so that the peer's read-side primitives are inlined
+ * into them.  Not a normal header: include it once, at the end of a peer
+ * file, after defining:
  *
  *   FL_NAME            side name (string)
  *   FL_SYM             name of the struct tool_peer to define
