@@ -135,60 +135,55 @@ static double ms_since(uint64_t t0, uint64_t t1)
 
 #define C_FAIL(r, ...) snprintf((r)->error, sizeof((r)->error), __VA_ARGS__)
 
-static void child(void *arg)
+/* Start the library of configuration @conf; 0, or -1 with the reason in
+ * @r (n/a: r->na). */
+static int c_init(int conf, struct bo_res *r, struct inv_flavor_ops *rb_ops,
+		  struct rcb_config *cfg, struct rcb_boost_stats *s0)
 {
-	const struct bench_child *ch = arg;
-	int conf = ch->conf;
-	const struct bo_priv *pv = ch->pv;
-	struct bo_res *r = ch->r;
-	struct inv_flavor_ops rb_ops;
-	struct rcb_config cfg = { .boost = 1 };
-	struct rcb_boost_stats s0, s1;
-	struct c_sync sy = { 0 };
-	pthread_t *th = calloc((size_t)pv->nreaders, sizeof(*th));
-	pthread_attr_t attr;
-	int made = 0, err, sync_on = 0;
-	uint64_t t_create, t_all = 0, t_rel, deadline;
+	int err;
 
-	inv_watchdog("rcuboost-bench boosters (child)", CHILD_TIMEOUT_S - 10);
-	r->nreaders = pv->nreaders;
-	r->all_boosted_ms = NAN;
 	c_rcuboost = conf != C_MEMB;
 	if (conf == C_MEMB) {
 		c_ops = &inv_flavor_urcu_memb;
 		err = c_ops->init(bench_x_freed_nop);
 	} else {
-		cfg.booster_cpus = conf == C_SINGLE ? -1 : 1;
-		inv_flavor_rcuboost_cfg(&rb_ops, conf_name[conf], &cfg);
-		c_ops = &rb_ops;
-		err = rb_ops.init_cfg(&cfg, bench_x_freed_nop);
+		cfg->booster_cpus = conf == C_SINGLE ? -1 : 1;
+		inv_flavor_rcuboost_cfg(rb_ops, conf_name[conf], cfg);
+		c_ops = rb_ops;
+		err = rb_ops->init_cfg(cfg, bench_x_freed_nop);
 	}
-	if (err || !th) {
-		C_FAIL(r, "initialisation failed: %s", strerror(err ? -err : ENOMEM));
-		return;
+	if (err) {
+		C_FAIL(r, "initialisation failed: %s", strerror(-err));
+		return -1;
 	}
 	if (c_rcuboost) {
-		rcb_boost_stats(&s0);
-		if (!s0.enabled || s0.no_permission || !s0.booster_running) {
+		rcb_boost_stats(s0);
+		if (!s0->enabled || s0->no_permission || !s0->booster_running) {
 			r->na = 1;
 			C_FAIL(r, "boosting unavailable (enabled %d, no_permission %d, running %d)",
-			       s0.enabled, s0.no_permission, s0.booster_running);
+			       s0->enabled, s0->no_permission, s0->booster_running);
 			c_ops->fini();
-			return;
+			return -1;
 		}
-		r->boosters = s0.boosters;
+		r->boosters = s0->boosters;
 	}
 	r->ran = 1;
+	return 0;
+}
+
+/* Create the readers, half pinned to each CPU, and wait until they are
+ * all blocked (at *@t_all); returns how many were created. */
+static int c_create_readers(const struct bo_priv *pv, struct bo_res *r, pthread_t *th,
+			    uint64_t t_create, uint64_t *t_all)
+{
+	pthread_attr_t attr;
+	uint64_t deadline;
+	int made, err;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, STACK_BYTES);
-	t_create = tool_now_ns();
 	for (made = 0; made < pv->nreaders; made++) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(made % 2, &set);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		tool_attr_pin(&attr, made % 2);
 		err = pthread_create(&th[made], &attr, c_reader, NULL);
 		if (err) {
 			C_FAIL(r, "pthread_create of reader %d: %s", made, strerror(err));
@@ -196,68 +191,108 @@ static void child(void *arg)
 		}
 	}
 	pthread_attr_destroy(&attr);
-	if (made == pv->nreaders) {
-		deadline = tool_now_ns() + (uint64_t)BLOCK_TIMEOUT_MS * 1000000;
-		while (atomic_load(&c_blocked) + atomic_load(&c_register_err) < made &&
-		       tool_now_ns() < deadline)
-			tool_sleep_ns(200000);
-		t_all = tool_now_ns();
-		r->create_ms = ms_since(t_create, t_all);
-		if (atomic_load(&c_blocked) < made)
-			C_FAIL(r, "only %d of %d readers blocked (%d could not register)",
-			       atomic_load(&c_blocked), made, atomic_load(&c_register_err));
+	if (made < pv->nreaders)
+		return made;
+	deadline = tool_now_ns() + (uint64_t)BLOCK_TIMEOUT_MS * 1000000;
+	while (atomic_load(&c_blocked) + atomic_load(&c_register_err) < made &&
+	       tool_now_ns() < deadline)
+		tool_sleep_ns(200000);
+	*t_all = tool_now_ns();
+	r->create_ms = ms_since(t_create, *t_all);
+	if (atomic_load(&c_blocked) < made)
+		C_FAIL(r, "only %d of %d readers blocked (%d could not register)",
+		       atomic_load(&c_blocked), made, atomic_load(&c_register_err));
+	return made;
+}
+
+/* Hold the @made blocked readers for --hold and until all are boosted
+ * (rcuboost, at most BOOST_TIMEOUT_MS after @t_create), while @sy's grace
+ * period waits; the boost statistics against the baseline @s0. */
+static void c_hold(int conf, const struct bo_priv *pv, struct bo_res *r, int made,
+		   uint64_t t_create, uint64_t t_all, const struct rcb_boost_stats *s0,
+		   const struct c_sync *sy)
+{
+	uint64_t hold_end = t_all + (uint64_t)pv->hold_ms * 1000000;
+	uint64_t deadline = t_create + (uint64_t)BOOST_TIMEOUT_MS * 1000000;
+	struct rcb_boost_stats s1;
+
+	for (;;) {
+		uint64_t now = tool_now_ns();
+
+		if (c_rcuboost && isnan(r->all_boosted_ms)) {
+			rcb_boost_stats(&s1);
+			if (s1.boost_latency_count - s0->boost_latency_count >= made)
+				r->all_boosted_ms = now > t_all ? ms_since(t_all, now) : 0;
+		}
+		if (now >= hold_end &&
+		    (!c_rcuboost || !isnan(r->all_boosted_ms) || now >= deadline))
+			break;
+		tool_sleep_ns(500000);
 	}
+	if (c_rcuboost) {
+		rcb_boost_stats(&s1);
+		r->lat_count = s1.boost_latency_count - s0->boost_latency_count;
+		r->lat_max_ms = (double)s1.boost_latency_ns_max / 1e6;
+		r->lat_mean_ms = r->lat_count ? (double)(s1.boost_latency_ns_total -
+							 s0->boost_latency_ns_total) /
+							r->lat_count / 1e6 : NAN;
+		r->boosts = s1.boost - s0->boost;
+		r->passes = s1.passes - s0->passes;
+		r->sched_syscalls = s1.sched_syscalls - s0->sched_syscalls;
+		r->booster_cpu_ms = (double)(s1.booster_cpu_ns - s0->booster_cpu_ns) / 1e6;
+		if (isnan(r->all_boosted_ms)) {
+			char buf[4096];
+
+			C_FAIL(r, "only %ld of %d readers boosted within %d ms", r->lat_count,
+			       made, BOOST_TIMEOUT_MS);
+			/* For the report: the library's own view. */
+			rcb_boost_stats_format(&s1, buf, sizeof(buf), 1);
+			fprintf(stderr, "rcuboost-bench: boosters: %s: %s\n%s", conf_name[conf],
+				r->error, buf);
+		}
+	}
+	if (atomic_load(&sy->done))
+		C_FAIL(r, "the grace period ended while the readers were blocked");
+}
+
+static void child(void *arg)
+{
+	const struct bench_child *ch = arg;
+	const struct bo_priv *pv = ch->pv;
+	struct bo_res *r = ch->r;
+	struct inv_flavor_ops rb_ops;
+	struct rcb_config cfg = { .boost = 1 };
+	struct rcb_boost_stats s0, s1;
+	struct c_sync sy = { 0 };
+	pthread_t *th = calloc((size_t)pv->nreaders, sizeof(*th));
+	int made, sync_on = 0;
+	uint64_t t_create, t_all = 0, t_rel;
+
+	inv_watchdog("rcuboost-bench boosters (child)", CHILD_TIMEOUT_S - 10);
+	r->nreaders = pv->nreaders;
+	r->all_boosted_ms = NAN;
+	if (!th) {
+		C_FAIL(r, "initialisation failed: %s", strerror(ENOMEM));
+		return;
+	}
+	if (c_init(ch->conf, r, &rb_ops, &cfg, &s0) != 0) {
+		free(th);
+		return;
+	}
+	t_create = tool_now_ns();
+	made = c_create_readers(pv, r, th, t_create, &t_all);
 	if (!r->error[0]) {
 		/* s0 stays the baseline from before the readers existed:
 		 * creating 1000 of them can outlast the aging delay, so the
 		 * first ones are boosted before the last one blocks. */
-		err = pthread_create(&sy.t, NULL, c_synchronizer, &sy);
+		int err = pthread_create(&sy.t, NULL, c_synchronizer, &sy);
+
 		if (err)
 			C_FAIL(r, "cannot start the synchronizer: %s", strerror(err));
 		sync_on = !err;
 	}
-	if (!r->error[0]) {
-		uint64_t hold_end = t_all + (uint64_t)pv->hold_ms * 1000000;
-
-		deadline = t_create + (uint64_t)BOOST_TIMEOUT_MS * 1000000;
-		for (;;) {
-			uint64_t now = tool_now_ns();
-
-			if (c_rcuboost && isnan(r->all_boosted_ms)) {
-				rcb_boost_stats(&s1);
-				if (s1.boost_latency_count - s0.boost_latency_count >= made)
-					r->all_boosted_ms = now > t_all ? ms_since(t_all, now) : 0;
-			}
-			if (now >= hold_end && (!c_rcuboost || !isnan(r->all_boosted_ms) ||
-						now >= deadline))
-				break;
-			tool_sleep_ns(500000);
-		}
-		if (c_rcuboost) {
-			rcb_boost_stats(&s1);
-			r->lat_count = s1.boost_latency_count - s0.boost_latency_count;
-			r->lat_max_ms = (double)s1.boost_latency_ns_max / 1e6;
-			r->lat_mean_ms = r->lat_count ? (double)(s1.boost_latency_ns_total -
-								 s0.boost_latency_ns_total) /
-								r->lat_count / 1e6 : NAN;
-			r->boosts = s1.boost - s0.boost;
-			r->passes = s1.passes - s0.passes;
-			r->sched_syscalls = s1.sched_syscalls - s0.sched_syscalls;
-			r->booster_cpu_ms = (double)(s1.booster_cpu_ns - s0.booster_cpu_ns) / 1e6;
-			if (isnan(r->all_boosted_ms)) {
-				char buf[4096];
-
-				C_FAIL(r, "only %ld of %d readers boosted within %d ms",
-				       r->lat_count, made, BOOST_TIMEOUT_MS);
-				/* For the report: the library's own view. */
-				rcb_boost_stats_format(&s1, buf, sizeof(buf), 1);
-				fprintf(stderr, "rcuboost-bench: boosters: %s: %s\n%s",
-					conf_name[conf], r->error, buf);
-			}
-		}
-		if (atomic_load(&sy.done))
-			C_FAIL(r, "the grace period ended while the readers were blocked");
-	}
+	if (!r->error[0])
+		c_hold(ch->conf, pv, r, made, t_create, t_all, &s0, &sy);
 	/* Release every reader, whatever happened, and join them all. */
 	t_rel = tool_now_ns();
 	atomic_store(&c_release, 1);
