@@ -3,12 +3,14 @@
  * rcuboost-bench: shared declarations.
  *
  * Every figure is measured on several "sides": rcuboost and the liburcu
- * flavors.  A side is a struct bench_flavor whose measured loops live in
- * that side's own source file (flavor_*.c, generated from flavor_body.h),
- * so that the read-side primitives are inlined into the loops.  A
- * scenario (sc_*.c) is a list of tests; a test measures one side once and
- * yields up to BENCH_MAX_VALUES figures.  The runner (main.c) alternates
- * the sides over several rounds and keeps the median of each figure.
+ * flavors, the peer table of tools/common/peer.h.  A per-side scenario
+ * (sc_read.c ... sc_call.c) is a list of tests; a test measures one side
+ * once and yields up to BENCH_MAX_VALUES figures.  The runner (main.c)
+ * alternates the sides over several rounds and keeps the median of each
+ * figure.  The scenarios run only when named (inversion, boosters, pi,
+ * pressure, escalate) return a struct bench_xres: figures, each with its
+ * peers' values from the same run.  One reporter (report.c, extra.c)
+ * writes both kinds as the summary line, tables, JSON and plots.
  */
 #ifndef RCB_BENCH_H
 #define RCB_BENCH_H
@@ -19,80 +21,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define BENCH_CACHELINE 64
+#include "inversion.h"
+#include "peer.h"
+#include "tool.h"
+
 #define BENCH_MAX_VALUES 4
 #define BENCH_MAX_SIDES 4
 #define BENCH_MAX_ROUNDS 101
 #define BENCH_MAX_RESULTS 64
-
-/* Written into an object once a grace period has passed since its removal;
- * a reader that sees it found a freed object. */
-#define BENCH_POISON 0x6b6b6b6b6b6b6b6bUL
-
-#define BENCH_CONTAINER_OF(ptr, type, member) \
-	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
-
-/* ---- the object replaced by updaters ------------------------------ */
-
-struct bench_obj {
-	unsigned long seq;
-	unsigned long payload[7];
-};
-
-/* State shared by the readers and the updater of one run. */
-struct bench_shared {
-	_Alignas(BENCH_CACHELINE) struct bench_obj *ptr; /* RCU-protected */
-	_Alignas(BENCH_CACHELINE) _Atomic int stop;
-	_Atomic unsigned long bad; /* readers that saw BENCH_POISON */
-};
-
-/* ---- one side of the comparison ----------------------------------- */
-
-struct bench_flavor {
-	const char *name; /* "rcuboost", "urcu-memb", ... */
-	/* Initialise and start the library's own threads (callback thread)
-	 * from the unpinned main thread, so they inherit no pinning.
-	 * Returns 0 or -1 with a message on stderr. */
-	int (*setup)(void);
-	/* Make the calling thread a reader (online for QSBR), and undo. */
-	void (*thread_register)(void);
-	void (*thread_unregister)(void);
-	/* Around a long block of a registered thread (QSBR: offline). */
-	void (*idle_enter)(void);
-	void (*idle_exit)(void);
-	/* @n empty lock+unlock pairs.  Registered thread. */
-	void (*read_pairs)(uint64_t n);
-	/* Read @s->ptr in short critical sections until @s->stop; returns
-	 * the number of critical sections, and publishes it every 256 of
-	 * them at *@progress unless NULL.  Registered thread. */
-	uint64_t (*reader_loop)(struct bench_shared *s, _Atomic uint64_t *progress);
-	/* Replace @s->ptr (publish new, synchronize, free old) until
-	 * @s->stop; returns the number of replacements. */
-	uint64_t (*updater_loop)(struct bench_shared *s);
-	void (*synchronize)(void);
-	/* Callback nodes: an array of @n, touched; freed by call_free. */
-	void *(*call_alloc)(size_t n);
-	void (*call_free)(void *nodes);
-	/* Queue nodes[0..n) with a counting callback.  Registered thread. */
-	void (*call_queue)(void *nodes, size_t n);
-	/* Queue nodes[0..n) one every @interval_ns with a callback that
-	 * stamps its invocation time; stops early at @deadline_ns.
-	 * Returns how many were queued.  Registered thread. */
-	size_t (*call_paced)(void *nodes, size_t n, uint64_t interval_ns,
-			     uint64_t deadline_ns);
-	/* Queue-to-invocation latencies of nodes[0..n), after a barrier. */
-	void (*call_latencies)(const void *nodes, size_t n, uint64_t *out);
-	/* Callbacks invoked so far (both callbacks above count). */
-	uint64_t (*call_invoked)(void);
-	void (*barrier)(void);
-	/* Extra facts for the report (e.g. rcuboost's read-side flavor). */
-	const char *(*describe)(void);
-};
-
-extern const struct bench_flavor bench_flavor_rcuboost;
-extern const struct bench_flavor bench_flavor_urcu_memb;
-extern const struct bench_flavor bench_flavor_urcu_mb;
-extern const struct bench_flavor bench_flavor_urcu_qsbr;
+#define BENCH_IR_MAX_HOGS 4
 
 /* ---- scenarios ------------------------------------------------------ */
 
@@ -105,6 +42,8 @@ struct bench_params {
 	int warmup;               /* non-zero during the discarded warm-up */
 	int cpu_a, cpu_b;         /* the two CPUs worker threads are pinned to */
 	int hog_ms;               /* pi: --hog-ms (the longest); 0: its default */
+	unsigned int nhogs;       /* --hog-ms, ascending (inversion; 0: default) */
+	int hogs[BENCH_IR_MAX_HOGS];
 };
 
 enum bench_better { BENCH_LOWER, BENCH_HIGHER };
@@ -120,7 +59,7 @@ struct bench_test {
 	const char *name; /* progress label */
 	/* Measure @f once, storing one value per figure in @out.  Returns 0,
 	 * or -1 if the side cannot run this test (values are then absent). */
-	int (*measure)(const struct bench_flavor *f,
+	int (*measure)(const struct tool_peer *f,
 		       const struct bench_params *p, double *out);
 	unsigned int nfig;
 	struct bench_figure fig[BENCH_MAX_VALUES];
@@ -132,6 +71,9 @@ struct bench_scenario {
 	unsigned int ntests;
 	const struct bench_test *tests;
 };
+
+/* The ntests and tests members of a scenario from its array of tests. */
+#define BENCH_TESTS(a) .ntests = sizeof(a) / sizeof((a)[0]), .tests = (a)
 
 /*
  * The scenarios, in default run order.  To add one: write sc_NAME.c
@@ -147,44 +89,6 @@ struct bench_scenario {
 #define BENCH_DECLARE_SCENARIO(n) extern const struct bench_scenario bench_scenario_##n;
 BENCH_SCENARIOS(BENCH_DECLARE_SCENARIO)
 #undef BENCH_DECLARE_SCENARIO
-
-/* ---- the inversion scenario (sc_inversion.c) ------------------------ */
-
-/*
- * Runs only when named: it needs real-time priority and takes about 20 s.
- * It is not a list of tests measured per side: it runs the engine of
- * tools/common/inversion.h once per hog duration and run (boosting off,
- * boosting on, liburcu urcu-memb), before any side is set up, and has its
- * own report.  Its name and help are in bench_scenario_inversion (no
- * tests).
- */
-extern const struct bench_scenario bench_scenario_inversion;
-
-#define BENCH_INV_MAX_HOGS 4
-#define BENCH_INV_DEFAULT_HOGS "1000,3000"
-
-struct bench_inv;
-
-/* Parse "--hog-ms" (@arg: comma-separated durations in ms) into @hog_ms,
- * sorted; returns the count, or 0 with a message on stderr. */
-unsigned int bench_inv_parse_hogs(const char *arg, int *hog_ms);
-/* Run the scenario (progress on stderr).  Never NULL: without real-time
- * permission the result says n/a.  Must run before any side's setup. */
-struct bench_inv *bench_inv_run(const int *hog_ms, unsigned int nhogs);
-/* Non-zero if a run failed or could not start (n/a is not a failure). */
-int bench_inv_failed(const struct bench_inv *iv);
-/* Summary-line keys; adds the figures with a goal to *@goals, those met
- * to *@met. */
-void bench_inv_print_summary(FILE *out, const struct bench_inv *iv,
-			     unsigned int *met, unsigned int *goals);
-void bench_inv_print_table(FILE *out, const struct bench_inv *iv);
-/* The number of JSON entries bench_inv_write_entries() writes. */
-unsigned int bench_inv_json_count(const struct bench_inv *iv);
-/* The entries, comma-separated, no comma after the last. */
-void bench_inv_write_entries(FILE *f, const struct bench_inv *iv);
-/* The value of the top-level "inversion" key (an object). */
-void bench_inv_write_detail(FILE *f, const struct bench_inv *iv);
-void bench_inv_free(struct bench_inv *iv);
 
 /* ---- scenarios of the enhancements (extra.c, sc_pressure.c, ...) ---- */
 
@@ -218,12 +122,13 @@ struct bench_xres {
 	unsigned int nfigs;
 	struct bench_xfig figs[BENCH_X_MAX_FIGS];
 	char plot[512]; /* the plot written, or why none */
-	double elapsed_s;
+	double elapsed_s; /* set by the runner */
 	/* The scenario's own tables (after the figures' header) and the
 	 * members of its JSON detail object (without braces). */
 	void (*print_detail)(FILE *out, const struct bench_xres *x);
 	void (*json_detail)(FILE *f, const struct bench_xres *x);
-	void *priv;     /* freed with the result */
+	void *priv;     /* freed with the result, after free_priv(priv) */
+	void (*free_priv)(void *priv);
 };
 
 struct bench_xscenario {
@@ -235,6 +140,7 @@ extern const struct bench_xscenario bench_x_pressure;
 extern const struct bench_xscenario bench_x_escalate;
 extern const struct bench_xscenario bench_x_boosters;
 extern const struct bench_xscenario bench_x_pi;
+extern const struct bench_xscenario bench_x_inversion;
 
 /* Add a figure to @x; returns it (peers added with bench_x_peer()). */
 struct bench_xfig *bench_x_fig(struct bench_xres *x, const char *unit,
@@ -268,6 +174,8 @@ struct bench_xtable {
 	int label;
 	void (*cell)(FILE *out, int width, unsigned int row, unsigned int col, const void *arg);
 	const void *arg;
+	const char *errors[BENCH_X_MAX_PEERS]; /* per column, after the rows
+						* as "  COL: ERROR" unless empty */
 };
 void bench_x_print_runs(FILE *out, const struct bench_xtable *t);
 /* A cell of such a table: @v, or "n/a" unless @have. */
@@ -287,7 +195,8 @@ void bench_x_write_detail(FILE *f, const struct bench_xres *x);
 const char *bench_x_num_str(double v, char *buf, size_t len);
 /* @a / @b, NaN when either is missing or @b is 0. */
 double bench_x_ratio(double a, double b);
-/* Where plots go (--plot-dir; default "."). */
+/* Where plots go (--plot-dir; default RCB_BENCH_PLOT_DIR, set by the
+ * build: plots/ in the build directory); created on first use. */
 extern const char *bench_plot_dir;
 /* Open @name in bench_plot_dir for writing (its path in @path); NULL
  * with "none (cannot write PATH)" in @x->plot if it cannot. */
@@ -315,6 +224,117 @@ int bench_x_rt_check(struct bench_xres *x, int prio);
 int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, char *why,
 		      size_t len);
 
+/* For the scenarios that run each configuration in a child process
+ * (boosters, pi): wait on the futex @w while it holds @val, at most @ms;
+ * a freed-object callback that does nothing; and the child's outcome
+ * (bench_x_run_child()'s @err and @why) into @error: a hang overrides the
+ * child's own reason, a death does not.  Returns @err. */
+void bench_x_futex_wait(_Atomic int *w, int val, long ms);
+/* What such a child gets: its configuration, the scenario's priv, and
+ * its result in shared memory. */
+struct bench_child {
+	int conf;
+	const void *pv;
+	void *r;
+};
+/* Run @child for configuration @conf in a child process (timeout
+ * @timeout_s); its error, if any, into @error (bench_x_child_error()).
+ * Returns 0 if it exited normally. */
+int bench_x_conf_child(void (*child)(void *arg), int conf, const void *pv, void *r,
+		       unsigned int timeout_s, char *error, size_t len);
+void bench_x_freed_nop(void *payload, size_t bytes);
+int bench_x_child_error(int err, const char *why, char *error, size_t len);
+
+/* ---- runs of the inversion engine (invruns.c) ---------------------- */
+
+/*
+ * The scenarios inversion, pressure and escalate run the engine of
+ * tools/common/inversion.h once per hog duration and run (a run: rcuboost
+ * in some configuration, or urcu-memb), before any side is set up.
+ */
+#define BENCH_IR_MAX_RUNS 4
+#define BENCH_INV_DEFAULT_HOGS "1000,3000"
+
+enum bench_ir_what { IR_HELD, IR_GP_MAX, IR_GP_P99, IR_BACKLOG, IR_BYTES, IR_STEPS };
+
+/* The rows of a run table. */
+enum bench_ir_row {
+	IRC_HELD, IRC_GP_MAX, IRC_GP_P99, IRC_GP_MEDIAN, IRC_GP_COUNT, IRC_BACKLOG,
+	IRC_BYTES, IRC_PR_ENTRIES, IRC_PR_KICKS, IRC_STEPS, IRC_PERIODS, IRC_BOOSTS,
+	IRC_RESULT,
+};
+
+struct bench_ir {
+	struct inv_params prm;
+	unsigned int nhogs, nruns;
+	int hog_ms[BENCH_IR_MAX_HOGS];            /* ascending */
+	const char *name[BENCH_IR_MAX_RUNS];      /* run labels */
+	struct rcb_config cfg[BENCH_IR_MAX_RUNS]; /* of an rcuboost run */
+	struct inv_flavor_ops ops[BENCH_IR_MAX_RUNS];
+	int ran[BENCH_IR_MAX_HOGS][BENCH_IR_MAX_RUNS];
+	struct inv_result res[BENCH_IR_MAX_HOGS][BENCH_IR_MAX_RUNS];
+	/* RCUBOOST_PERIOD_MS and RCUBOOST_ELEMENTS (library defaults 10, 4). */
+	unsigned int period_ms, elements;
+};
+
+struct bench_ir_cells {
+	const struct bench_ir *ir;
+	unsigned int h;
+	const enum bench_ir_row *rows;
+};
+
+/* Parse "--hog-ms" (@arg: comma-separated durations in ms) into @hog_ms,
+ * sorted; returns the count, or 0 with a message on stderr. */
+unsigned int bench_inv_parse_hogs(const char *arg, int *hog_ms);
+/* The engine's defaults, @nhogs hog durations, no runs yet. */
+void bench_ir_init(struct bench_ir *ir, const int *hog_ms, unsigned int nhogs);
+/* Add a run named @name: @ops, or (NULL) rcuboost initialised with
+ * ir->cfg[its index], which the caller fills before or after. */
+void bench_ir_add(struct bench_ir *ir, const char *name, const struct inv_flavor_ops *ops);
+/* Check real-time permission (for priority @prio; 0: the hog's), save
+ * every thread's affinity, start the watchdog for the runs and @extra
+ * more per hog.  0, or x->status (n/a, reason in x->why, on stderr). */
+int bench_ir_begin(struct bench_xres *x, struct bench_ir *ir, int prio, unsigned int extra);
+/* One run with progress on stderr (number @k of @n); a failure sets
+ * x->failed.  Returns 1 if it ran. */
+int bench_ir_one(struct bench_xres *x, const struct inv_flavor_ops *ops,
+		 const struct inv_params *p, struct inv_result *res, const char *label,
+		 unsigned int k, unsigned int n);
+/* Every hog and run, numbered 1.. of @n. */
+void bench_ir_run_all(struct bench_xres *x, struct bench_ir *ir, unsigned int n);
+/* Stop the watchdog, give every thread its saved affinity back. */
+void bench_ir_end(struct bench_ir *ir);
+/* A value of run @r at hog @h; NaN if it did not run or has none. */
+double bench_ir_val(const struct bench_ir *ir, unsigned int h, unsigned int r,
+		    enum bench_ir_what w);
+/* Peak backlog of run @r at the longest hog / at the shortest. */
+double bench_ir_growth(const struct bench_ir *ir, unsigned int r);
+/* A figure: @w of run runs[0] at hog @h, peers the runs runs[1..] up to
+ * a -1. */
+struct bench_xfig *bench_ir_fig(struct bench_xres *x, const struct bench_ir *ir,
+				const char *unit, unsigned int h, enum bench_ir_what w,
+				const int *runs, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+void bench_ir_cell(FILE *out, int w, unsigned int row, unsigned int col, const void *arg);
+/* Per hog: a table of @rows with a column per run (@width wide), the
+ * errors of the runs that failed, then @after (may be NULL). */
+void bench_ir_print(FILE *out, const struct bench_ir *ir, int width,
+		    const enum bench_ir_row *rows, unsigned int nrows,
+		    void (*after)(FILE *out, const struct bench_ir *ir, unsigned int h));
+/* JSON: "runs": [ and an object per run (bench_ir_json_run(), a comma
+ * before it unless @first); returns how many.  Close the array with
+ * bench_ir_json_end() (@any: a run was written). */
+int bench_ir_json_runs(FILE *f, const struct bench_xres *x, const struct bench_ir *ir);
+void bench_ir_json_run(FILE *f, int hog_ms, const char *name, int ran,
+		       const struct inv_result *res, int first);
+void bench_ir_json_end(FILE *f, int any);
+void bench_ir_free(struct bench_ir *ir);
+/* bench_x_new() for a scenario whose priv starts with its struct
+ * bench_ir, freed with it. */
+struct bench_xres *bench_ir_new(const char *scenario, size_t priv_size,
+				void (*print_detail)(FILE *out, const struct bench_xres *x),
+				void (*json_detail)(FILE *f, const struct bench_xres *x));
+
 /* ---- results -------------------------------------------------------- */
 
 struct bench_result {
@@ -330,11 +350,10 @@ struct bench_result {
 struct bench_report {
 	const struct bench_params *params;
 	unsigned int nsides;
-	const struct bench_flavor *const *sides; /* [0] rcuboost, [1] main peer */
+	const struct tool_peer *const *sides; /* [0] rcuboost, [1] main peer */
 	int sides_set_up;  /* else describe() is not called */
 	unsigned int nresults;
 	struct bench_result *results;
-	const struct bench_inv *inv; /* NULL unless "inversion" ran */
 	unsigned int nx;             /* enhancement scenarios that ran */
 	struct bench_xres *const *x;
 	double elapsed_s;
@@ -351,36 +370,5 @@ int bench_write_json(const char *path, const struct bench_report *rep);
 const char *bench_num_str(double v, char *buf, size_t len);
 /* "1.23x", or "n/a" for NaN. */
 const char *bench_ratio_str(double ratio, char *buf, size_t len);
-/* JSON string (NULL: empty) and number (NaN, inf: null). */
-void bench_json_str(FILE *f, const char *s);
-void bench_json_num(FILE *f, double v);
-
-/* ---- utilities (util.c) ---------------------------------------------- */
-
-uint64_t bench_now_ns(void);
-void bench_sleep_ns(uint64_t ns);
-void bench_sleep_until(uint64_t deadline_ns);
-/* The first two CPUs this process may run on (b == a with one CPU). */
-void bench_pick_cpus(int *a, int *b);
-/* Start @fn(@arg) pinned to @cpu (-1: not pinned).  Exits on failure. */
-void bench_thread_start(pthread_t *t, int cpu, void *(*fn)(void *), void *arg);
-void bench_thread_join(pthread_t t);
-/* Sorts @v in place; q in [0, 1]. */
-double bench_quantile_u64(uint64_t *v, size_t n, double q);
-double bench_median(const double *v, unsigned int n);
-void *bench_xmalloc(size_t n);
-__attribute__((format(printf, 1, 2))) void bench_progress(const char *fmt, ...);
-
-/* A start gate: every party (workers and the main thread) waits in it. */
-struct bench_gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned int parties, arrived;
-	int open;
-};
-
-void bench_gate_init(struct bench_gate *g, unsigned int parties);
-void bench_gate_wait(struct bench_gate *g);
-void bench_gate_destroy(struct bench_gate *g);
 
 #endif /* RCB_BENCH_H */

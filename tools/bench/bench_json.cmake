@@ -46,3 +46,23 @@ function(expect_text text)
     endif()
   endforeach()
 endfunction()
+
+# expect_in_list(LIST WHAT ITEM...): each ITEM is in the caller's list
+# LIST, or the script ends with "JSON: no WHAT 'ITEM'".
+function(expect_in_list list what)
+  foreach(item IN LISTS ARGN)
+    if(NOT "${item}" IN_LIST ${list})
+      message(FATAL_ERROR "JSON: no ${what} '${item}'")
+    endif()
+  endforeach()
+endfunction()
+
+# require_defines(USAGE VAR...): each VAR is set (-DVAR=...), or the script
+# ends with USAGE.
+function(require_defines usage)
+  foreach(v IN LISTS ARGN)
+    if(NOT ${v})
+      message(FATAL_ERROR "usage: ${usage}")
+    endif()
+  endforeach()
+endfunction()

@@ -82,11 +82,7 @@ endforeach()
 set(expected read readers readers.updates sync sync.p99 sync.busy sync.busy.p99
   call call.enqueue call.2t call.2t.enqueue call.lat call.lat.p99)
 foreach(name IN LISTS expected)
-  foreach(peer urcu-memb urcu-mb urcu-qsbr)
-    if(NOT "${name}@${peer}" IN_LIST seen)
-      message(FATAL_ERROR "JSON: no entry '${name}' for peer ${peer}")
-    endif()
-  endforeach()
+  expect_in_list(seen "entry (name@peer)" "${name}@urcu-memb" "${name}@urcu-mb" "${name}@urcu-qsbr")
   # The goal-carrying figures must carry their goal for the main peer.
 endforeach()
 foreach(i RANGE ${last})

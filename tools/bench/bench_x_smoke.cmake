@@ -7,11 +7,9 @@
 # passing its checks.  No timing is asserted.
 cmake_minimum_required(VERSION 3.20)
 
-if(NOT JSON OR NOT STDOUT OR NOT SCENARIO)
-  message(FATAL_ERROR
-    "usage: cmake -DJSON=<file> -DSTDOUT=<file> -DSCENARIO=<name> -P bench_x_smoke.cmake")
-endif()
 include(${CMAKE_CURRENT_LIST_DIR}/bench_json.cmake)
+require_defines("cmake -DJSON=<file> -DSTDOUT=<file> -DSCENARIO=<name> -P bench_x_smoke.cmake"
+  JSON STDOUT SCENARIO)
 
 file(READ "${STDOUT}" out)
 if(NOT out MATCHES "^rcuboost-bench:[^\n]* goals=[0-9]+/[0-9]+ \\([^)\n]*\\)\n")

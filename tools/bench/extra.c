@@ -14,25 +14,31 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "inversion.h"
 
-const char *bench_plot_dir = ".";
+/* The build directory's plots/ unless --plot-dir says otherwise: never the
+ * working directory, which is often the source tree. */
+const char *bench_plot_dir = RCB_BENCH_PLOT_DIR;
 
 struct bench_xres *bench_x_new(const char *scenario, size_t priv_size,
 			       void (*print_detail)(FILE *out, const struct bench_xres *x),
 			       void (*json_detail)(FILE *f, const struct bench_xres *x))
 {
-	struct bench_xres *x = bench_xmalloc(sizeof(*x));
+	struct bench_xres *x = tool_xmalloc(sizeof(*x));
 
 	memset(x, 0, sizeof(*x));
 	x->scenario = scenario;
-	x->priv = bench_xmalloc(priv_size);
+	x->priv = tool_xmalloc(priv_size);
 	memset(x->priv, 0, priv_size);
 	x->print_detail = print_detail;
 	x->json_detail = json_detail;
@@ -64,6 +70,8 @@ void bench_x_free(struct bench_xres *x)
 {
 	if (!x)
 		return;
+	if (x->free_priv)
+		x->free_priv(x->priv);
 	free(x->priv);
 	free(x);
 }
@@ -215,6 +223,9 @@ void bench_x_print_runs(FILE *out, const struct bench_xtable *t)
 		}
 		fprintf(out, "\n");
 	}
+	for (unsigned int c = 0; c < t->ncols; c++)
+		if (t->errors[c] && t->errors[c][0])
+			fprintf(out, "  %s: %s\n", t->cols[c], t->errors[c]);
 }
 
 void bench_x_cell_long(FILE *out, int width, int have, long v)
@@ -238,7 +249,7 @@ static void rounds1(FILE *f, double v)
 {
 	fprintf(f, "[");
 	if (!isnan(v))
-		bench_json_num(f, v);
+		tool_json_num(f, v);
 	fprintf(f, "]");
 }
 
@@ -249,23 +260,23 @@ void bench_x_json_entry(FILE *f, const char *scenario, const char *name, const c
 	int m = is_goal ? met : -1;
 
 	fprintf(f, "    {\"name\": ");
-	bench_json_str(f, name);
+	tool_json_str(f, name);
 	fprintf(f, ", \"scenario\": ");
-	bench_json_str(f, scenario);
+	tool_json_str(f, scenario);
 	fprintf(f, ", \"unit\": ");
-	bench_json_str(f, unit);
+	tool_json_str(f, unit);
 	fprintf(f, ", \"better\": \"lower\",\n     \"rcuboost\": ");
-	bench_json_num(f, value);
+	tool_json_num(f, value);
 	fprintf(f, ", \"rcuboost_spread\": null, \"rcuboost_rounds\": ");
 	rounds1(f, value);
 	fprintf(f, ",\n     \"peer\": ");
-	bench_json_str(f, peer);
+	tool_json_str(f, peer);
 	fprintf(f, ", \"peer_value\": ");
-	bench_json_num(f, peer_value);
+	tool_json_num(f, peer_value);
 	fprintf(f, ", \"peer_spread\": null, \"peer_rounds\": ");
 	rounds1(f, is_goal ? NAN : peer_value);
 	fprintf(f, ",\n     \"ratio\": ");
-	bench_json_num(f, bench_x_ratio(value, peer_value));
+	tool_json_num(f, bench_x_ratio(value, peer_value));
 	fprintf(f, ", \"goal\": %s, \"goal_met\": %s}%s\n", is_goal ? "\"<=1.00\"" : "null",
 		m < 0 ? "null" : m ? "true" : "false", last ? "" : ",");
 }
@@ -288,11 +299,11 @@ void bench_x_write_detail(FILE *f, const struct bench_xres *x)
 	fprintf(f, "{\n    \"status\": \"%s\", \"detail\": ",
 		!x->status ? (x->failed ? "failed" : "ran") :
 		x->status == -EPERM || x->status == -ENODEV ? "n/a" : "error");
-	bench_json_str(f, x->why);
+	tool_json_str(f, x->why);
 	fprintf(f, ", \"plot\": ");
-	bench_json_str(f, x->plot);
+	tool_json_str(f, x->plot);
 	fprintf(f, ", \"elapsed_s\": ");
-	bench_json_num(f, x->elapsed_s);
+	tool_json_num(f, x->elapsed_s);
 	if (x->json_detail) {
 		fprintf(f, ",\n");
 		x->json_detail(f, x);
@@ -305,6 +316,11 @@ FILE *bench_x_plot_file(struct bench_xres *x, const char *name, char *path, size
 	FILE *f;
 
 	snprintf(path, len, "%s/%s", bench_plot_dir, name);
+	if (mkdir(bench_plot_dir, 0777) != 0 && errno != EEXIST) {
+		snprintf(x->plot, sizeof(x->plot), "none (cannot create %s: %s)", bench_plot_dir,
+			 strerror(errno));
+		return NULL;
+	}
 	f = fopen(path, "w");
 	if (!f)
 		snprintf(x->plot, sizeof(x->plot), "none (cannot write %s)", path);
@@ -337,6 +353,37 @@ void bench_x_gnuplot(struct bench_xres *x, const char *name, int width, int heig
 			 err == -ENOENT ? "gnuplot is not installed" : "gnuplot failed", gp);
 }
 
+void bench_x_futex_wait(_Atomic int *w, int val, long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
+
+	syscall(SYS_futex, (int *)w, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
+}
+
+void bench_x_freed_nop(void *payload, size_t bytes)
+{
+	(void)payload;
+	(void)bytes;
+}
+
+int bench_x_child_error(int err, const char *why, char *error, size_t len)
+{
+	/* A hang overrides the child's own reason; a death does not. */
+	if (err && (err == -ETIMEDOUT || !error[0]))
+		snprintf(error, len, "%s", why);
+	return err;
+}
+
+int bench_x_conf_child(void (*child)(void *arg), int conf, const void *pv, void *r,
+		       unsigned int timeout_s, char *error, size_t len)
+{
+	struct bench_child c = { conf, pv, r };
+	char why[256];
+
+	return bench_x_child_error(bench_x_run_child(child, &c, timeout_s, why, sizeof(why)),
+				   why, error, len);
+}
+
 int bench_x_rt_check(struct bench_xres *x, int prio)
 {
 	struct inv_params p;
@@ -345,14 +392,14 @@ int bench_x_rt_check(struct bench_xres *x, int prio)
 	p.hog_prio = prio;
 	x->status = inv_rt_check(&p, x->why, sizeof(x->why));
 	if (x->status)
-		bench_progress("rcuboost-bench: %s: n/a: %s\n", x->scenario, x->why);
+		tool_progress("rcuboost-bench: %s: n/a: %s\n", x->scenario, x->why);
 	return x->status;
 }
 
 int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, char *why,
 		      size_t len)
 {
-	uint64_t deadline = bench_now_ns() + (uint64_t)timeout_s * 1000000000ull;
+	uint64_t deadline = tool_now_ns() + (uint64_t)timeout_s * 1000000000ull;
 	int status, err;
 	pid_t pid;
 
@@ -378,13 +425,13 @@ int bench_x_run_child(void (*fn)(void *), void *arg, unsigned int timeout_s, cha
 			snprintf(why, len, "waitpid: %s", strerror(-err));
 			return err;
 		}
-		if (bench_now_ns() > deadline) {
+		if (tool_now_ns() > deadline) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			snprintf(why, len, "the child hung; killed after %u s", timeout_s);
 			return -ETIMEDOUT;
 		}
-		bench_sleep_ns(10000000);
+		tool_sleep_ns(10000000);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		snprintf(why, len, "the child died (status 0x%x)", (unsigned int)status);

@@ -34,19 +34,24 @@ static const struct bench_scenario *const scenarios[] = {
 #undef BENCH_LIST_SCENARIO
 #define NSCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
-static const struct bench_flavor *const sides[] = {
-	&bench_flavor_rcuboost,
-	&bench_flavor_urcu_memb,
-	&bench_flavor_urcu_mb,
-	&bench_flavor_urcu_qsbr,
+static const struct tool_peer *const sides[] = {
+	&tool_peer_rcuboost,
+	&tool_peer_urcu_memb,
+	&tool_peer_urcu_mb,
+	&tool_peer_urcu_qsbr,
 };
+/*
+ * In --help order.  They run from the second on, the first last:
+ * boosters and pi fork, best before any library thread runs (liburcu's
+ * call_rcu thread would not exist in the child).
+ */
+enum { X_INVERSION, X_BOOSTERS, X_PI, X_PRESSURE, X_ESCALATE };
 static const struct bench_xscenario *const xscenarios[] = {
-	/* boosters and pi first: they fork, best before any library thread
-	 * runs (liburcu's call_rcu thread would not exist in the child). */
-	&bench_x_boosters,
-	&bench_x_pi,
-	&bench_x_pressure,
-	&bench_x_escalate,
+	[X_INVERSION] = &bench_x_inversion,
+	[X_BOOSTERS] = &bench_x_boosters,
+	[X_PI] = &bench_x_pi,
+	[X_PRESSURE] = &bench_x_pressure,
+	[X_ESCALATE] = &bench_x_escalate,
 };
 #define NXSCENARIOS (sizeof(xscenarios) / sizeof(xscenarios[0]))
 
@@ -75,7 +80,7 @@ static void usage(FILE *out)
 		"  --hog-ms LIST      inversion: hog durations in ms, comma-separated\n"
 		"                     (default %s); pi: the longest of LIST\n"
 		"  --plot-dir DIR     pressure, escalate, boosters, pi: where their gnuplot\n"
-		"                     scripts, data and PNG plots go (default .)\n"
+		"                     scripts, data and PNG plots go (default %s)\n"
 		"  --help             show this help and exit\n"
 		"\n"
 		"Method: each side is first run once, shortened, as a warm-up; then every round\n"
@@ -86,12 +91,12 @@ static void usage(FILE *out)
 		"\n"
 		"Scenarios (default: all, in this order):\n",
 		QUICK_ROUNDS, QUICK_DURATION_MS, QUICK_CALLS, DEF_ROUNDS,
-		BENCH_MAX_ROUNDS, DEF_DURATION_MS, DEF_CALLS, BENCH_INV_DEFAULT_HOGS);
+		BENCH_MAX_ROUNDS, DEF_DURATION_MS, DEF_CALLS, BENCH_INV_DEFAULT_HOGS,
+		RCB_BENCH_PLOT_DIR);
 	for (size_t i = 0; i < NSCENARIOS; i++)
 		fprintf(out, "  %s\n", scenarios[i]->help);
 	fprintf(out, "\nRun only when named (not by default, not by \"all\"), before the others,\n"
-		     "with its own tables after theirs:\n  %s\n",
-		bench_scenario_inversion.help);
+		     "with its own tables after theirs:\n");
 	for (size_t i = 0; i < NXSCENARIOS; i++)
 		fprintf(out, "  %s\n", xscenarios[i]->sc->help);
 	fprintf(out,
@@ -113,22 +118,6 @@ static void usage(FILE *out)
 		"run that failed its checks included), 2 on bad usage.\n");
 }
 
-static unsigned long parse_num(const char *opt, const char *s, unsigned long min,
-			       unsigned long max)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "rcuboost-bench: %s: expected a number from %lu to %lu, got '%s'\n",
-			opt, min, max, s);
-		exit(2);
-	}
-	return v;
-}
-
 static const struct bench_scenario *find_scenario(const char *name)
 {
 	for (size_t i = 0; i < NSCENARIOS; i++)
@@ -145,7 +134,7 @@ static void run_test(const struct bench_test *t, const char *scenario,
 	double out[BENCH_MAX_VALUES];
 	int ok[NSIDES];
 	struct bench_params warm = *p;
-	uint64_t t0 = bench_now_ns();
+	uint64_t t0 = tool_now_ns();
 
 	for (unsigned int k = 0; k < t->nfig; k++) {
 		memset(&res[k], 0, sizeof(res[k]));
@@ -153,13 +142,13 @@ static void run_test(const struct bench_test *t, const char *scenario,
 		res[k].fig = &t->fig[k];
 		res[k].nrounds = p->rounds;
 	}
-	bench_progress("rcuboost-bench: [%u/%u] %s: warm-up", idx, total, t->name);
+	tool_progress("rcuboost-bench: [%u/%u] %s: warm-up", idx, total, t->name);
 	warm.warmup = 1;
 	warm.duration_ms = p->duration_ms / 4 ? p->duration_ms / 4 : 1;
 	for (unsigned int s = 0; s < NSIDES; s++)
 		ok[s] = t->measure(sides[s], &warm, out) == 0;
 	for (unsigned int r = 0; r < p->rounds; r++) {
-		bench_progress(", %u", r + 1);
+		tool_progress(", %u", r + 1);
 		for (unsigned int i = 0; i < NSIDES; i++) {
 			unsigned int s = r % 2 ? NSIDES - 1 - i : i;
 
@@ -180,7 +169,7 @@ static void run_test(const struct bench_test *t, const char *scenario,
 			res[k].have[s] = ok[s];
 			if (!ok[s])
 				continue;
-			res[k].median[s] = bench_median(res[k].round[s], p->rounds);
+			res[k].median[s] = tool_median(res[k].round[s], p->rounds);
 			lo = hi = res[k].round[s][0];
 			for (unsigned int r = 1; r < p->rounds; r++) {
 				if (res[k].round[s][r] < lo)
@@ -192,190 +181,180 @@ static void run_test(const struct bench_test *t, const char *scenario,
 						   (hi - lo) / res[k].median[s] : 0;
 		}
 	}
-	bench_progress(" (%.1f s)\n", (double)(bench_now_ns() - t0) / 1e9);
+	tool_progress(" (%.1f s)\n", (double)(tool_now_ns() - t0) / 1e9);
 }
 
-int main(int argc, char **argv)
+static void parse_hogs(const char *arg, void *var)
 {
-	static const struct option longopts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "quick", no_argument, NULL, 'q' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "duration-ms", required_argument, NULL, 'd' },
-		{ "calls", required_argument, NULL, 'c' },
-		{ "hog-ms", required_argument, NULL, 'g' },
-		{ "plot-dir", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct bench_scenario *selected[NSCENARIOS];
-	struct bench_params p = { 0 };
-	struct bench_report rep = { 0 };
-	const char *json = NULL;
-	long rounds = -1, duration = -1, calls = -1;
-	unsigned int nsel = 0, ntests = 0, idx = 0, nres = 0, nhogs = 0;
-	int hog_ms[BENCH_INV_MAX_HOGS];
-	struct bench_inv *inv = NULL;
-	int xsel[NXSCENARIOS] = { 0 };
-	struct bench_xres *xres[NXSCENARIOS];
-	unsigned int nx = 0, nxsel = 0;
-	uint64_t t0 = bench_now_ns();
-	int c, inversion = 0, failed = 0;
+	struct bench_params *p = var;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = optarg;
-			break;
-		case 'q':
-			p.quick = 1;
-			break;
-		case 'r':
-			rounds = (long)parse_num("--rounds", optarg, 1, BENCH_MAX_ROUNDS);
-			break;
-		case 'd':
-			duration = (long)parse_num("--duration-ms", optarg, 1, 600000);
-			break;
-		case 'c':
-			calls = (long)parse_num("--calls", optarg, 1, 100000000);
-			break;
-		case 'g':
-			nhogs = bench_inv_parse_hogs(optarg, hog_ms);
-			if (!nhogs)
-				return 2;
-			break;
-		case 'P':
-			bench_plot_dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'rcuboost-bench --help'.\n");
-			return 2;
-		}
-	}
-	p.rounds = rounds > 0 ? (unsigned int)rounds : p.quick ? QUICK_ROUNDS : DEF_ROUNDS;
-	p.duration_ms = duration > 0 ? (unsigned int)duration :
-			p.quick ? QUICK_DURATION_MS : DEF_DURATION_MS;
-	p.calls = calls > 0 ? (unsigned long)calls : p.quick ? QUICK_CALLS : DEF_CALLS;
+	p->nhogs = bench_inv_parse_hogs(arg, p->hogs);
+	if (!p->nhogs)
+		exit(2);
+}
 
-	for (int i = optind; i < argc; i++) {
+/* The scenarios named on the command line. */
+struct selection {
+	const struct bench_scenario *sc[NSCENARIOS]; /* measured per side */
+	unsigned int nsel;
+	int x[NXSCENARIOS]; /* run only when named */
+	unsigned int nx;
+};
+
+static void unknown_scenario(const char *name)
+{
+	fprintf(stderr, "rcuboost-bench: unknown scenario '%s'; known:", name);
+	for (size_t k = 0; k < NSCENARIOS; k++)
+		fprintf(stderr, " %s", scenarios[k]->name);
+	for (size_t k = 0; k < NXSCENARIOS; k++)
+		fprintf(stderr, " %s", xscenarios[k]->sc->name);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+/* The operands argv[first..argc): scenario names or "all".  None: all
+ * the per-side scenarios. */
+static void select_scenarios(int first, int argc, char **argv, struct selection *s)
+{
+	for (int i = first; i < argc; i++) {
 		const struct bench_scenario *sc = find_scenario(argv[i]);
 		unsigned int j;
 
 		if (!strcmp(argv[i], "all")) {
-			nsel = 0;
+			s->nsel = 0;
 			for (size_t k = 0; k < NSCENARIOS; k++)
-				selected[nsel++] = scenarios[k];
-			continue;
-		}
-		if (!strcmp(argv[i], bench_scenario_inversion.name)) {
-			inversion = 1;
+				s->sc[s->nsel++] = scenarios[k];
 			continue;
 		}
 		for (j = 0; j < NXSCENARIOS && strcmp(argv[i], xscenarios[j]->sc->name); j++)
 			;
 		if (j < NXSCENARIOS) {
-			nxsel += !xsel[j];
-			xsel[j] = 1;
+			s->nx += !s->x[j];
+			s->x[j] = 1;
 			continue;
 		}
-		if (!sc) {
-			fprintf(stderr, "rcuboost-bench: unknown scenario '%s'; known:", argv[i]);
-			for (size_t k = 0; k < NSCENARIOS; k++)
-				fprintf(stderr, " %s", scenarios[k]->name);
-			fprintf(stderr, " %s", bench_scenario_inversion.name);
-			for (size_t k = 0; k < NXSCENARIOS; k++)
-				fprintf(stderr, " %s", xscenarios[k]->sc->name);
-			fprintf(stderr, "\n");
-			return 2;
-		}
-		for (j = 0; j < nsel && selected[j] != sc; j++)
+		if (!sc)
+			unknown_scenario(argv[i]);
+		for (j = 0; j < s->nsel && s->sc[j] != sc; j++)
 			;
-		if (j == nsel)
-			selected[nsel++] = sc;
+		if (j == s->nsel)
+			s->sc[s->nsel++] = sc;
 	}
-	if (!nsel && !inversion && !nxsel)
+	if (!s->nsel && !s->nx)
 		for (size_t k = 0; k < NSCENARIOS; k++)
-			selected[nsel++] = scenarios[k];
-	for (size_t k = 0; k < NXSCENARIOS; k++)
-		if (xsel[k] && xscenarios[k] == &bench_x_pi && nhogs)
-			p.hog_ms = hog_ms[nhogs - 1]; /* sorted: the longest */
-	if (nhogs && !inversion && !p.hog_ms) {
-		fprintf(stderr, "rcuboost-bench: --hog-ms applies to the inversion and pi "
-				"scenarios only\n");
-		return 2;
-	}
-	if (inversion && !nhogs)
-		nhogs = bench_inv_parse_hogs(BENCH_INV_DEFAULT_HOGS, hog_ms);
+			s->sc[s->nsel++] = scenarios[k];
+}
 
-	/* The enhancements' scenarios: before any side, like the inversion. */
-	for (size_t k = 0; k < NXSCENARIOS; k++) {
-		if (!xsel[k])
+/*
+ * The scenarios run only when named, before any side: no thread of the
+ * process may run on their real-time CPU but their own.  Their results
+ * into @xres; returns non-zero if one failed (n/a is not a failure).
+ */
+static int run_named(const struct bench_params *p, const struct selection *s,
+		     struct bench_xres **xres, unsigned int *nx)
+{
+	int failed = 0;
+
+	for (size_t i = 1; i <= NXSCENARIOS; i++) {
+		size_t k = i % NXSCENARIOS;
+		uint64_t t1 = tool_now_ns();
+		struct bench_xres *x;
+
+		if (!s->x[k])
 			continue;
-		xres[nx] = xscenarios[k]->run(&p);
-		failed |= xres[nx]->failed ||
-			  (xres[nx]->status && xres[nx]->status != -EPERM &&
-			   xres[nx]->status != -ENODEV);
-		nx++;
+		x = xres[(*nx)++] = xscenarios[k]->run(p);
+		x->elapsed_s = (double)(tool_now_ns() - t1) / 1e9;
+		failed |= x->failed || (x->status && x->status != -EPERM && x->status != -ENODEV);
 	}
+	return failed;
+}
 
-	/*
-	 * The inversion first: no thread of the process may run on its
-	 * real-time CPU but its own, so none of the sides may be set up yet.
-	 */
-	if (inversion) {
-		inv = bench_inv_run(hog_ms, nhogs);
-		failed |= bench_inv_failed(inv);
-	}
+/* Set up the sides and measure every test of the selected scenarios;
+ * returns the number of results, or -1 (message on stderr). */
+static int run_sides(struct bench_params *p, const struct selection *s)
+{
+	unsigned int ntests = 0, idx = 0, nres = 0;
 
 	/* Before any pinning: library threads inherit the creator's mask. */
-	for (size_t s = 0; nsel && s < NSIDES; s++) {
-		if (sides[s]->setup() != 0) {
-			fprintf(stderr, "rcuboost-bench: cannot set up %s\n", sides[s]->name);
-			return 1;
+	for (size_t k = 0; s->nsel && k < NSIDES; k++) {
+		if (sides[k]->setup() != 0) {
+			fprintf(stderr, "rcuboost-bench: cannot set up %s\n", sides[k]->name);
+			return -1;
 		}
 	}
-	bench_pick_cpus(&p.cpu_a, &p.cpu_b);
-
-	for (unsigned int i = 0; i < nsel; i++) {
-		ntests += selected[i]->ntests;
-		for (unsigned int k = 0; k < selected[i]->ntests; k++)
-			nres += selected[i]->tests[k].nfig;
+	tool_pick_cpus(&p->cpu_a, &p->cpu_b);
+	for (unsigned int i = 0; i < s->nsel; i++) {
+		ntests += s->sc[i]->ntests;
+		for (unsigned int k = 0; k < s->sc[i]->ntests; k++)
+			nres += s->sc[i]->tests[k].nfig;
 	}
 	if (nres > BENCH_MAX_RESULTS) {
 		fprintf(stderr, "rcuboost-bench: too many figures; raise BENCH_MAX_RESULTS\n");
-		return 1;
+		return -1;
 	}
 	nres = 0;
-	for (unsigned int i = 0; i < nsel; i++) {
-		for (unsigned int k = 0; k < selected[i]->ntests; k++) {
-			const struct bench_test *t = &selected[i]->tests[k];
+	for (unsigned int i = 0; i < s->nsel; i++) {
+		for (unsigned int k = 0; k < s->sc[i]->ntests; k++) {
+			const struct bench_test *t = &s->sc[i]->tests[k];
 
-			run_test(t, selected[i]->name, &p, &results[nres], ++idx, ntests);
+			run_test(t, s->sc[i]->name, p, &results[nres], ++idx, ntests);
 			nres += t->nfig;
 		}
 	}
+	return (int)nres;
+}
 
+int main(int argc, char **argv)
+{
+	struct bench_params p = { 0 };
+	struct bench_report rep = { 0 };
+	struct selection sel = { 0 };
+	const char *json = NULL;
+	long rounds = -1, duration = -1, calls = -1;
+	const struct tool_opt opts[] = {
+		TOOL_OPT_STR("json", 0, json),
+		TOOL_OPT_FLAG("quick", 0, p.quick),
+		TOOL_OPT_NUM("rounds", 0, rounds, 1, BENCH_MAX_ROUNDS),
+		TOOL_OPT_NUM("duration-ms", 0, duration, 1, 600000),
+		TOOL_OPT_NUM("calls", 0, calls, 1, 100000000),
+		TOOL_OPT_FN("hog-ms", 0, p, parse_hogs),
+		TOOL_OPT_STR("plot-dir", 0, bench_plot_dir),
+	};
+	struct bench_xres *xres[NXSCENARIOS];
+	uint64_t t0 = tool_now_ns();
+	int nres, failed;
+
+	tool_prog = "rcuboost-bench";
+	select_scenarios(tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage),
+			 argc, argv, &sel);
+	p.rounds = rounds > 0 ? (unsigned int)rounds : p.quick ? QUICK_ROUNDS : DEF_ROUNDS;
+	p.duration_ms = duration > 0 ? (unsigned int)duration :
+			p.quick ? QUICK_DURATION_MS : DEF_DURATION_MS;
+	p.calls = calls > 0 ? (unsigned long)calls : p.quick ? QUICK_CALLS : DEF_CALLS;
+	if (p.nhogs && sel.x[X_PI])
+		p.hog_ms = p.hogs[p.nhogs - 1]; /* sorted: the longest */
+	if (p.nhogs && !sel.x[X_INVERSION] && !p.hog_ms)
+		tool_usage_error("--hog-ms applies to the inversion and pi scenarios only");
+
+	failed = run_named(&p, &sel, xres, &rep.nx);
+	nres = run_sides(&p, &sel);
+	if (nres < 0)
+		return 1;
 	rep.params = &p;
-	/* The inversion alone compares rcuboost with urcu-memb only. */
-	rep.nsides = nsel ? NSIDES : 2;
+	/* The scenarios run only when named compare with urcu-memb only. */
+	rep.nsides = sel.nsel ? NSIDES : 2;
 	rep.sides = sides;
-	rep.sides_set_up = nsel > 0;
-	rep.nresults = nres;
+	rep.sides_set_up = sel.nsel > 0;
+	rep.nresults = (unsigned int)nres;
 	rep.results = results;
-	rep.inv = inv;
-	rep.nx = nx;
 	rep.x = xres;
-	rep.elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
+	rep.elapsed_s = (double)(tool_now_ns() - t0) / 1e9;
 	bench_print_summary(stdout, &rep);
 	bench_print_table(stdout, &rep);
 	fflush(stdout);
 	if (json && bench_write_json(json, &rep) != 0)
 		failed = 1;
-	bench_inv_free(inv);
-	for (unsigned int k = 0; k < nx; k++)
+	for (unsigned int k = 0; k < rep.nx; k++)
 		bench_x_free(xres[k]);
 	return failed ? 1 : 0;
 }

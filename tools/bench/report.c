@@ -48,6 +48,7 @@ void bench_print_summary(FILE *out, const struct bench_report *rep)
 {
 	unsigned int met = 0, goals = 0;
 	char buf[32];
+	int inv = 0;
 
 	fprintf(out, "rcuboost-bench:");
 	for (unsigned int i = 0; i < rep->nresults; i++) {
@@ -62,14 +63,14 @@ void bench_print_summary(FILE *out, const struct bench_report *rep)
 		goals++;
 		met += m == 1;
 	}
-	if (rep->inv)
-		bench_inv_print_summary(out, rep->inv, &met, &goals);
 	for (unsigned int k = 0; k < rep->nx; k++)
 		bench_x_print_summary(out, rep->x[k], &met, &goals);
+	for (unsigned int k = 0; k < rep->nx; k++)
+		inv |= !strcmp(rep->x[k]->scenario, "inversion");
 	fprintf(out, " goals=%u/%u (ratios rcuboost/%s%s%s)\n", met, goals,
-		rep->sides[MAIN_PEER]->name,
-		rep->inv ? "; inversion.*: values with boosting on" : "",
-		rep->nx ? "; enhancement scenarios: values of the enhancement's run" : "");
+		rep->sides[MAIN_PEER]->name, inv ? "; inversion.*: values with boosting on" : "",
+		rep->nx > (unsigned int)inv ?
+			"; enhancement scenarios: values of the enhancement's run" : "");
 }
 
 const char *bench_num_str(double v, char *buf, size_t len)
@@ -120,8 +121,6 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 	if (!rep->nresults) {
 		for (unsigned int k = 0; k < rep->nx; k++)
 			bench_x_print_table(out, rep->x[k]);
-		if (rep->inv)
-			bench_inv_print_table(out, rep->inv);
 		return;
 	}
 	fprintf(out, "\n%-16s %-9s %9s %5s %9s %5s %7s %7s %4s",
@@ -163,32 +162,6 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 	}
 	for (unsigned int k = 0; k < rep->nx; k++)
 		bench_x_print_table(out, rep->x[k]);
-	if (rep->inv)
-		bench_inv_print_table(out, rep->inv);
-}
-
-void bench_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-void bench_json_num(FILE *f, double v)
-{
-	if (isnan(v) || isinf(v))
-		fprintf(f, "null");
-	else
-		fprintf(f, "%.6g", v);
 }
 
 static void json_rounds(FILE *f, const struct bench_result *r, unsigned int s)
@@ -196,7 +169,7 @@ static void json_rounds(FILE *f, const struct bench_result *r, unsigned int s)
 	fprintf(f, "[");
 	for (unsigned int i = 0; r->have[s] && i < r->nrounds; i++) {
 		fprintf(f, "%s", i ? ", " : "");
-		bench_json_num(f, r->round[s][i]);
+		tool_json_num(f, r->round[s][i]);
 	}
 	fprintf(f, "]");
 }
@@ -208,31 +181,31 @@ static void json_entry(FILE *f, const struct bench_report *rep,
 	int m = bench_goal_met(r, s);
 
 	fprintf(f, "    {\"name\": ");
-	bench_json_str(f, r->fig->name);
+	tool_json_str(f, r->fig->name);
 	fprintf(f, ", \"scenario\": ");
-	bench_json_str(f, r->scenario);
+	tool_json_str(f, r->scenario);
 	fprintf(f, ", \"unit\": ");
-	bench_json_str(f, r->fig->unit);
+	tool_json_str(f, r->fig->unit);
 	fprintf(f, ", \"better\": \"%s\",\n     \"rcuboost\": ",
 		r->fig->better == BENCH_LOWER ? "lower" : "higher");
-	bench_json_num(f, r->have[0] ? r->median[0] : NAN);
+	tool_json_num(f, r->have[0] ? r->median[0] : NAN);
 	fprintf(f, ", \"rcuboost_spread\": ");
-	bench_json_num(f, r->have[0] ? r->spread[0] : NAN);
+	tool_json_num(f, r->have[0] ? r->spread[0] : NAN);
 	fprintf(f, ", \"rcuboost_rounds\": ");
 	json_rounds(f, r, 0);
 	fprintf(f, ",\n     \"peer\": ");
-	bench_json_str(f, rep->sides[s]->name);
+	tool_json_str(f, rep->sides[s]->name);
 	fprintf(f, ", \"peer_value\": ");
-	bench_json_num(f, r->have[s] ? r->median[s] : NAN);
+	tool_json_num(f, r->have[s] ? r->median[s] : NAN);
 	fprintf(f, ", \"peer_spread\": ");
-	bench_json_num(f, r->have[s] ? r->spread[s] : NAN);
+	tool_json_num(f, r->have[s] ? r->spread[s] : NAN);
 	fprintf(f, ", \"peer_rounds\": ");
 	json_rounds(f, r, s);
 	fprintf(f, ",\n     \"ratio\": ");
-	bench_json_num(f, bench_ratio(r, s));
+	tool_json_num(f, bench_ratio(r, s));
 	fprintf(f, ", \"goal\": ");
 	if (s == MAIN_PEER && r->fig->goal)
-		bench_json_str(f, goal_str(r->fig, buf, sizeof(buf)));
+		tool_json_str(f, goal_str(r->fig, buf, sizeof(buf)));
 	else
 		fprintf(f, "null");
 	fprintf(f, ", \"goal_met\": %s}%s\n",
@@ -253,44 +226,34 @@ int bench_write_json(const char *path, const struct bench_report *rep)
 	fprintf(f, "  \"version\": \"%d.%d.%d\",\n", RCB_VERSION_MAJOR,
 		RCB_VERSION_MINOR, RCB_VERSION_PATCH);
 	fprintf(f, "  \"main_peer\": ");
-	bench_json_str(f, rep->sides[MAIN_PEER]->name);
+	tool_json_str(f, rep->sides[MAIN_PEER]->name);
 	fprintf(f, ",\n  \"params\": {\"rounds\": %u, \"duration_ms\": %u, \"calls\": %lu, "
 		"\"quick\": %s, \"cpus\": [%d, %d]},\n",
 		p->rounds, p->duration_ms, p->calls, p->quick ? "true" : "false",
 		p->cpu_a, p->cpu_b);
 	fprintf(f, "  \"elapsed_s\": ");
-	bench_json_num(f, rep->elapsed_s);
+	tool_json_num(f, rep->elapsed_s);
 	fprintf(f, ",\n  \"sides\": [");
 	for (unsigned int s = 0; s < rep->nsides; s++) {
 		fprintf(f, "%s{\"name\": ", s ? ", " : "");
-		bench_json_str(f, rep->sides[s]->name);
+		tool_json_str(f, rep->sides[s]->name);
 		fprintf(f, ", \"description\": ");
-		bench_json_str(f, rep->sides_set_up ? rep->sides[s]->describe() : NULL);
+		tool_json_str(f, rep->sides_set_up ? rep->sides[s]->describe() : NULL);
 		fprintf(f, "}");
 	}
 	fprintf(f, "],\n  \"entries\": [\n");
 	total = rep->nresults * (rep->nsides - 1);
-	if (rep->inv)
-		total += bench_inv_json_count(rep->inv);
 	for (unsigned int k = 0; k < rep->nx; k++)
 		total += bench_x_json_count(rep->x[k]);
-	/* The enhancements' entries first: the inversion's writer puts no
-	 * comma after its own last entry, so it comes last. */
 	for (unsigned int k = 0; k < rep->nx; k++)
 		bench_x_write_entries(f, rep->x[k], &n, total);
 	for (unsigned int i = 0; i < rep->nresults; i++)
 		for (unsigned int s = 1; s < rep->nsides; s++)
 			json_entry(f, rep, &rep->results[i], s, ++n == total);
-	if (rep->inv)
-		bench_inv_write_entries(f, rep->inv);
 	fprintf(f, "  ]");
-	if (rep->inv) {
-		fprintf(f, ",\n  \"inversion\": ");
-		bench_inv_write_detail(f, rep->inv);
-	}
 	for (unsigned int k = 0; k < rep->nx; k++) {
 		fprintf(f, ",\n  ");
-		bench_json_str(f, rep->x[k]->scenario);
+		tool_json_str(f, rep->x[k]->scenario);
 		fprintf(f, ": ");
 		bench_x_write_detail(f, rep->x[k]);
 	}

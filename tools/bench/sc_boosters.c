@@ -27,6 +27,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -86,16 +87,9 @@ static int c_rcuboost;
 static _Atomic int c_blocked, c_left, c_release;
 static _Atomic int c_register_err;
 
-static void c_futex_wait(_Atomic int *w, int val, long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
-
-	syscall(SYS_futex, (int *)w, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
-}
-
 static void *c_reader(void *arg)
 {
-	uint64_t deadline = bench_now_ns() + (uint64_t)READER_MAX_MS * 1000000;
+	uint64_t deadline = tool_now_ns() + (uint64_t)READER_MAX_MS * 1000000;
 
 	(void)arg;
 	if (c_ops->register_thread() != 0) {
@@ -107,8 +101,8 @@ static void *c_reader(void *arg)
 	if (c_rcuboost)
 		rcb_note_block();
 	atomic_fetch_add(&c_blocked, 1);
-	while (!atomic_load(&c_release) && bench_now_ns() < deadline)
-		c_futex_wait(&c_release, 0, 1000);
+	while (!atomic_load(&c_release) && tool_now_ns() < deadline)
+		bench_x_futex_wait(&c_release, 0, 1000);
 	c_ops->read_unlock();
 	c_ops->unregister_thread();
 	atomic_fetch_add(&c_left, 1);
@@ -126,18 +120,12 @@ static void *c_synchronizer(void *arg)
 	struct c_sync *s = arg;
 
 	c_ops->register_thread();
-	s->t0 = bench_now_ns();
+	s->t0 = tool_now_ns();
 	c_ops->synchronize();
-	s->t1 = bench_now_ns();
+	s->t1 = tool_now_ns();
 	c_ops->unregister_thread();
 	atomic_store(&s->done, 1);
 	return NULL;
-}
-
-static void c_freed(void *payload, size_t bytes)
-{
-	(void)payload;
-	(void)bytes;
 }
 
 static double ms_since(uint64_t t0, uint64_t t1)
@@ -147,66 +135,55 @@ static double ms_since(uint64_t t0, uint64_t t1)
 
 #define C_FAIL(r, ...) snprintf((r)->error, sizeof((r)->error), __VA_ARGS__)
 
-struct bo_child {
-	int conf;
-	const struct bo_priv *pv;
-	struct bo_res *r;
-};
-
-static void child(void *arg)
+/* Start the library of configuration @conf; 0, or -1 with the reason in
+ * @r (n/a: r->na). */
+static int c_init(int conf, struct bo_res *r, struct inv_flavor_ops *rb_ops,
+		  struct rcb_config *cfg, struct rcb_boost_stats *s0)
 {
-	const struct bo_child *ch = arg;
-	int conf = ch->conf;
-	const struct bo_priv *pv = ch->pv;
-	struct bo_res *r = ch->r;
-	struct inv_flavor_ops rb_ops;
-	struct rcb_config cfg = { .boost = 1 };
-	struct rcb_boost_stats s0, s1;
-	struct c_sync sy = { 0 };
-	pthread_t *th = calloc((size_t)pv->nreaders, sizeof(*th));
-	pthread_attr_t attr;
-	int made = 0, err, sync_on = 0;
-	uint64_t t_create, t_all = 0, t_rel, deadline;
+	int err;
 
-	inv_watchdog("rcuboost-bench boosters (child)", CHILD_TIMEOUT_S - 10);
-	r->nreaders = pv->nreaders;
-	r->all_boosted_ms = NAN;
 	c_rcuboost = conf != C_MEMB;
 	if (conf == C_MEMB) {
 		c_ops = &inv_flavor_urcu_memb;
-		err = c_ops->init(c_freed);
+		err = c_ops->init(bench_x_freed_nop);
 	} else {
-		cfg.booster_cpus = conf == C_SINGLE ? -1 : 1;
-		inv_flavor_rcuboost_cfg(&rb_ops, conf_name[conf], &cfg);
-		c_ops = &rb_ops;
-		err = rb_ops.init_cfg(&cfg, c_freed);
+		cfg->booster_cpus = conf == C_SINGLE ? -1 : 1;
+		inv_flavor_rcuboost_cfg(rb_ops, conf_name[conf], cfg);
+		c_ops = rb_ops;
+		err = rb_ops->init_cfg(cfg, bench_x_freed_nop);
 	}
-	if (err || !th) {
-		C_FAIL(r, "initialisation failed: %s", strerror(err ? -err : ENOMEM));
-		return;
+	if (err) {
+		C_FAIL(r, "initialisation failed: %s", strerror(-err));
+		return -1;
 	}
 	if (c_rcuboost) {
-		rcb_boost_stats(&s0);
-		if (!s0.enabled || s0.no_permission || !s0.booster_running) {
+		rcb_boost_stats(s0);
+		if (!s0->enabled || s0->no_permission || !s0->booster_running) {
 			r->na = 1;
 			C_FAIL(r, "boosting unavailable (enabled %d, no_permission %d, running %d)",
-			       s0.enabled, s0.no_permission, s0.booster_running);
+			       s0->enabled, s0->no_permission, s0->booster_running);
 			c_ops->fini();
-			return;
+			return -1;
 		}
-		r->boosters = s0.boosters;
+		r->boosters = s0->boosters;
 	}
 	r->ran = 1;
+	return 0;
+}
+
+/* Create the readers, half pinned to each CPU, and wait until they are
+ * all blocked (at *@t_all); returns how many were created. */
+static int c_create_readers(const struct bo_priv *pv, struct bo_res *r, pthread_t *th,
+			    uint64_t t_create, uint64_t *t_all)
+{
+	pthread_attr_t attr;
+	uint64_t deadline;
+	int made, err;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, STACK_BYTES);
-	t_create = bench_now_ns();
 	for (made = 0; made < pv->nreaders; made++) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(made % 2, &set);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		tool_attr_pin(&attr, made % 2);
 		err = pthread_create(&th[made], &attr, c_reader, NULL);
 		if (err) {
 			C_FAIL(r, "pthread_create of reader %d: %s", made, strerror(err));
@@ -214,70 +191,110 @@ static void child(void *arg)
 		}
 	}
 	pthread_attr_destroy(&attr);
-	if (made == pv->nreaders) {
-		deadline = bench_now_ns() + (uint64_t)BLOCK_TIMEOUT_MS * 1000000;
-		while (atomic_load(&c_blocked) + atomic_load(&c_register_err) < made &&
-		       bench_now_ns() < deadline)
-			bench_sleep_ns(200000);
-		t_all = bench_now_ns();
-		r->create_ms = ms_since(t_create, t_all);
-		if (atomic_load(&c_blocked) < made)
-			C_FAIL(r, "only %d of %d readers blocked (%d could not register)",
-			       atomic_load(&c_blocked), made, atomic_load(&c_register_err));
+	if (made < pv->nreaders)
+		return made;
+	deadline = tool_now_ns() + (uint64_t)BLOCK_TIMEOUT_MS * 1000000;
+	while (atomic_load(&c_blocked) + atomic_load(&c_register_err) < made &&
+	       tool_now_ns() < deadline)
+		tool_sleep_ns(200000);
+	*t_all = tool_now_ns();
+	r->create_ms = ms_since(t_create, *t_all);
+	if (atomic_load(&c_blocked) < made)
+		C_FAIL(r, "only %d of %d readers blocked (%d could not register)",
+		       atomic_load(&c_blocked), made, atomic_load(&c_register_err));
+	return made;
+}
+
+/* Hold the @made blocked readers for --hold and until all are boosted
+ * (rcuboost, at most BOOST_TIMEOUT_MS after @t_create), while @sy's grace
+ * period waits; the boost statistics against the baseline @s0. */
+static void c_hold(int conf, const struct bo_priv *pv, struct bo_res *r, int made,
+		   uint64_t t_create, uint64_t t_all, const struct rcb_boost_stats *s0,
+		   const struct c_sync *sy)
+{
+	uint64_t hold_end = t_all + (uint64_t)pv->hold_ms * 1000000;
+	uint64_t deadline = t_create + (uint64_t)BOOST_TIMEOUT_MS * 1000000;
+	struct rcb_boost_stats s1;
+
+	for (;;) {
+		uint64_t now = tool_now_ns();
+
+		if (c_rcuboost && isnan(r->all_boosted_ms)) {
+			rcb_boost_stats(&s1);
+			if (s1.boost_latency_count - s0->boost_latency_count >= made)
+				r->all_boosted_ms = now > t_all ? ms_since(t_all, now) : 0;
+		}
+		if (now >= hold_end &&
+		    (!c_rcuboost || !isnan(r->all_boosted_ms) || now >= deadline))
+			break;
+		tool_sleep_ns(500000);
 	}
+	if (c_rcuboost) {
+		rcb_boost_stats(&s1);
+		r->lat_count = s1.boost_latency_count - s0->boost_latency_count;
+		r->lat_max_ms = (double)s1.boost_latency_ns_max / 1e6;
+		r->lat_mean_ms = r->lat_count ? (double)(s1.boost_latency_ns_total -
+							 s0->boost_latency_ns_total) /
+							r->lat_count / 1e6 : NAN;
+		r->boosts = s1.boost - s0->boost;
+		r->passes = s1.passes - s0->passes;
+		r->sched_syscalls = s1.sched_syscalls - s0->sched_syscalls;
+		r->booster_cpu_ms = (double)(s1.booster_cpu_ns - s0->booster_cpu_ns) / 1e6;
+		if (isnan(r->all_boosted_ms)) {
+			char buf[4096];
+
+			C_FAIL(r, "only %ld of %d readers boosted within %d ms", r->lat_count,
+			       made, BOOST_TIMEOUT_MS);
+			/* For the report: the library's own view. */
+			rcb_boost_stats_format(&s1, buf, sizeof(buf), 1);
+			fprintf(stderr, "rcuboost-bench: boosters: %s: %s\n%s", conf_name[conf],
+				r->error, buf);
+		}
+	}
+	if (atomic_load(&sy->done))
+		C_FAIL(r, "the grace period ended while the readers were blocked");
+}
+
+static void child(void *arg)
+{
+	const struct bench_child *ch = arg;
+	const struct bo_priv *pv = ch->pv;
+	struct bo_res *r = ch->r;
+	struct inv_flavor_ops rb_ops;
+	struct rcb_config cfg = { .boost = 1 };
+	struct rcb_boost_stats s0, s1;
+	struct c_sync sy = { 0 };
+	pthread_t *th = calloc((size_t)pv->nreaders, sizeof(*th));
+	int made, sync_on = 0;
+	uint64_t t_create, t_all = 0, t_rel;
+
+	inv_watchdog("rcuboost-bench boosters (child)", CHILD_TIMEOUT_S - 10);
+	r->nreaders = pv->nreaders;
+	r->all_boosted_ms = NAN;
+	if (!th) {
+		C_FAIL(r, "initialisation failed: %s", strerror(ENOMEM));
+		return;
+	}
+	if (c_init(ch->conf, r, &rb_ops, &cfg, &s0) != 0) {
+		free(th);
+		return;
+	}
+	t_create = tool_now_ns();
+	made = c_create_readers(pv, r, th, t_create, &t_all);
 	if (!r->error[0]) {
 		/* s0 stays the baseline from before the readers existed:
 		 * creating 1000 of them can outlast the aging delay, so the
 		 * first ones are boosted before the last one blocks. */
-		err = pthread_create(&sy.t, NULL, c_synchronizer, &sy);
+		int err = pthread_create(&sy.t, NULL, c_synchronizer, &sy);
+
 		if (err)
 			C_FAIL(r, "cannot start the synchronizer: %s", strerror(err));
 		sync_on = !err;
 	}
-	if (!r->error[0]) {
-		uint64_t hold_end = t_all + (uint64_t)pv->hold_ms * 1000000;
-
-		deadline = t_create + (uint64_t)BOOST_TIMEOUT_MS * 1000000;
-		for (;;) {
-			uint64_t now = bench_now_ns();
-
-			if (c_rcuboost && isnan(r->all_boosted_ms)) {
-				rcb_boost_stats(&s1);
-				if (s1.boost_latency_count - s0.boost_latency_count >= made)
-					r->all_boosted_ms = now > t_all ? ms_since(t_all, now) : 0;
-			}
-			if (now >= hold_end && (!c_rcuboost || !isnan(r->all_boosted_ms) ||
-						now >= deadline))
-				break;
-			bench_sleep_ns(500000);
-		}
-		if (c_rcuboost) {
-			rcb_boost_stats(&s1);
-			r->lat_count = s1.boost_latency_count - s0.boost_latency_count;
-			r->lat_max_ms = (double)s1.boost_latency_ns_max / 1e6;
-			r->lat_mean_ms = r->lat_count ? (double)(s1.boost_latency_ns_total -
-								 s0.boost_latency_ns_total) /
-								r->lat_count / 1e6 : NAN;
-			r->boosts = s1.boost - s0.boost;
-			r->passes = s1.passes - s0.passes;
-			r->sched_syscalls = s1.sched_syscalls - s0.sched_syscalls;
-			r->booster_cpu_ms = (double)(s1.booster_cpu_ns - s0.booster_cpu_ns) / 1e6;
-			if (isnan(r->all_boosted_ms)) {
-				char buf[4096];
-
-				C_FAIL(r, "only %ld of %d readers boosted within %d ms",
-				       r->lat_count, made, BOOST_TIMEOUT_MS);
-				/* For the report: the library's own view. */
-				rcb_boost_stats_format(&s1, buf, sizeof(buf), 1);
-				fprintf(stderr, "rcuboost-bench: boosters: %s: %s\n%s",
-					conf_name[conf], r->error, buf);
-			}
-		}
-		if (atomic_load(&sy.done))
-			C_FAIL(r, "the grace period ended while the readers were blocked");
-	}
+	if (!r->error[0])
+		c_hold(ch->conf, pv, r, made, t_create, t_all, &s0, &sy);
 	/* Release every reader, whatever happened, and join them all. */
-	t_rel = bench_now_ns();
+	t_rel = tool_now_ns();
 	atomic_store(&c_release, 1);
 	syscall(SYS_futex, (int *)&c_release, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 	if (sync_on) {
@@ -303,16 +320,8 @@ static void child(void *arg)
 
 static void run_child(int conf, const struct bo_priv *pv, struct bo_res *r)
 {
-	struct bo_child c = { conf, pv, r };
-	char why[sizeof(r->error)];
-	int err = bench_x_run_child(child, &c, CHILD_TIMEOUT_S, why, sizeof(why));
-
-	if (!err)
-		return;
-	r->ok = 0;
-	/* A hang overrides the child's own reason; a death does not. */
-	if (err == -ETIMEDOUT || !r->error[0])
-		C_FAIL(r, "%s", why);
+	if (bench_x_conf_child(child, conf, pv, r, CHILD_TIMEOUT_S, r->error, sizeof(r->error)))
+		r->ok = 0;
 }
 
 static double v_of(const struct bo_res *r, double v)
@@ -358,7 +367,7 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 	};
 	int ran[NCONF];
 	struct bench_xtable t = { "", conf_name, ran, NCONF, 11,
-				  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, rs };
+				  rows, sizeof(rows) / sizeof(rows[0]), 32, cell, rs, { NULL } };
 
 	fprintf(out, "\nboosters: %d registered SCHED_OTHER readers (%d KiB stacks), half pinned\n"
 		     "to CPU 0 and half to CPU 1, block in read-side critical sections\n"
@@ -370,12 +379,11 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		fprintf(out, "boosters: n/a: %s\n", x->why);
 		return;
 	}
-	for (int c = 0; c < NCONF; c++)
+	for (int c = 0; c < NCONF; c++) {
 		ran[c] = rs[c].ran;
+		t.errors[c] = rs[c].error;
+	}
 	bench_x_print_runs(out, &t);
-	for (int c = 0; c < NCONF; c++)
-		if (rs[c].error[0])
-			fprintf(out, "  %s: %s\n", conf_name[c], rs[c].error);
 	fprintf(out, "\nHow it scales: %s\n(below 1.00x: one booster per CPU does better than one for "
 		     "all CPUs).\n", x->why);
 }
@@ -398,22 +406,22 @@ static void json_detail(FILE *f, const struct bench_xres *x)
 		fprintf(f, "%s\n      {\"name\": \"%s\", \"ran\": %s, \"ok\": %s, \"error\": ",
 			c ? "," : "", conf_name[c], r->ran ? "true" : "false",
 			r->ok ? "true" : "false");
-		bench_json_str(f, r->error);
+		tool_json_str(f, r->error);
 		fprintf(f, ", \"boosters\": %d, \"create_ms\": ", r->boosters);
-		bench_json_num(f, r->create_ms);
+		tool_json_num(f, r->create_ms);
 		fprintf(f, ", \"all_boosted_ms\": ");
-		bench_json_num(f, c == C_MEMB ? NAN : r->all_boosted_ms);
+		tool_json_num(f, c == C_MEMB ? NAN : r->all_boosted_ms);
 		fprintf(f, ",\n       \"latency_max_ms\": ");
-		bench_json_num(f, c == C_MEMB ? NAN : r->lat_max_ms);
+		tool_json_num(f, c == C_MEMB ? NAN : r->lat_max_ms);
 		fprintf(f, ", \"latency_mean_ms\": ");
-		bench_json_num(f, c == C_MEMB ? NAN : r->lat_mean_ms);
+		tool_json_num(f, c == C_MEMB ? NAN : r->lat_mean_ms);
 		fprintf(f, ", \"latency_count\": %ld, \"boosts\": %ld, \"passes\": %ld, "
 			   "\"booster_cpu_ms\": ", r->lat_count, r->boosts, r->passes);
-		bench_json_num(f, c == C_MEMB ? NAN : r->booster_cpu_ms);
+		tool_json_num(f, c == C_MEMB ? NAN : r->booster_cpu_ms);
 		fprintf(f, ", \"gp_ms\": ");
-		bench_json_num(f, r->gp_ms);
+		tool_json_num(f, r->gp_ms);
 		fprintf(f, ", \"release_to_gp_ms\": ");
-		bench_json_num(f, r->release_to_gp_ms);
+		tool_json_num(f, r->release_to_gp_ms);
 		fprintf(f, ", \"unboosted\": %ld}", r->unboosted);
 	}
 	fprintf(f, "\n    ]");
@@ -445,12 +453,41 @@ static void plot(struct bench_xres *x, const struct bo_priv *pv)
 			pv->nreaders, dat);
 }
 
+/* The figures: per-cpu against single and (if @memb) urcu-memb. */
+static const struct bo_fig {
+	const char *name, *unit;
+	size_t off; /* of a double in struct bo_res; -1: passes */
+	int memb;
+} figs[] = {
+	{ "boosters.all_boosted", "ms", offsetof(struct bo_res, all_boosted_ms), 0 },
+	{ "boosters.latency_max", "ms", offsetof(struct bo_res, lat_max_ms), 0 },
+	{ "boosters.latency_mean", "ms", offsetof(struct bo_res, lat_mean_ms), 0 },
+	{ "boosters.booster_cpu", "ms", offsetof(struct bo_res, booster_cpu_ms), 0 },
+	{ "boosters.passes", "passes", (size_t)-1, 0 },
+	{ "boosters.release_to_gp", "ms", offsetof(struct bo_res, release_to_gp_ms), 1 },
+	{ "boosters.gp", "ms", offsetof(struct bo_res, gp_ms), 1 },
+};
+
+static void add_fig(struct bench_xres *x, const struct bo_res *rs, const struct bo_fig *f)
+{
+	struct bench_xfig *g;
+	double v[NCONF];
+
+	for (int c = 0; c < NCONF; c++) {
+		const void *p = f->off == (size_t)-1 ? NULL : (const char *)&rs[c] + f->off;
+
+		v[c] = v_of(&rs[c], p ? *(const double *)p : (double)rs[c].passes);
+	}
+	g = bench_x_fig(x, f->unit, v[C_MULTI], "%s", f->name);
+	bench_x_peer(g, "single", v[C_SINGLE]);
+	bench_x_peer(g, "urcu-memb", f->memb ? v[C_MEMB] : NAN);
+}
+
 static struct bench_xres *run(const struct bench_params *bp)
 {
 	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct bo_priv), print_detail,
 					   json_detail);
 	struct bo_priv *pv = x->priv;
-	uint64_t t0 = bench_now_ns();
 	struct bo_res *rs;
 	struct rlimit rl;
 	char a[32], b[32], c[32], d[32];
@@ -462,7 +499,7 @@ static struct bench_xres *run(const struct bench_params *bp)
 	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    rl.rlim_cur < (rlim_t)pv->nreaders + 200) {
 		pv->nreaders = rl.rlim_cur > 400 ? (int)rl.rlim_cur - 200 : 100;
-		bench_progress("rcuboost-bench: boosters: RLIMIT_NPROC %lu: %d readers\n",
+		tool_progress("rcuboost-bench: boosters: RLIMIT_NPROC %lu: %d readers\n",
 			       (unsigned long)rl.rlim_cur, pv->nreaders);
 	}
 	if (bench_x_rt_check(x, 50) != 0)
@@ -472,51 +509,31 @@ static struct bench_xres *run(const struct bench_params *bp)
 		return x;
 	rs = pv->sh->res;
 	for (int k = 0; k < NCONF; k++) {
-		bench_progress("rcuboost-bench: boosters [%d/%d] %s, %d readers: ", k + 1, NCONF,
+		tool_progress("rcuboost-bench: boosters [%d/%d] %s, %d readers: ", k + 1, NCONF,
 			       conf_name[k], pv->nreaders);
 		run_child(k, pv, &rs[k]);
 		if (rs[k].na) {
 			x->status = -EPERM;
 			snprintf(x->why, sizeof(x->why), "%s", rs[k].error);
-			bench_progress("n/a: %s\n", rs[k].error);
+			tool_progress("n/a: %s\n", rs[k].error);
 			return x;
 		}
 		x->failed |= !rs[k].ok;
 		if (k == C_MEMB)
-			bench_progress("GP %.1f ms, %.2f ms after the release%s%s\n", rs[k].gp_ms,
+			tool_progress("GP %.1f ms, %.2f ms after the release%s%s\n", rs[k].gp_ms,
 				       rs[k].release_to_gp_ms, rs[k].ok ? "" : ", FAILED: ",
 				       rs[k].error);
 		else
-			bench_progress("all boosted after %.2f ms, %d booster(s)%s%s\n",
+			tool_progress("all boosted after %.2f ms, %d booster(s)%s%s\n",
 				       rs[k].all_boosted_ms, rs[k].boosters,
 				       rs[k].ok ? "" : ", FAILED: ", rs[k].error);
 	}
 
 	{
-		const struct bo_res *m = &rs[C_MULTI], *s = &rs[C_SINGLE], *u = &rs[C_MEMB];
-		struct bench_xfig *g;
+		const struct bo_res *m = &rs[C_MULTI], *s = &rs[C_SINGLE];
 
-		g = bench_x_fig(x, "ms", v_of(m, m->all_boosted_ms), "boosters.all_boosted");
-		bench_x_peer(g, "single", v_of(s, s->all_boosted_ms));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "ms", v_of(m, m->lat_max_ms), "boosters.latency_max");
-		bench_x_peer(g, "single", v_of(s, s->lat_max_ms));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "ms", v_of(m, m->lat_mean_ms), "boosters.latency_mean");
-		bench_x_peer(g, "single", v_of(s, s->lat_mean_ms));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "ms", v_of(m, m->booster_cpu_ms), "boosters.booster_cpu");
-		bench_x_peer(g, "single", v_of(s, s->booster_cpu_ms));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "passes", v_of(m, (double)m->passes), "boosters.passes");
-		bench_x_peer(g, "single", v_of(s, (double)s->passes));
-		bench_x_peer(g, "urcu-memb", NAN);
-		g = bench_x_fig(x, "ms", v_of(m, m->release_to_gp_ms), "boosters.release_to_gp");
-		bench_x_peer(g, "single", v_of(s, s->release_to_gp_ms));
-		bench_x_peer(g, "urcu-memb", v_of(u, u->release_to_gp_ms));
-		g = bench_x_fig(x, "ms", v_of(m, m->gp_ms), "boosters.gp");
-		bench_x_peer(g, "single", v_of(s, s->gp_ms));
-		bench_x_peer(g, "urcu-memb", v_of(u, u->gp_ms));
+		for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
+			add_fig(x, rs, &figs[i]);
 		print_scaling_fix(a, sizeof(a), m->all_boosted_ms, s->all_boosted_ms);
 		print_scaling_fix(b, sizeof(b), m->lat_max_ms, s->lat_max_ms);
 		print_scaling_fix(c, sizeof(c), m->lat_mean_ms, s->lat_mean_ms);
@@ -526,7 +543,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 			 "booster CPU %s", a, b, c, d);
 	}
 	plot(x, pv);
-	x->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
 	return x;
 }
 

@@ -14,8 +14,8 @@
 #define LAT_INTERVAL_NS 100000ull
 
 struct call_worker {
-	_Alignas(BENCH_CACHELINE) const struct bench_flavor *f;
-	struct bench_gate *gate;
+	_Alignas(PEER_CACHELINE) const struct tool_peer *f;
+	struct tool_gate *gate;
 	void *nodes;
 	size_t n;
 	uint64_t t_start, t_queued, t_done;
@@ -26,38 +26,38 @@ static void *call_thread(void *arg)
 	struct call_worker *w = arg;
 
 	w->f->thread_register();
-	bench_gate_wait(w->gate);
-	w->t_start = bench_now_ns();
+	tool_gate_wait(w->gate);
+	w->t_start = tool_now_ns();
 	w->f->call_queue(w->nodes, w->n);
-	w->t_queued = bench_now_ns();
+	w->t_queued = tool_now_ns();
 	w->f->barrier();
-	w->t_done = bench_now_ns();
+	w->t_done = tool_now_ns();
 	w->f->thread_unregister();
 	return NULL;
 }
 
-static int call_throughput(const struct bench_flavor *f,
+static int call_throughput(const struct tool_peer *f,
 			   const struct bench_params *p, unsigned int nthreads,
 			   double *out)
 {
 	struct call_worker w[2];
-	struct bench_gate gate;
+	struct tool_gate gate;
 	pthread_t t[2];
 	int cpus[2] = { p->cpu_a, p->cpu_b };
 	size_t n = p->warmup ? p->calls / 8 + 1 : p->calls;
 	uint64_t before = f->call_invoked(), first = UINT64_MAX, last = 0;
 	double total = 0, enqueue = 0;
 
-	bench_gate_init(&gate, nthreads);
+	tool_gate_init(&gate, nthreads);
 	for (unsigned int i = 0; i < nthreads; i++) {
 		w[i] = (struct call_worker){ .f = f, .gate = &gate, .n = n };
 		w[i].nodes = f->call_alloc(n);
 	}
 	for (unsigned int i = 0; i < nthreads; i++)
-		bench_thread_start(&t[i], cpus[i], call_thread, &w[i]);
+		tool_thread_start(&t[i], cpus[i], call_thread, &w[i]);
 	for (unsigned int i = 0; i < nthreads; i++)
-		bench_thread_join(t[i]);
-	bench_gate_destroy(&gate);
+		tool_thread_join(t[i]);
+	tool_gate_destroy(&gate);
 	if (f->call_invoked() - before != (uint64_t)n * nthreads) {
 		fprintf(stderr,
 			"rcuboost-bench: call: %s: %llu callbacks ran, %llu queued before the barrier\n",
@@ -78,20 +78,20 @@ static int call_throughput(const struct bench_flavor *f,
 	return 0;
 }
 
-static int measure_call1(const struct bench_flavor *f,
+static int measure_call1(const struct tool_peer *f,
 			 const struct bench_params *p, double *out)
 {
 	return call_throughput(f, p, 1, out);
 }
 
-static int measure_call2(const struct bench_flavor *f,
+static int measure_call2(const struct tool_peer *f,
 			 const struct bench_params *p, double *out)
 {
 	return call_throughput(f, p, 2, out);
 }
 
 struct lat_job {
-	const struct bench_flavor *f;
+	const struct tool_peer *f;
 	void *nodes;
 	size_t cap, n;
 	uint64_t duration_ns;
@@ -103,13 +103,13 @@ static void *lat_thread(void *arg)
 
 	j->f->thread_register();
 	j->n = j->f->call_paced(j->nodes, j->cap, LAT_INTERVAL_NS,
-				bench_now_ns() + j->duration_ns);
+				tool_now_ns() + j->duration_ns);
 	j->f->barrier();
 	j->f->thread_unregister();
 	return NULL;
 }
 
-static int measure_latency(const struct bench_flavor *f,
+static int measure_latency(const struct tool_peer *f,
 			   const struct bench_params *p, double *out)
 {
 	struct lat_job j = {
@@ -121,45 +121,25 @@ static int measure_latency(const struct bench_flavor *f,
 
 	j.cap = (size_t)(j.duration_ns / LAT_INTERVAL_NS) + 1;
 	j.nodes = f->call_alloc(j.cap);
-	bench_thread_start(&t, p->cpu_a, lat_thread, &j);
-	bench_thread_join(t);
-	lat = bench_xmalloc((j.n ? j.n : 1) * sizeof(*lat));
+	tool_thread_start(&t, p->cpu_a, lat_thread, &j);
+	tool_thread_join(t);
+	lat = tool_xmalloc((j.n ? j.n : 1) * sizeof(*lat));
 	f->call_latencies(j.nodes, j.n, lat);
-	out[0] = bench_quantile_u64(lat, j.n, 0.5) / 1000.0;
-	out[1] = bench_quantile_u64(lat, j.n, 0.99) / 1000.0;
+	out[0] = tool_quantile_u64(lat, j.n, 0.5) / 1000.0;
+	out[1] = tool_quantile_u64(lat, j.n, 0.99) / 1000.0;
 	free(lat);
 	f->call_free(j.nodes);
 	return 0;
 }
 
 static const struct bench_test call_tests[] = {
-	{
-		.name = "call (1 thread)",
-		.measure = measure_call1,
-		.nfig = 2,
-		.fig = {
-			{ "call", "calls/s", BENCH_HIGHER, 1.0 },
-			{ "call.enqueue", "calls/s", BENCH_HIGHER, 0 },
-		},
-	},
-	{
-		.name = "call (2 threads)",
-		.measure = measure_call2,
-		.nfig = 2,
-		.fig = {
-			{ "call.2t", "calls/s", BENCH_HIGHER, 1.0 },
-			{ "call.2t.enqueue", "calls/s", BENCH_HIGHER, 0 },
-		},
-	},
-	{
-		.name = "call (latency)",
-		.measure = measure_latency,
-		.nfig = 2,
-		.fig = {
-			{ "call.lat", "us", BENCH_LOWER, 1.0 },
-			{ "call.lat.p99", "us", BENCH_LOWER, 1.0 },
-		},
-	},
+	{ "call (1 thread)", measure_call1, 2, { { "call", "calls/s", BENCH_HIGHER, 1.0 },
+						 { "call.enqueue", "calls/s", BENCH_HIGHER, 0 } } },
+	{ "call (2 threads)", measure_call2, 2,
+	  { { "call.2t", "calls/s", BENCH_HIGHER, 1.0 },
+	    { "call.2t.enqueue", "calls/s", BENCH_HIGHER, 0 } } },
+	{ "call (latency)", measure_latency, 2, { { "call.lat", "us", BENCH_LOWER, 1.0 },
+						  { "call.lat.p99", "us", BENCH_LOWER, 1.0 } } },
 };
 
 const struct bench_scenario bench_scenario_call = {
@@ -172,6 +152,5 @@ const struct bench_scenario bench_scenario_call = {
 		"  (informational).  call.lat: one thread queues a callback every 100 us and\n"
 		"  sleeps in between (QSBR: offline); figures: median and 99th percentile\n"
 		"  queue-to-invocation latency in us (goal: <= 1.0x urcu-memb).",
-	.ntests = 3,
-	.tests = call_tests,
+	BENCH_TESTS(call_tests),
 };

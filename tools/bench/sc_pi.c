@@ -67,19 +67,6 @@ static const struct bench_scenario sc = {
 static const struct inv_flavor_ops *c_ops;
 static int c_rcuboost;
 
-static void c_freed(void *payload, size_t bytes)
-{
-	(void)payload;
-	(void)bytes;
-}
-
-static void c_futex_wait(_Atomic int *w, int val, long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
-
-	syscall(SYS_futex, (int *)w, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
-}
-
 static void c_futex_wake(_Atomic int *w)
 {
 	syscall(SYS_futex, (int *)w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
@@ -160,10 +147,10 @@ static void *u_reader_main(void *arg)
 		rcb_boost_stats(&s0);
 		rcb_read_lock();
 		rcb_note_block();
-		bench_sleep_ns((uint64_t)BLOCK_MS * 1000000);
-		t0 = bench_now_ns();
+		tool_sleep_ns((uint64_t)BLOCK_MS * 1000000);
+		t0 = tool_now_ns();
 		rcb_read_unlock();
-		t1 = bench_now_ns();
+		t1 = tool_now_ns();
 		rcb_boost_stats(&s1);
 		/* Only this thread's sections unboost here. */
 		if (s1.unboosted > s0.unboosted)
@@ -173,20 +160,20 @@ static void *u_reader_main(void *arg)
 	return NULL;
 }
 
-static double c_pairs(const struct bench_flavor *f, unsigned long n)
+static double c_pairs(const struct tool_peer *f, unsigned long n)
 {
 	double v[PAIR_BATCHES];
 
 	f->thread_register();
 	f->read_pairs(n / 4); /* warm-up */
 	for (int b = 0; b < PAIR_BATCHES; b++) {
-		uint64_t t0 = bench_now_ns();
+		uint64_t t0 = tool_now_ns();
 
 		f->read_pairs(n);
-		v[b] = (double)(bench_now_ns() - t0) / (double)n;
+		v[b] = (double)(tool_now_ns() - t0) / (double)n;
 	}
 	f->thread_unregister();
-	return bench_median(v, PAIR_BATCHES);
+	return tool_median(v, PAIR_BATCHES);
 }
 
 static void c_unlock(const struct pi_priv *pv, const struct rcb_config *cfg, struct pi_res *r)
@@ -202,11 +189,11 @@ static void c_unlock(const struct pi_priv *pv, const struct rcb_config *cfg, str
 		return;
 	}
 	atomic_store(&u_stop, 0);
-	bench_thread_start(&ts, -1, u_syncer, NULL);
-	bench_thread_start(&tr, -1, u_reader_main, &u);
-	bench_thread_join(tr);
+	tool_thread_start(&ts, -1, u_syncer, NULL);
+	tool_thread_start(&tr, -1, u_reader_main, &u);
+	tool_thread_join(tr);
 	atomic_store(&u_stop, 1);
-	bench_thread_join(ts);
+	tool_thread_join(ts);
 	r->unlocks_boosted = u.boosted;
 	if (u.boosted) {
 		qsort(u.ns, (size_t)u.boosted, sizeof(u.ns[0]), c_cmp_double);
@@ -214,7 +201,7 @@ static void c_unlock(const struct pi_priv *pv, const struct rcb_config *cfg, str
 	} else {
 		C_FAIL(r, "unlock: none of %d sections blocked %d ms was boosted", u.n, BLOCK_MS);
 	}
-	r->pair_ns = c_pairs(&bench_flavor_rcuboost, pv->pairs);
+	r->pair_ns = c_pairs(&tool_peer_rcuboost, pv->pairs);
 	err = rcb_shutdown();
 	if (err)
 		C_FAIL(r, "unlock: rcb_shutdown: %s", strerror(-err));
@@ -259,7 +246,7 @@ static void *ch_holder(void *arg)
 {
 	char state;
 	int prio;
-	uint64_t end = bench_now_ns() + (uint64_t)(ch_hog_ms + HOLD_EXTRA_MS) * 1000000;
+	uint64_t end = tool_now_ns() + (uint64_t)(ch_hog_ms + HOLD_EXTRA_MS) * 1000000;
 
 	(void)arg;
 	if (pthread_mutex_lock(&ch_mutex) != 0) {
@@ -268,8 +255,8 @@ static void *ch_holder(void *arg)
 	}
 	atomic_store(&ch_locked, 1);
 	/* Asleep until told; then runnable on CPU 0 under the hog. */
-	while (!atomic_load(&ch_release) && bench_now_ns() < end)
-		c_futex_wait(&ch_release, 0, 10);
+	while (!atomic_load(&ch_release) && tool_now_ns() < end)
+		bench_x_futex_wait(&ch_release, 0, 10);
 	/* The priority it runs at now, still holding M: real-time above
 	 * the hog if a boost reached it through the chain, else whatever
 	 * let it run (the hog's end). */
@@ -303,25 +290,16 @@ static void *ch_reader(void *arg)
 
 static void *ch_hog(void *arg)
 {
-	uint64_t t0 = bench_now_ns(), end = t0 + (uint64_t)ch_hog_ms * 1000000;
+	uint64_t t0 = tool_now_ns(), end = t0 + (uint64_t)ch_hog_ms * 1000000;
 	struct sched_param sp = { .sched_priority = 0 };
 
 	(void)arg;
 	atomic_store(&ch_hog_started, 1);
-	while (!atomic_load_explicit(&ch_hog_stop, memory_order_relaxed) && bench_now_ns() < end)
+	while (!atomic_load_explicit(&ch_hog_stop, memory_order_relaxed) && tool_now_ns() < end)
 		;
-	ch_hog_ran_ms = (double)(bench_now_ns() - t0) / 1e6;
+	ch_hog_ran_ms = (double)(tool_now_ns() - t0) / 1e6;
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
 	return NULL;
-}
-
-static int ch_wait_flag(_Atomic int *flag, int ms)
-{
-	uint64_t end = bench_now_ns() + (uint64_t)ms * 1000000;
-
-	while (!atomic_load(flag) && bench_now_ns() < end)
-		bench_sleep_ns(100000);
-	return atomic_load(flag);
 }
 
 static int ch_start(pthread_t *t, int cpu, int fifo_prio, void *(*fn)(void *))
@@ -373,7 +351,7 @@ static double ch_once(struct pi_res *r)
 		C_FAIL(r, "chain: cannot start the holder: %s", strerror(err));
 		return NAN;
 	}
-	if (ch_wait_flag(&ch_locked, 1000) != 1) {
+	if (tool_wait_flag(&ch_locked, 1000) != 1) {
 		C_FAIL(r, "chain: the holder did not take the mutex within 1 s");
 		goto out;
 	}
@@ -383,7 +361,7 @@ static double ch_once(struct pi_res *r)
 		goto out;
 	}
 	hog = 1;
-	ch_wait_flag(&ch_hog_started, 1000);
+	tool_wait_flag(&ch_hog_started, 1000);
 	/* Runnable from now on, but on CPU 0 under the hog. */
 	atomic_store(&ch_release, 1);
 	c_futex_wake(&ch_release);
@@ -393,23 +371,23 @@ static double ch_once(struct pi_res *r)
 		goto out;
 	}
 	reader = 1;
-	if (!ch_wait_flag(&ch_reader_in, 1000)) {
+	if (!tool_wait_flag(&ch_reader_in, 1000)) {
 		C_FAIL(r, "chain: the reader did not enter its section within 1 s");
 		goto out;
 	}
-	t0 = bench_now_ns();
+	t0 = tool_now_ns();
 	c_ops->synchronize();
-	t1 = bench_now_ns() - t0;
+	t1 = tool_now_ns() - t0;
 out:
 	if (hog) {
 		atomic_store(&ch_hog_stop, 1);
-		bench_thread_join(tg);
+		tool_thread_join(tg);
 	}
 	atomic_store(&ch_release, 1);
 	c_futex_wake(&ch_release);
 	if (reader)
-		bench_thread_join(tr);
-	bench_thread_join(th);
+		tool_thread_join(tr);
+	tool_thread_join(th);
 	if (atomic_load(&ch_reader_err))
 		C_FAIL(r, "chain: the reader's lock failed: %s",
 		       strerror(atomic_load(&ch_reader_err)));
@@ -432,7 +410,7 @@ static void c_chain(const struct pi_priv *pv, const struct rcb_config *cfg, stru
 		C_FAIL(r, "chain: PI mutex: %s", strerror(err));
 		return;
 	}
-	err = cfg ? c_ops->init_cfg(cfg, c_freed) : c_ops->init(c_freed);
+	err = cfg ? c_ops->init_cfg(cfg, bench_x_freed_nop) : c_ops->init(bench_x_freed_nop);
 	if (err) {
 		C_FAIL(r, "chain: initialisation failed: %s", strerror(-err));
 		pthread_mutex_destroy(&ch_mutex);
@@ -448,7 +426,7 @@ static void c_chain(const struct pi_priv *pv, const struct rcb_config *cfg, stru
 		 * it ran, the server runs the holder at once.  Let it go
 		 * back to deferring, so that every rep starts alike. */
 		if (i)
-			bench_sleep_ns((uint64_t)CHAIN_GAP_MS * 1000000);
+			tool_sleep_ns((uint64_t)CHAIN_GAP_MS * 1000000);
 		v[i] = ch_once(r);
 		if (isnan(v[i]))
 			break;
@@ -484,15 +462,9 @@ static unsigned int c_child_timeout_s(const struct pi_priv *pv)
 	return (inv + chain + (unsigned int)pv->unlocks * (BLOCK_MS + 50)) / 1000 + 30;
 }
 
-struct pi_child {
-	int conf;
-	const struct pi_priv *pv;
-	struct pi_res *r;
-};
-
 static void child(void *arg)
 {
-	const struct pi_child *ch = arg;
+	const struct bench_child *ch = arg;
 	int conf = ch->conf;
 	const struct pi_priv *pv = ch->pv;
 	struct pi_res *r = ch->r;
@@ -536,14 +508,14 @@ static void child(void *arg)
 		}
 	}
 	r->ran = 1;
-	bench_progress("inversion");
+	tool_progress("inversion");
 	c_inversion(conf, pv, c_ops, r);
-	bench_progress(", unlock");
+	tool_progress(", unlock");
 	if (c_rcuboost)
 		c_unlock(pv, &cfg, r);
 	else
-		r->pair_ns = c_pairs(&bench_flavor_urcu_memb, pv->pairs);
-	bench_progress(", chain");
+		r->pair_ns = c_pairs(&tool_peer_urcu_memb, pv->pairs);
+	tool_progress(", chain");
 	c_chain(pv, c_rcuboost ? &cfg : NULL, r);
 	inv_watchdog_off();
 	r->ok = !r->error[0];
@@ -553,13 +525,8 @@ static void child(void *arg)
 
 static void run_child(int conf, const struct pi_priv *pv, struct pi_res *r)
 {
-	struct pi_child c = { conf, pv, r };
-	char why[sizeof(r->error)];
-
-	if (bench_x_run_child(child, &c, c_child_timeout_s(pv), why, sizeof(why)) != 0) {
+	if (bench_x_conf_child(child, conf, pv, r, c_child_timeout_s(pv), r->error, sizeof(r->error)))
 		r->ok = 0;
-		C_FAIL(r, "%s", why);
-	}
 }
 
 static void add_figs(struct bench_xres *x, const struct pi_priv *pv)
@@ -599,7 +566,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 	struct bench_xres *x = bench_x_new(sc.name, sizeof(struct pi_priv), pi_print_detail,
 					   pi_json_detail);
 	struct pi_priv *pv = x->priv;
-	uint64_t t0 = bench_now_ns();
 	struct pi_res *rs;
 	char a[32], b[32];
 
@@ -628,17 +594,17 @@ static struct bench_xres *run(const struct bench_params *bp)
 	for (int k = 0; k < NCONF; k++) {
 		struct pi_res *r = &rs[k];
 
-		bench_progress("rcuboost-bench: pi [%d/%d] %s, hog %d ms: ", k + 1, NCONF,
+		tool_progress("rcuboost-bench: pi [%d/%d] %s, hog %d ms: ", k + 1, NCONF,
 			       pi_conf_name[k], pv->hog_ms);
 		run_child(k, pv, r);
 		if (r->na) {
 			x->status = -EPERM;
 			snprintf(x->why, sizeof(x->why), "%s", r->error);
-			bench_progress(": n/a: %s\n", r->error);
+			tool_progress(": n/a: %s\n", r->error);
 			break;
 		}
 		x->failed |= !r->ok;
-		bench_progress(": GP max %.1f ms, chain GP %.1f ms%s%s\n", pi_inv_v(r, 0),
+		tool_progress(": GP max %.1f ms, chain GP %.1f ms%s%s\n", pi_inv_v(r, 0),
 			       r->chain_gp_median_ms, r->ok ? "" : ", FAILED: ", r->error);
 	}
 	if (!x->status) {
@@ -654,7 +620,6 @@ static struct bench_xres *run(const struct bench_params *bp)
 		pi_plot(x, pv);
 	}
 	/* The shared results stay mapped: the report reads them. */
-	x->elapsed_s = (double)(bench_now_ns() - t0) / 1e9;
 	return x;
 }
 

@@ -76,7 +76,7 @@ void pi_print_detail(FILE *out, const struct bench_xres *x)
 	};
 	int ran[NCONF];
 	struct bench_xtable t = { "", pi_conf_name, ran, NCONF, 11,
-				  rows, sizeof(rows) / sizeof(rows[0]), 34, cell, rs };
+				  rows, sizeof(rows) / sizeof(rows[0]), 34, cell, rs, { NULL } };
 
 	fprintf(out, "\npi: each configuration in its own child process, pinned to CPU %d.\n"
 		     "Inversion: SCHED_FIFO %d reader preempted by a SCHED_FIFO %d hog on CPU %d for\n"
@@ -96,12 +96,11 @@ void pi_print_detail(FILE *out, const struct bench_xres *x)
 		fprintf(out, "pi: n/a: %s\n", x->why);
 		return;
 	}
-	for (int c = 0; c < NCONF; c++)
+	for (int c = 0; c < NCONF; c++) {
 		ran[c] = rs[c].ran;
+		t.errors[c] = rs[c].error;
+	}
 	bench_x_print_runs(out, &t);
-	for (int c = 0; c < NCONF; c++)
-		if (rs[c].error[0])
-			fprintf(out, "  %s: %s\n", pi_conf_name[c], rs[c].error);
 	fprintf(out, "\nThe holder's RT prio: the real-time priority the chain's SCHED_OTHER\n"
 		     "holder ran at as it released the mutex (its own /proc view, inherited\n"
 		     "priority included; 0: not real-time), lowest over the reps; above %d,\n"
@@ -127,38 +126,38 @@ void pi_json_detail(FILE *f, const struct bench_xres *x)
 		fprintf(f, "%s\n      {\"name\": \"%s\", \"ran\": %s, \"ok\": %s, \"error\": ",
 			c ? "," : "", pi_conf_name[c], r->ran ? "true" : "false",
 			r->ok ? "true" : "false");
-		bench_json_str(f, r->error);
+		tool_json_str(f, r->error);
 		fprintf(f, ",\n       \"inversion\": {\"ran\": %s, \"hog_ms\": ",
 			r->inv_ran ? "true" : "false");
-		bench_json_num(f, r->inv_ran ? v->hog_ms : NAN);
+		tool_json_num(f, r->inv_ran ? v->hog_ms : NAN);
 		fprintf(f, ", \"gp_max_ms\": ");
-		bench_json_num(f, r->inv_ran ? v->gp_max_ms : NAN);
+		tool_json_num(f, r->inv_ran ? v->gp_max_ms : NAN);
 		fprintf(f, ", \"gp_p99_ms\": ");
-		bench_json_num(f, r->inv_ran ? v->gp_p99_ms : NAN);
+		tool_json_num(f, r->inv_ran ? v->gp_p99_ms : NAN);
 		fprintf(f, ", \"gp_count\": %ld, \"reader_held_ms\": ", v->gp_count);
-		bench_json_num(f, r->inv_ran ? v->reader_held_ms : NAN);
+		tool_json_num(f, r->inv_ran ? v->reader_held_ms : NAN);
 		fprintf(f, ", \"peak_backlog\": %ld,\n        \"boosts\": %ld, \"sched_syscalls\": "
 			   "%ld, \"pi_boosts\": %ld, \"pi_syscalls\": %ld, \"pi_handoffs\": %ld, "
 			   "\"syscalls_per_boost\": ",
 			v->peak_backlog, v->bs.boost, v->bs.sched_syscalls, v->bs.pi_boosts,
 			v->bs.pi_syscalls, v->bs.pi_handoffs);
-		bench_json_num(f, r->per_boost);
+		tool_json_num(f, r->per_boost);
 		fprintf(f, "},\n       \"unlock_boosted_ns\": ");
-		bench_json_num(f, boost ? r->unlock_boosted_ns : NAN);
+		tool_json_num(f, boost ? r->unlock_boosted_ns : NAN);
 		fprintf(f, ", \"unlock_sections\": %d, \"unlock_sections_boosted\": %d, "
 			   "\"pair_ns\": ", boost ? r->unlocks : 0, r->unlocks_boosted);
-		bench_json_num(f, r->ran ? r->pair_ns : NAN);
+		tool_json_num(f, r->ran ? r->pair_ns : NAN);
 		fprintf(f, ",\n       \"chain\": {\"gp_ms\": [");
 		for (int i = 0; i < r->chain_runs; i++) {
 			fprintf(f, "%s", i ? ", " : "");
-			bench_json_num(f, r->chain_gp_ms[i]);
+			tool_json_num(f, r->chain_gp_ms[i]);
 		}
 		fprintf(f, "], \"gp_median_ms\": ");
-		bench_json_num(f, r->chain_gp_median_ms);
+		tool_json_num(f, r->chain_gp_median_ms);
 		fprintf(f, ", \"gp_max_ms\": ");
-		bench_json_num(f, r->chain_gp_max_ms);
+		tool_json_num(f, r->chain_gp_max_ms);
 		fprintf(f, ", \"hog_ran_ms\": ");
-		bench_json_num(f, r->chain_runs ? r->chain_hog_ms : NAN);
+		tool_json_num(f, r->chain_runs ? r->chain_hog_ms : NAN);
 		fprintf(f, ", \"holder_rtprio\": [");
 		for (int i = 0; i < r->chain_runs; i++)
 			fprintf(f, "%s%d", i ? ", " : "", r->holder_rtprio[i]);

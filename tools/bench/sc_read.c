@@ -9,7 +9,7 @@
 #define READ_CHUNK (1u << 20)
 
 struct read_job {
-	const struct bench_flavor *f;
+	const struct tool_peer *f;
 	uint64_t duration_ns;
 	double ns_per_op;
 };
@@ -21,18 +21,18 @@ static void *read_worker(void *arg)
 
 	j->f->thread_register();
 	j->f->read_pairs(READ_CHUNK / 4); /* warm the caches and the branch predictor */
-	t0 = bench_now_ns();
+	t0 = tool_now_ns();
 	do {
 		j->f->read_pairs(READ_CHUNK);
 		done += READ_CHUNK;
-		t1 = bench_now_ns();
+		t1 = tool_now_ns();
 	} while (t1 - t0 < j->duration_ns);
 	j->f->thread_unregister();
 	j->ns_per_op = (double)(t1 - t0) / (double)done;
 	return NULL;
 }
 
-static int measure_read(const struct bench_flavor *f,
+static int measure_read(const struct tool_peer *f,
 			const struct bench_params *p, double *out)
 {
 	struct read_job j = {
@@ -41,25 +41,19 @@ static int measure_read(const struct bench_flavor *f,
 	};
 	pthread_t t;
 
-	bench_thread_start(&t, p->cpu_a, read_worker, &j);
-	bench_thread_join(t);
+	tool_thread_start(&t, p->cpu_a, read_worker, &j);
+	tool_thread_join(t);
 	out[0] = j.ns_per_op;
 	return 0;
 }
 
 static const struct bench_test read_tests[] = {
-	{
-		.name = "read",
-		.measure = measure_read,
-		.nfig = 1,
-		.fig = { { "read", "ns/op", BENCH_LOWER, 1.05 } },
-	},
+	{ "read", measure_read, 1, { { "read", "ns/op", BENCH_LOWER, 1.05 } } },
 };
 
 const struct bench_scenario bench_scenario_read = {
 	.name = "read",
 	.help = "read: one thread, pinned, runs empty read-side critical sections\n"
 		"  (lock + unlock) back to back.  Figure: ns per pair.  Goal: <= 1.05x urcu-memb.",
-	.ntests = 1,
-	.tests = read_tests,
+	BENCH_TESTS(read_tests),
 };

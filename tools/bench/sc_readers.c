@@ -14,9 +14,9 @@
 #define NREADERS 2
 
 struct readers_worker {
-	_Alignas(BENCH_CACHELINE) const struct bench_flavor *f;
-	struct bench_shared *s;
-	struct bench_gate *gate;
+	_Alignas(PEER_CACHELINE) const struct tool_peer *f;
+	struct peer_shared *s;
+	struct tool_gate *gate;
 	uint64_t ops, ns;
 };
 
@@ -26,10 +26,10 @@ static void *reader_thread(void *arg)
 	uint64_t t0;
 
 	w->f->thread_register();
-	bench_gate_wait(w->gate);
-	t0 = bench_now_ns();
+	tool_gate_wait(w->gate);
+	t0 = tool_now_ns();
 	w->ops = w->f->reader_loop(w->s, NULL);
-	w->ns = bench_now_ns() - t0;
+	w->ns = tool_now_ns() - t0;
 	w->f->thread_unregister();
 	return NULL;
 }
@@ -39,41 +39,41 @@ static void *updater_thread(void *arg)
 	struct readers_worker *w = arg;
 	uint64_t t0;
 
-	bench_gate_wait(w->gate);
-	t0 = bench_now_ns();
+	tool_gate_wait(w->gate);
+	t0 = tool_now_ns();
 	w->ops = w->f->updater_loop(w->s);
-	w->ns = bench_now_ns() - t0;
+	w->ns = tool_now_ns() - t0;
 	return NULL;
 }
 
-static int measure_readers(const struct bench_flavor *f,
+static int measure_readers(const struct tool_peer *f,
 			   const struct bench_params *p, double *out)
 {
-	static struct bench_shared s;
+	static struct peer_shared s;
 	struct readers_worker w[NREADERS + 1];
-	struct bench_gate gate;
+	struct tool_gate gate;
 	pthread_t t[NREADERS + 1];
 	int cpus[NREADERS] = { p->cpu_a, p->cpu_b };
 	double reads = 0;
 
-	s.ptr = bench_xmalloc(sizeof(*s.ptr));
+	s.ptr = tool_xmalloc(sizeof(*s.ptr));
 	memset(s.ptr, 0, sizeof(*s.ptr));
 	atomic_store(&s.stop, 0);
 	atomic_store(&s.bad, 0);
-	bench_gate_init(&gate, NREADERS + 2);
+	tool_gate_init(&gate, NREADERS + 2);
 	for (int i = 0; i <= NREADERS; i++) {
 		w[i] = (struct readers_worker){ .f = f, .s = &s, .gate = &gate };
 		if (i < NREADERS)
-			bench_thread_start(&t[i], cpus[i], reader_thread, &w[i]);
+			tool_thread_start(&t[i], cpus[i], reader_thread, &w[i]);
 		else
-			bench_thread_start(&t[i], -1, updater_thread, &w[i]);
+			tool_thread_start(&t[i], -1, updater_thread, &w[i]);
 	}
-	bench_gate_wait(&gate);
-	bench_sleep_ns((uint64_t)p->duration_ms * 1000000ull);
+	tool_gate_wait(&gate);
+	tool_sleep_ns((uint64_t)p->duration_ms * 1000000ull);
 	atomic_store(&s.stop, 1);
 	for (int i = 0; i <= NREADERS; i++)
-		bench_thread_join(t[i]);
-	bench_gate_destroy(&gate);
+		tool_thread_join(t[i]);
+	tool_gate_destroy(&gate);
 	free(s.ptr);
 	s.ptr = NULL;
 	if (atomic_load(&s.bad)) {
@@ -89,15 +89,8 @@ static int measure_readers(const struct bench_flavor *f,
 }
 
 static const struct bench_test readers_tests[] = {
-	{
-		.name = "readers",
-		.measure = measure_readers,
-		.nfig = 2,
-		.fig = {
-			{ "readers", "reads/s", BENCH_HIGHER, 0.95 },
-			{ "readers.updates", "updates/s", BENCH_HIGHER, 0 },
-		},
-	},
+	{ "readers", measure_readers, 2, { { "readers", "reads/s", BENCH_HIGHER, 0.95 },
+					   { "readers.updates", "updates/s", BENCH_HIGHER, 0 } } },
 };
 
 const struct bench_scenario bench_scenario_readers = {
@@ -109,6 +102,5 @@ const struct bench_scenario bench_scenario_readers = {
 		"  of both readers together (goal: >= 0.95x urcu-memb) and the updater's\n"
 		"  replacements/s (informational).  QSBR readers report a quiescent state\n"
 		"  every 256 critical sections.",
-	.ntests = 1,
-	.tests = readers_tests,
+	BENCH_TESTS(readers_tests),
 };

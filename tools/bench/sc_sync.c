@@ -21,7 +21,7 @@
 #define MIN_SAMPLES 16
 
 struct sync_job {
-	const struct bench_flavor *f;
+	const struct tool_peer *f;
 	uint64_t duration_ns;
 	_Atomic uint64_t *progress; /* busy reader's, or NULL */
 	uint64_t *lat;
@@ -35,14 +35,14 @@ static void *sync_thread(void *arg)
 
 	for (int i = 0; i < 4; i++)
 		j->f->synchronize();
-	start = bench_now_ns();
+	start = tool_now_ns();
 	j->n = j->skipped = 0;
 	do {
 		if (j->progress)
 			p0 = atomic_load_explicit(j->progress, memory_order_relaxed);
-		t0 = bench_now_ns();
+		t0 = tool_now_ns();
 		j->f->synchronize();
-		t1 = bench_now_ns();
+		t1 = tool_now_ns();
 		if (j->progress &&
 		    atomic_load_explicit(j->progress, memory_order_relaxed) == p0)
 			j->skipped++;
@@ -53,7 +53,7 @@ static void *sync_thread(void *arg)
 	return NULL;
 }
 
-static void sync_job_init(struct sync_job *j, const struct bench_flavor *f,
+static void sync_job_init(struct sync_job *j, const struct tool_peer *f,
 			  const struct bench_params *p, _Atomic uint64_t *progress)
 {
 	j->f = f;
@@ -61,7 +61,7 @@ static void sync_job_init(struct sync_job *j, const struct bench_flavor *f,
 	j->duration_ns = (uint64_t)p->duration_ms * 1000000ull;
 	/* Room for one call per 250 ns; a full array ends the measurement. */
 	j->cap = (size_t)p->duration_ms * 4000 + MIN_SAMPLES;
-	j->lat = bench_xmalloc(j->cap * sizeof(*j->lat));
+	j->lat = tool_xmalloc(j->cap * sizeof(*j->lat));
 	j->n = 0;
 }
 
@@ -74,15 +74,15 @@ static int sync_job_finish(struct sync_job *j, double *out)
 			j->f->name);
 		ret = -1;
 	}
-	out[0] = bench_quantile_u64(j->lat, j->n, 0.5) / 1000.0;
-	out[1] = bench_quantile_u64(j->lat, j->n, 0.99) / 1000.0;
+	out[0] = tool_quantile_u64(j->lat, j->n, 0.5) / 1000.0;
+	out[1] = tool_quantile_u64(j->lat, j->n, 0.99) / 1000.0;
 	free(j->lat);
 	return ret;
 }
 
 struct idle_reader {
-	const struct bench_flavor *f;
-	struct bench_gate *ready, *quit;
+	const struct tool_peer *f;
+	struct tool_gate *ready, *quit;
 };
 
 static void *idle_thread(void *arg)
@@ -91,42 +91,42 @@ static void *idle_thread(void *arg)
 
 	r->f->thread_register();
 	r->f->idle_enter();
-	bench_gate_wait(r->ready);
-	bench_gate_wait(r->quit);
+	tool_gate_wait(r->ready);
+	tool_gate_wait(r->quit);
 	r->f->idle_exit();
 	r->f->thread_unregister();
 	return NULL;
 }
 
-static int measure_idle(const struct bench_flavor *f,
+static int measure_idle(const struct tool_peer *f,
 			const struct bench_params *p, double *out)
 {
-	struct bench_gate ready, quit;
+	struct tool_gate ready, quit;
 	struct idle_reader r = { .f = f, .ready = &ready, .quit = &quit };
 	struct sync_job j;
 	pthread_t idle[NIDLE], t;
 
-	bench_gate_init(&ready, NIDLE + 1);
-	bench_gate_init(&quit, NIDLE + 1);
+	tool_gate_init(&ready, NIDLE + 1);
+	tool_gate_init(&quit, NIDLE + 1);
 	for (int i = 0; i < NIDLE; i++)
-		bench_thread_start(&idle[i], -1, idle_thread, &r);
-	bench_gate_wait(&ready);
+		tool_thread_start(&idle[i], -1, idle_thread, &r);
+	tool_gate_wait(&ready);
 	sync_job_init(&j, f, p, NULL);
-	bench_thread_start(&t, p->cpu_a, sync_thread, &j);
-	bench_thread_join(t);
-	bench_gate_wait(&quit);
+	tool_thread_start(&t, p->cpu_a, sync_thread, &j);
+	tool_thread_join(t);
+	tool_gate_wait(&quit);
 	for (int i = 0; i < NIDLE; i++)
-		bench_thread_join(idle[i]);
-	bench_gate_destroy(&ready);
-	bench_gate_destroy(&quit);
+		tool_thread_join(idle[i]);
+	tool_gate_destroy(&ready);
+	tool_gate_destroy(&quit);
 	return sync_job_finish(&j, out);
 }
 
 struct busy_reader {
-	const struct bench_flavor *f;
-	struct bench_shared *s;
-	struct bench_gate *ready;
-	_Alignas(BENCH_CACHELINE) _Atomic uint64_t progress;
+	const struct tool_peer *f;
+	struct peer_shared *s;
+	struct tool_gate *ready;
+	_Alignas(PEER_CACHELINE) _Atomic uint64_t progress;
 };
 
 static void *busy_thread(void *arg)
@@ -134,18 +134,18 @@ static void *busy_thread(void *arg)
 	struct busy_reader *r = arg;
 
 	r->f->thread_register();
-	bench_gate_wait(r->ready);
+	tool_gate_wait(r->ready);
 	r->f->reader_loop(r->s, &r->progress);
 	r->f->thread_unregister();
 	return NULL;
 }
 
-static int measure_busy(const struct bench_flavor *f,
+static int measure_busy(const struct tool_peer *f,
 			const struct bench_params *p, double *out)
 {
-	static struct bench_shared s;
-	static struct bench_obj obj;
-	struct bench_gate ready;
+	static struct peer_shared s;
+	static struct peer_obj obj;
+	struct tool_gate ready;
 	static struct busy_reader r;
 	struct sync_job j;
 	pthread_t reader, t;
@@ -157,37 +157,23 @@ static int measure_busy(const struct bench_flavor *f,
 	s.ptr = &obj;
 	atomic_store(&s.stop, 0);
 	atomic_store(&s.bad, 0);
-	bench_gate_init(&ready, 2);
-	bench_thread_start(&reader, p->cpu_b, busy_thread, &r);
-	bench_gate_wait(&ready);
+	tool_gate_init(&ready, 2);
+	tool_thread_start(&reader, p->cpu_b, busy_thread, &r);
+	tool_gate_wait(&ready);
 	sync_job_init(&j, f, p, &r.progress);
-	bench_thread_start(&t, p->cpu_a, sync_thread, &j);
-	bench_thread_join(t);
+	tool_thread_start(&t, p->cpu_a, sync_thread, &j);
+	tool_thread_join(t);
 	atomic_store(&s.stop, 1);
-	bench_thread_join(reader);
-	bench_gate_destroy(&ready);
+	tool_thread_join(reader);
+	tool_gate_destroy(&ready);
 	return sync_job_finish(&j, out);
 }
 
 static const struct bench_test sync_tests[] = {
-	{
-		.name = "sync (idle readers)",
-		.measure = measure_idle,
-		.nfig = 2,
-		.fig = {
-			{ "sync", "us", BENCH_LOWER, 1.2 },
-			{ "sync.p99", "us", BENCH_LOWER, 0 },
-		},
-	},
-	{
-		.name = "sync (busy reader)",
-		.measure = measure_busy,
-		.nfig = 2,
-		.fig = {
-			{ "sync.busy", "us", BENCH_LOWER, 1.2 },
-			{ "sync.busy.p99", "us", BENCH_LOWER, 0 },
-		},
-	},
+	{ "sync (idle readers)", measure_idle, 2, { { "sync", "us", BENCH_LOWER, 1.2 },
+						    { "sync.p99", "us", BENCH_LOWER, 0 } } },
+	{ "sync (busy reader)", measure_busy, 2, { { "sync.busy", "us", BENCH_LOWER, 1.2 },
+						   { "sync.busy.p99", "us", BENCH_LOWER, 0 } } },
 };
 
 const struct bench_scenario bench_scenario_sync = {
@@ -199,6 +185,5 @@ const struct bench_scenario bench_scenario_sync = {
 		"  progress count (it may be descheduled by other load).  Figures: median\n"
 		"  latency in us (goal: <= 1.2x urcu-memb) and the 99th percentile\n"
 		"  (informational).",
-	.ntests = 2,
-	.tests = sync_tests,
+	BENCH_TESTS(sync_tests),
 };

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "inversion.h"
+#include "tool.h"
 
 #define OBJ_LIVE 0x6c697665u /* "live" */
 #define OBJ_DEAD 0xdeadu
@@ -58,15 +59,6 @@ struct inv_obj {
 	unsigned char data[];
 };
 
-/* sched_setattr(2) / sched_getattr(2) attributes. */
-struct sattr {
-	uint32_t size;
-	uint32_t policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-};
 
 /* ---------------------------------------------------------------- */
 /* State of the one run in progress (inv_run() is not reentrant).     */
@@ -120,76 +112,19 @@ static struct reader rd;
 
 /* ---------------------------------------------------------------- */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ns(uint64_t ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / 1000000000ull),
-		.tv_nsec = (long)(ns % 1000000000ull),
-	};
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(t / 1000000000ull),
-		.tv_nsec = (long)(t % 1000000000ull),
-	};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-static int sattr_get(struct sattr *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (syscall(SYS_sched_getattr, 0, a, sizeof(*a), 0) != 0)
-		return -errno;
-	return 0;
-}
-
-static int sattr_set(const struct sattr *a)
-{
-	struct sattr b = *a;
-
-	b.size = sizeof(b);
-	if (syscall(SYS_sched_setattr, 0, &b, 0) != 0)
-		return -errno;
-	return 0;
-}
-
 static int sattr_fifo(int prio)
 {
-	struct sattr a = { .policy = SCHED_FIFO, .prio = (uint32_t)prio };
+	struct tool_sattr a = { .policy = SCHED_FIFO, .prio = (uint32_t)prio };
 
-	return sattr_set(&a);
-}
-
-static bool sattr_same(const struct sattr *a, const struct sattr *b)
-{
-	if (a->policy != b->policy)
-		return false;
-	if (a->policy == SCHED_FIFO || a->policy == SCHED_RR)
-		return a->prio == b->prio;
-	return a->nice == b->nice;
+	return tool_sattr_set(&a);
 }
 
 /* Restore @orig and check it took. */
-static bool sattr_restore(const struct sattr *orig)
+static bool sattr_restore(const struct tool_sattr *orig)
 {
-	struct sattr now;
+	struct tool_sattr now;
 
-	return sattr_set(orig) == 0 && sattr_get(&now) == 0 && sattr_same(orig, &now);
+	return tool_sattr_set(orig) == 0 && tool_sattr_get(0, &now) == 0 && tool_sattr_same(orig, &now);
 }
 
 static void futex_wake_all(_Atomic int *uaddr)
@@ -227,21 +162,13 @@ __attribute__((format(printf, 1, 2))) static void progress(const char *fmt, ...)
  */
 static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg, int cpu)
 {
-	struct sched_param sp = { .sched_priority = 0 };
 	pthread_attr_t attr;
-	cpu_set_t set;
 	int err;
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
 	pthread_attr_init(&attr);
-	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	err = tool_attr_pin(&attr, cpu);
 	if (!err)
-		err = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	if (!err)
-		err = pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-	if (!err)
-		err = pthread_attr_setschedparam(&attr, &sp);
+		err = tool_attr_sched(&attr, SCHED_OTHER, 0);
 	if (!err)
 		err = pthread_create(t, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
@@ -302,7 +229,7 @@ static void retire(struct inv_obj *old)
 /* Replace the object every cb_period_us; retire the old one. */
 static void *updater_main(void *arg)
 {
-	uint64_t next = now_ns(), seq = 1;
+	uint64_t next = tool_now_ns(), seq = 1;
 	struct inv_obj *o;
 
 	(void)arg;
@@ -319,7 +246,7 @@ static void *updater_main(void *arg)
 			atomic_fetch_add_explicit(&call_errors, 1, memory_order_relaxed);
 		}
 		next += (uint64_t)prm->cb_period_us * 1000;
-		sleep_until(next);
+		tool_sleep_until(next);
 	}
 	o = atomic_exchange_explicit(&current, NULL, memory_order_acq_rel);
 	if (o)
@@ -334,7 +261,7 @@ static void *gp_timer_main(void *arg)
 	struct gp_timer *g = arg;
 
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = tool_now_ns();
 
 		ops->synchronize();
 		if (g->n == g->cap) {
@@ -348,9 +275,9 @@ static void *gp_timer_main(void *arg)
 			g->ns = ns;
 			g->cap = cap;
 		}
-		g->ns[g->n++] = now_ns() - t0;
+		g->ns[g->n++] = tool_now_ns() - t0;
 		if (prm->sync_pause_us)
-			sleep_ns((uint64_t)prm->sync_pause_us * 1000);
+			tool_sleep_ns((uint64_t)prm->sync_pause_us * 1000);
 	}
 	return NULL;
 }
@@ -358,13 +285,13 @@ static void *gp_timer_main(void *arg)
 static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
-	uint64_t next = now_ns();
+	uint64_t next = tool_now_ns();
 
 	while (!atomic_load_explicit(&stop, memory_order_relaxed) &&
 	       s->count < s->cap) {
 		size_t i = s->count;
 
-		s->t_ns[i] = now_ns();
+		s->t_ns[i] = tool_now_ns();
 		s->n[i] = atomic_load_explicit(&n_queued, memory_order_relaxed) -
 			  atomic_load_explicit(&n_invoked, memory_order_relaxed);
 		s->b[i] = atomic_load_explicit(&b_queued, memory_order_relaxed) -
@@ -378,7 +305,7 @@ static void *sampler_main(void *arg)
 		}
 		s->count++;
 		next += (uint64_t)prm->sample_ms * 1000000;
-		sleep_until(next);
+		tool_sleep_until(next);
 	}
 	return NULL;
 }
@@ -389,12 +316,12 @@ static void *sampler_main(void *arg)
 
 static void *hog_main(void *arg)
 {
-	struct sattr orig;
+	struct tool_sattr orig;
 	uint64_t deadline, t;
 	int err;
 
 	(void)arg;
-	err = sattr_get(&orig);
+	err = tool_sattr_get(0, &orig);
 	if (!err)
 		err = sattr_fifo(prm->hog_prio);
 	if (err) {
@@ -404,15 +331,15 @@ static void *hog_main(void *arg)
 	}
 	atomic_store(&hog.armed, 1);
 	/* Sleep (not spin) until the reader, in its section, wakes us. */
-	deadline = now_ns() + (uint64_t)ARM_TIMEOUT_MS * 1000000;
-	while (!atomic_load(&hog.go) && (t = now_ns()) < deadline)
+	deadline = tool_now_ns() + (uint64_t)ARM_TIMEOUT_MS * 1000000;
+	while (!atomic_load(&hog.go) && (t = tool_now_ns()) < deadline)
 		futex_wait_ns(&hog.go, 0, deadline - t);
 	if (atomic_load(&hog.go)) {
-		hog.t_start = now_ns();
+		hog.t_start = tool_now_ns();
 		atomic_store(&hog.started, 1);
 		/* The hard bound: the clock, whatever else happens. */
 		deadline = hog.t_start + (uint64_t)prm->hog_ms * 1000000;
-		while ((t = now_ns()) < deadline)
+		while ((t = tool_now_ns()) < deadline)
 			;
 		hog.t_end = t;
 	}
@@ -423,17 +350,17 @@ static void *hog_main(void *arg)
 
 static void *reader_main(void *arg)
 {
-	struct sattr orig, before, after;
+	struct tool_sattr orig, before, after;
 	struct inv_obj *o;
 	uint64_t deadline;
 	int err;
 
 	(void)arg;
-	err = sattr_get(&orig);
+	err = tool_sattr_get(0, &orig);
 	if (!err)
 		err = sattr_fifo(prm->reader_prio);
 	if (!err)
-		err = sattr_get(&before);
+		err = tool_sattr_get(0, &before);
 	if (!err)
 		err = ops->register_thread();
 	if (err) {
@@ -443,14 +370,14 @@ static void *reader_main(void *arg)
 	}
 	ops->read_lock();
 	o = atomic_load_explicit(&current, memory_order_acquire);
-	rd.t_enter = now_ns();
+	rd.t_enter = tool_now_ns();
 	atomic_store(&rd.state, 1);
 	/* Wake the hog: same CPU, higher priority, it preempts us here,
 	 * inside the critical section. */
 	atomic_store(&hog.go, 1);
 	futex_wake_all(&hog.go);
-	deadline = now_ns() + (uint64_t)READER_SPIN_MS * 1000000;
-	while (!atomic_load(&hog.started) && now_ns() < deadline)
+	deadline = tool_now_ns() + (uint64_t)READER_SPIN_MS * 1000000;
+	while (!atomic_load(&hog.started) && tool_now_ns() < deadline)
 		;
 	rd.saw_hog = atomic_load(&hog.started);
 	/* Every object retired during the section must still be alive. */
@@ -458,9 +385,9 @@ static void *reader_main(void *arg)
 		atomic_fetch_add(&violations, 1);
 	/* Time it before the unlock: an unlock that unboosts lets the hog
 	 * preempt us again at once, until it ends. */
-	rd.t_unlock = now_ns();
+	rd.t_unlock = tool_now_ns();
 	ops->read_unlock();
-	rd.restored = sattr_get(&after) == 0 && sattr_same(&before, &after);
+	rd.restored = tool_sattr_get(0, &after) == 0 && tool_sattr_same(&before, &after);
 	ops->unregister_thread();
 	rd.back = sattr_restore(&orig);
 	atomic_store(&rd.state, 2);
@@ -519,9 +446,9 @@ struct rt_probe {
 static void *rt_probe_main(void *arg)
 {
 	struct rt_probe *pr = arg;
-	struct sattr orig;
+	struct tool_sattr orig;
 
-	pr->err = sattr_get(&orig);
+	pr->err = tool_sattr_get(0, &orig);
 	if (!pr->err)
 		pr->err = sattr_fifo(pr->prio);
 	if (!pr->err && !sattr_restore(&orig))
@@ -634,17 +561,6 @@ static void boost_delta(struct rcb_boost_stats *d, const struct rcb_boost_stats 
 
 #define FAIL(res, ...) snprintf((res)->error, sizeof((res)->error), __VA_ARGS__)
 
-/* Wait up to @ms for @flag to become non-zero; returns its value. */
-static int wait_flag(_Atomic int *flag, unsigned int ms)
-{
-	uint64_t deadline = now_ns() + (uint64_t)ms * 1000000;
-	int v;
-
-	while (!(v = atomic_load(flag)) && now_ns() < deadline)
-		sleep_ns(100000);
-	return v;
-}
-
 int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 	    struct inv_result *res)
 {
@@ -728,7 +644,7 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		FAIL(res, "cannot start a thread: %s", strerror(-err));
 		goto out;
 	}
-	sleep_ns((uint64_t)p->warmup_ms * 1000000);
+	tool_sleep_ns((uint64_t)p->warmup_ms * 1000000);
 	res->cpu0_threads = count_cpu0_threads();
 
 	if ((err = start_thread(&hog.thread, hog_main, NULL, INV_RT_CPU)) != 0) {
@@ -736,7 +652,7 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		goto out;
 	}
 	hog_on = true;
-	err = wait_flag(&hog.armed, START_TIMEOUT_MS);
+	err = tool_wait_flag(&hog.armed, START_TIMEOUT_MS);
 	if (err != 1) {
 		FAIL(res, "the hog could not become SCHED_FIFO %d: %s", p->hog_prio,
 		     err ? strerror(-err) : "timed out");
@@ -748,7 +664,7 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		goto out;
 	}
 	rd_on = true;
-	err = wait_flag(&hog.started, START_TIMEOUT_MS);
+	err = tool_wait_flag(&hog.started, START_TIMEOUT_MS);
 	if (!err) {
 		err = atomic_load(&rd.state);
 		FAIL(res, "the reader did not start the hog: %s",
@@ -761,10 +677,10 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		 "hog (SCHED_FIFO %d) on CPU %d for %d ms",
 		 fl->name, p->reader_prio, p->hog_prio, INV_RT_CPU, p->hog_ms);
 	if (p->hook) {
-		sleep_until(t_hog + (uint64_t)p->hook_ms * 1000000);
+		tool_sleep_until(t_hog + (uint64_t)p->hook_ms * 1000000);
 		if (!atomic_load(&hog.done)) {
 			p->hook(p->hook_arg);
-			res->hook_ran_ms = ((double)now_ns() - (double)t_hog) / 1e6;
+			res->hook_ran_ms = ((double)tool_now_ns() - (double)t_hog) / 1e6;
 		}
 	}
 	/* Both end by themselves: the hog after hog_ms, the reader when
@@ -776,7 +692,7 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 	progress("%s: reader left its section %.1f ms after the hog started; "
 		 "tail %d ms", fl->name, ((double)rd.t_unlock - (double)t_hog) / 1e6,
 		 p->tail_ms);
-	sleep_ns((uint64_t)p->tail_ms * 1000000);
+	tool_sleep_ns((uint64_t)p->tail_ms * 1000000);
 	err = 0;
 out:
 	atomic_store(&stop, true);

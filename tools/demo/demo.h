@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tool.h"
+
 struct demo_opts {
 	unsigned long duration_ms;
 	unsigned int readers;
@@ -38,13 +40,6 @@ extern const struct demo_scenario demo_inversion;
 extern const struct demo_scenario demo_routing;
 
 /* ---- util.c ---- */
-uint64_t demo_now_ns(void);
-void demo_sleep_ns(uint64_t ns);
-uint64_t demo_rand(uint64_t *state);
-/* Open @path for the JSON report; prints the error and returns NULL. */
-FILE *demo_json_open(const char *path);
-/* Close it; returns 0 or -errno (printed). */
-int demo_json_close(FILE *f, const char *path);
 /* Format @bytes as "123 B", "4.5 KiB", "6.7 MiB" into @buf. */
 const char *demo_bytes(uint64_t bytes, char *buf, size_t len);
 

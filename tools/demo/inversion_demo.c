@@ -7,9 +7,8 @@
  * comparison and writes the CSV, the gnuplot script, the SVG and the
  * JSON.
  */
-#define _GNU_SOURCE /* sched_setaffinity */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -58,23 +57,6 @@ static int make_dir(const char *dir)
 		path[i] = dir[i];
 	}
 	return 0;
-}
-
-/* Write @s as a JSON string. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 /* Write @s as a gnuplot double-quoted string. */
@@ -249,11 +231,11 @@ static void json_run(FILE *j, const struct inv_result *r)
 	char bs[2048];
 
 	fprintf(j, "    {\"name\": ");
-	json_str(j, r->name);
+	tool_json_str(j, r->name);
 	fprintf(j, ", \"library\": ");
-	json_str(j, r->library);
+	tool_json_str(j, r->library);
 	fprintf(j, ", \"ok\": %s, \"error\": ", r->ok ? "true" : "false");
-	json_str(j, r->error);
+	tool_json_str(j, r->error);
 	fprintf(j, ",\n     \"hog_ms\": %.3f, \"reader_held_ms\": %.3f, "
 		   "\"reader_restored\": %s, \"threads_restored\": %s, \"cpu0_threads\": %d,\n",
 		r->hog_ms, r->reader_held_ms, r->reader_restored ? "true" : "false",
@@ -289,7 +271,7 @@ static int write_json(const char *path, const struct inv_result *res,
 		      const struct inv_params *p, bool ok, const char *csv,
 		      const char *gp, const char *svg)
 {
-	FILE *j = demo_json_open(path);
+	FILE *j = tool_json_open(path);
 
 	if (!j)
 		return -EIO;
@@ -308,16 +290,16 @@ static int write_json(const char *path, const struct inv_result *res,
 		fprintf(j, "%s\n", i < NRUNS - 1 ? "," : "");
 	}
 	fprintf(j, "  ],\n  \"files\": {\"csv\": ");
-	json_str(j, csv);
+	tool_json_str(j, csv);
 	fprintf(j, ", \"gnuplot\": ");
-	json_str(j, gp);
+	tool_json_str(j, gp);
 	fprintf(j, ", \"svg\": ");
 	if (svg)
-		json_str(j, svg);
+		tool_json_str(j, svg);
 	else
 		fprintf(j, "null");
 	fprintf(j, "}\n}\n");
-	return demo_json_close(j, path);
+	return tool_json_close(j, path);
 }
 
 /* One row of the side-by-side table. */
@@ -437,72 +419,43 @@ static void print_wrapped(const char *s, int indent, int width)
 	}
 }
 
-static int inversion_run(const struct demo_opts *opt)
+/* Without real-time permission or CPUs 0 and 1 (@err): say why, and run
+ * 'routing' instead unless --require-rt (77: skipped). */
+static int cannot_stage(int err, const char *why, const struct demo_opts *opt)
 {
-	struct inv_result res[NRUNS];
-	struct inv_params p;
-	char why[512], csv[4096], gp[4096], svg[4096];
-	const char *svg_done = NULL;
-	unsigned int secs;
-	bool ok = true;
-	int err;
-
-	inv_params_default(&p);
-	p.hog_ms = (int)opt->hog_ms;
-	p.cb_period_us = (int)opt->period_us;
-	p.obj_bytes = (int)opt->obj_bytes;
+	printf("rcuboost-demo: inversion SKIPPED reason=%s\n",
+	       err == -EPERM ? "no-realtime-permission" : "cpus");
+	if (!opt->quiet) {
+		printf("\nThis demonstration cannot show the priority inversion:\n");
+		print_wrapped(why, 2, 78);
+		if (err == -EPERM)
+			printf("Without real-time threads there is no inversion to show (a "
+			       "SCHED_OTHER\nhog does not starve a reader), so no figures are "
+			       "printed for it.\n");
+		else
+			printf("The hog must never share a CPU with the updater and the "
+			       "library's threads,\nso the inversion cannot be staged here.\n");
+	}
+	if (opt->require_rt)
+		return 77;
 	if (!opt->quiet)
-		p.progress = progress;
-	if (inv_params_check(&p, why, sizeof(why)) != 0) {
-		fprintf(stderr, "rcuboost-demo: %s\n", why);
-		return 2;
-	}
-	err = inv_rt_check(&p, why, sizeof(why));
-	if (err) {
-		printf("rcuboost-demo: inversion SKIPPED reason=%s\n",
-		       err == -EPERM ? "no-realtime-permission" : "cpus");
-		if (!opt->quiet) {
-			printf("\nThis demonstration cannot show the priority inversion:\n");
-			print_wrapped(why, 2, 78);
-			if (err == -EPERM)
-				printf("Without real-time threads there is no inversion to show (a "
-				       "SCHED_OTHER\nhog does not starve a reader), so no figures are "
-				       "printed for it.\n");
-			else
-				printf("The hog must never share a CPU with the updater and the "
-				       "library's threads,\nso the inversion cannot be staged here.\n");
-		}
-		if (opt->require_rt)
-			return 77;
-		if (!opt->quiet)
-			printf("Running the 'routing' scenario instead.\n\n");
-		return demo_routing.run(opt);
-	}
+		printf("Running the 'routing' scenario instead.\n\n");
+	return demo_routing.run(opt);
+}
 
-	/* Generous: three runs of warm-up + hog + tail, plus every
-	 * internal timeout, plus gnuplot. */
-	secs = 3 * ((unsigned int)(p.warmup_ms + p.hog_ms + p.tail_ms) / 1000 + 15) + 30;
-	inv_watchdog("rcuboost-demo", secs);
-	/* The library's threads inherit CPU 1 from the thread that starts
-	 * them: never CPU 0, where the hog runs.  (inv_run() does this
-	 * too; this covers anything started before it.) */
-	{
-		cpu_set_t one;
-
-		CPU_ZERO(&one);
-		CPU_SET(INV_OTHER_CPU, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) != 0) {
-			fprintf(stderr, "rcuboost-demo: cannot run on CPU %d: %s\n",
-				INV_OTHER_CPU, strerror(errno));
-			return 1;
-		}
-	}
+/* The three runs, then the summary line; true if every run held. */
+static bool run_all(struct inv_result *res, const struct inv_params *p,
+		    const struct demo_opts *opt)
+{
+	bool ok = true;
 
 	for (int i = 0; i < NRUNS; i++) {
+		int err;
+
 		if (!opt->quiet)
 			fprintf(stderr, "rcuboost-demo: run %d/%d: %s (%s)\n", i + 1, NRUNS,
 				run_ops[i]->name, run_ops[i]->library);
-		err = inv_run(run_ops[i], &p, &res[i]);
+		err = inv_run(run_ops[i], p, &res[i]);
 		if (err) {
 			fprintf(stderr, "rcuboost-demo: %s: %s\n", run_ops[i]->name,
 				res[i].error);
@@ -511,22 +464,29 @@ static int inversion_run(const struct demo_opts *opt)
 		}
 		ok = ok && res[i].ok;
 	}
-
-	printf("rcuboost-demo: inversion hog=%dms", p.hog_ms);
+	printf("rcuboost-demo: inversion hog=%dms", p->hog_ms);
 	for (int i = 0; i < NRUNS; i++)
 		printf("%s %s gp_max=%.0fms backlog_peak=%ld", i ? " |" : "", res[i].name,
 		       res[i].gp_max_ms, res[i].peak_backlog);
 	printf(" | result=%s\n", ok ? "OK" : "FAIL");
+	return ok;
+}
 
-	if (!opt->quiet)
-		print_report(res, &p);
+/* backlog.csv, backlog.gp and (gnuplot) backlog.svg in --out, then the
+ * JSON; false if one could not be written. */
+static bool write_files(const struct inv_result *res, const struct inv_params *p,
+			const struct demo_opts *opt, bool ok)
+{
+	char csv[4096], gp[4096], svg[4096];
+	const char *svg_done = NULL;
+	int err;
 
 	path_join(csv, sizeof(csv), opt->out_dir, "backlog.csv");
 	path_join(gp, sizeof(gp), opt->out_dir, "backlog.gp");
 	path_join(svg, sizeof(svg), opt->out_dir, "backlog.svg");
 	err = make_dir(opt->out_dir);
-	if (!err && (err = write_csv(csv, res, &p)) == 0)
-		err = write_gp(gp, csv, svg, res, &p);
+	if (!err && (err = write_csv(csv, res, p)) == 0)
+		err = write_gp(gp, csv, svg, res, p);
 	if (err) {
 		fprintf(stderr, "rcuboost-demo: cannot write in %s: %s\n", opt->out_dir,
 			strerror(-err));
@@ -549,11 +509,52 @@ static int inversion_run(const struct demo_opts *opt)
 		}
 	}
 	if (opt->json) {
-		if (write_json(opt->json, res, &p, ok, csv, gp, svg_done) != 0)
+		if (write_json(opt->json, res, p, ok, csv, gp, svg_done) != 0)
 			ok = false;
 		else if (!opt->quiet)
 			printf("  %-9s %s\n", "JSON", opt->json);
 	}
+	return ok;
+}
+
+static int inversion_run(const struct demo_opts *opt)
+{
+	struct inv_result res[NRUNS];
+	struct inv_params p;
+	char why[512];
+	bool ok;
+	int err;
+
+	inv_params_default(&p);
+	p.hog_ms = (int)opt->hog_ms;
+	p.cb_period_us = (int)opt->period_us;
+	p.obj_bytes = (int)opt->obj_bytes;
+	if (!opt->quiet)
+		p.progress = progress;
+	if (inv_params_check(&p, why, sizeof(why)) != 0) {
+		fprintf(stderr, "rcuboost-demo: %s\n", why);
+		return 2;
+	}
+	err = inv_rt_check(&p, why, sizeof(why));
+	if (err)
+		return cannot_stage(err, why, opt);
+	/* Generous: three runs of warm-up + hog + tail, plus every
+	 * internal timeout, plus gnuplot. */
+	inv_watchdog("rcuboost-demo",
+		     3 * ((unsigned int)(p.warmup_ms + p.hog_ms + p.tail_ms) / 1000 + 15) + 30);
+	/* The library's threads inherit CPU 1 from the thread that starts
+	 * them: never CPU 0, where the hog runs.  (inv_run() does this
+	 * too; this covers anything started before it.) */
+	err = tool_pin_self(INV_OTHER_CPU);
+	if (err) {
+		fprintf(stderr, "rcuboost-demo: cannot run on CPU %d: %s\n", INV_OTHER_CPU,
+			strerror(-err));
+		return 1;
+	}
+	ok = run_all(res, &p, opt);
+	if (!opt->quiet)
+		print_report(res, &p);
+	ok = write_files(res, &p, opt, ok);
 	for (int i = 0; i < NRUNS; i++)
 		inv_result_free(&res[i]);
 	alarm(0);

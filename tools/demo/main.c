@@ -6,7 +6,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,49 +57,20 @@ static void usage(FILE *f)
 		"Exit status: 0 ok, 1 a check failed, 2 usage error, 77 skipped (--require-rt).\n");
 }
 
-enum {
-	OPT_ROUTES = 256,
-	OPT_UPDATE_US,
-	OPT_HOG_MS,
-	OPT_PERIOD_US,
-	OPT_OBJ_BYTES,
-	OPT_REQUIRE_RT,
-};
-
-static const struct option long_opts[] = {
-	{ "scenario", required_argument, NULL, 'S' },
-	{ "list", no_argument, NULL, 'l' },
-	{ "duration-ms", required_argument, NULL, 'd' },
-	{ "readers", required_argument, NULL, 'r' },
-	{ "routes", required_argument, NULL, OPT_ROUTES },
-	{ "update-us", required_argument, NULL, OPT_UPDATE_US },
-	{ "hog-ms", required_argument, NULL, OPT_HOG_MS },
-	{ "period-us", required_argument, NULL, OPT_PERIOD_US },
-	{ "obj-bytes", required_argument, NULL, OPT_OBJ_BYTES },
-	{ "out", required_argument, NULL, 'o' },
-	{ "require-rt", no_argument, NULL, OPT_REQUIRE_RT },
-	{ "seed", required_argument, NULL, 's' },
-	{ "json", required_argument, NULL, 'j' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static unsigned long long parse_num(const char *opt, const char *s,
-				    unsigned long long lo,
-				    unsigned long long hi)
+static void list(const char *arg, void *var)
 {
-	unsigned long long v;
-	char *end;
+	(void)arg;
+	(void)var;
+	for (size_t i = 0; i < NSCENARIOS; i++)
+		printf("%-12s %s\n", scenarios[i]->name, scenarios[i]->summary);
+	exit(0);
+}
 
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (*s < '0' || *s > '9' || errno || *end || v < lo || v > hi) {
-		fprintf(stderr, "rcuboost-demo: --%s=%s: expected an integer %llu..%llu\n",
-			opt, s, lo, hi);
-		exit(2);
-	}
-	return v;
+static void out_dir(const char *arg, void *var)
+{
+	if (!*arg)
+		tool_usage_error("--out: empty directory name");
+	*(const char **)var = arg;
 }
 
 int main(int argc, char **argv)
@@ -118,68 +88,28 @@ int main(int argc, char **argv)
 	};
 	const struct demo_scenario *sc = scenarios[0];
 	const char *name = NULL;
-	int c;
+	const struct tool_opt opts[] = {
+		TOOL_OPT_STR("scenario", 'S', name),
+		TOOL_OPT_CALL("list", 'l', list),
+		TOOL_OPT_NUM("duration-ms", 'd', opt.duration_ms, 1, 86400000),
+		TOOL_OPT_NUM("readers", 'r', opt.readers, 1, 256),
+		TOOL_OPT_NUM("routes", 0, opt.routes, 2, 1u << 20),
+		TOOL_OPT_NUM("update-us", 0, opt.update_us, 0, 10000000),
+		TOOL_OPT_NUM("hog-ms", 0, opt.hog_ms, 1, 10000),
+		TOOL_OPT_NUM("period-us", 0, opt.period_us, 10, 1000000),
+		TOOL_OPT_NUM("obj-bytes", 0, opt.obj_bytes, 256, 1u << 24),
+		TOOL_OPT_FN("out", 'o', opt.out_dir, out_dir),
+		TOOL_OPT_FLAG("require-rt", 0, opt.require_rt),
+		TOOL_OPT_NUM("seed", 's', opt.seed, 0, ULLONG_MAX),
+		TOOL_OPT_STR("json", 'j', opt.json),
+		TOOL_OPT_FLAG("quiet", 'q', opt.quiet),
+	};
+	int first;
 
-	while ((c = getopt_long(argc, argv, "S:ld:r:s:j:o:qh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'S':
-			name = optarg;
-			break;
-		case 'l':
-			for (size_t i = 0; i < NSCENARIOS; i++)
-				printf("%-12s %s\n", scenarios[i]->name,
-				       scenarios[i]->summary);
-			return 0;
-		case 'd':
-			opt.duration_ms = parse_num("duration-ms", optarg, 1, 86400000);
-			break;
-		case 'r':
-			opt.readers = parse_num("readers", optarg, 1, 256);
-			break;
-		case OPT_ROUTES:
-			opt.routes = parse_num("routes", optarg, 2, 1u << 20);
-			break;
-		case OPT_UPDATE_US:
-			opt.update_us = parse_num("update-us", optarg, 0, 10000000);
-			break;
-		case OPT_HOG_MS:
-			opt.hog_ms = parse_num("hog-ms", optarg, 1, 10000);
-			break;
-		case OPT_PERIOD_US:
-			opt.period_us = parse_num("period-us", optarg, 10, 1000000);
-			break;
-		case OPT_OBJ_BYTES:
-			opt.obj_bytes = parse_num("obj-bytes", optarg, 256, 1u << 24);
-			break;
-		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "rcuboost-demo: --out: empty directory name\n");
-				return 2;
-			}
-			opt.out_dir = optarg;
-			break;
-		case OPT_REQUIRE_RT:
-			opt.require_rt = true;
-			break;
-		case 's':
-			opt.seed = parse_num("seed", optarg, 0, ULLONG_MAX);
-			break;
-		case 'j':
-			opt.json = optarg;
-			break;
-		case 'q':
-			opt.quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "rcuboost-demo: unexpected argument '%s'\n", argv[optind]);
+	tool_prog = "rcuboost-demo";
+	first = tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
+	if (first < argc) {
+		fprintf(stderr, "rcuboost-demo: unexpected argument '%s'\n", argv[first]);
 		return 2;
 	}
 	if (name) {

@@ -118,7 +118,7 @@ static const struct route *lookup(const struct route_table *t, uint32_t addr)
 
 static struct route random_route(uint64_t *rng)
 {
-	uint64_t x = demo_rand(rng);
+	uint64_t x = tool_rand(rng);
 	struct route r;
 
 	r.len = (uint8_t)(8 + x % 21); /* /8 .. /28 */
@@ -167,12 +167,12 @@ static void format_route(const struct route *r, char *buf, size_t len)
 static void *reader_fn(void *arg)
 {
 	struct reader *rd = arg;
-	uint64_t t0 = demo_now_ns();
+	uint64_t t0 = tool_now_ns();
 
 	rcb_register_thread();
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		for (int i = 0; i < 256; i++) {
-			uint32_t addr = (uint32_t)demo_rand(&rd->rng);
+			uint32_t addr = (uint32_t)tool_rand(&rd->rng);
 			const struct route_table *t;
 			const struct route *r;
 			unsigned long v;
@@ -197,7 +197,7 @@ static void *reader_fn(void *arg)
 		}
 		rd->lookups += 256;
 	}
-	rd->ns = demo_now_ns() - t0;
+	rd->ns = tool_now_ns() - t0;
 	return NULL;
 }
 
@@ -206,7 +206,7 @@ static void update_once(struct updater *up)
 {
 	struct route_table *old = routing_table; /* only this thread writes it */
 	struct route_table *t = table_alloc(old->n + 1, old->version + 1);
-	uint64_t x = demo_rand(&up->rng);
+	uint64_t x = tool_rand(&up->rng);
 	unsigned int op = x % 3, i;
 
 	memcpy(t->r, old->r, old->n * sizeof(old->r[0]));
@@ -247,7 +247,7 @@ static void *updater_fn(void *arg)
 
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		update_once(up);
-		demo_sleep_ns((uint64_t)up->update_us * 1000);
+		tool_sleep_ns((uint64_t)up->update_us * 1000);
 	}
 	return NULL;
 }
@@ -289,144 +289,164 @@ static const char *flavor_explained(enum rcb_flavor f)
 	return "readers issue a full memory fence on entry and exit; membarrier() is not used";
 }
 
-static int routing_run(const struct demo_opts *opt)
-{
-	unsigned int nr = opt->readers;
-	struct reader *rd = calloc(nr, sizeof(*rd));
-	struct updater up = { 0 };
+/* One run: its threads and what was measured. */
+struct run {
+	const struct demo_opts *opt;
+	unsigned int nr;
+	struct reader *rd;
+	struct updater up;
 	struct rcb_gp_stats st0, st1;
 	struct rcb_backlog bl0, bl1;
-	unsigned long lookups = 0, bad = 0;
-	uint64_t rng = opt->seed, t0, ns;
-	struct route_table *last;
+	unsigned long lookups, bad;
 	enum rcb_flavor flavor;
-	char b1[32], b2[32], before[512], after[512];
-	double secs, rate = 0;
+	char before[512], after[512];
+	double secs, rate;
+};
+
+/* The readers and the updater for --duration-ms, then the last table
+ * retired and every callback waited for. */
+static void run_threads(struct run *r)
+{
+	const struct demo_opts *opt = r->opt;
+	struct route_table *last;
+	uint64_t t0;
+
+	rcb_stats(&r->st0);
+	rcb_backlog_reset_peak();
+	rcb_backlog(&r->bl0);
+	atomic_store(&stop, false);
+	r->up.rng = opt->seed ^ 0x5bd1e995u;
+	r->up.update_us = opt->update_us;
+	r->up.base_routes = opt->routes;
+	t0 = tool_now_ns();
+	for (unsigned int i = 0; i < r->nr; i++) {
+		r->rd[i].idx = i;
+		r->rd[i].rng = opt->seed ^ ((uint64_t)(i + 1) << 32) ^ 0x9e3779b9u;
+		if (pthread_create(&r->rd[i].thread, NULL, reader_fn, &r->rd[i]) != 0) {
+			fprintf(stderr, "rcuboost-demo: cannot create a reader thread\n");
+			exit(1);
+		}
+	}
+	if (pthread_create(&r->up.thread, NULL, updater_fn, &r->up) != 0) {
+		fprintf(stderr, "rcuboost-demo: cannot create the updater thread\n");
+		exit(1);
+	}
+	tool_sleep_ns(opt->duration_ms * 1000000ull);
+	atomic_store(&stop, true);
+	for (unsigned int i = 0; i < r->nr; i++)
+		pthread_join(r->rd[i].thread, NULL);
+	pthread_join(r->up.thread, NULL);
+	r->secs = (double)(tool_now_ns() - t0) / 1e9;
+
+	format_samples(r->after, sizeof(r->after), "Sample lookups after");
+	last = rcb_xchg_pointer(&routing_table, NULL);
+	if (rcb_call_sized(&last->rh, table_free_cb, table_bytes(last->n)) != 0)
+		r->up.call_errors++;
+	rcb_barrier();
+	rcb_stats(&r->st1);
+	rcb_backlog(&r->bl1);
+	for (unsigned int i = 0; i < r->nr; i++) {
+		r->lookups += r->rd[i].lookups;
+		r->bad += r->rd[i].backwards + r->rd[i].dead_tables;
+		if (r->rd[i].ns)
+			r->rate += (double)r->rd[i].lookups * 1e9 / (double)r->rd[i].ns;
+	}
+}
+
+static void print_details(const struct run *r)
+{
+	const struct demo_opts *opt = r->opt;
+	char b1[32], b2[32];
+
+	printf("\nA routing table of %u IPv4 prefixes was read by %u thread%s and updated by\n"
+	       "1 thread, the read-copy-update way, for %.1f s.\n\n%s%s\n",
+	       opt->routes, r->nr, r->nr == 1 ? "" : "s", r->secs, r->before, r->after);
+	for (unsigned int i = 0; i < r->nr; i++)
+		printf("  reader %u: %.2f M lookups/s, saw %lu table versions, "
+		       "%lu out of order, %lu freed tables\n",
+		       i, r->rd[i].ns ? (double)r->rd[i].lookups * 1e3 / (double)r->rd[i].ns : 0.0,
+		       r->rd[i].versions_seen, r->rd[i].backwards, r->rd[i].dead_tables);
+	printf("  updater: %lu table versions published (%.0f/s): %lu next hops changed, "
+	       "%lu routes announced, %lu withdrawn\n",
+	       r->up.published, (double)r->up.published / r->secs, r->up.changed,
+	       r->up.added, r->up.withdrawn);
+	printf("  grace periods: %" PRIu64 " (%" PRIu64 " rcb_synchronize() calls, "
+	       "%" PRIu64 " of them shared another's grace period)\n",
+	       r->st1.grace_periods - r->st0.grace_periods,
+	       r->st1.synchronize_calls - r->st0.synchronize_calls,
+	       r->st1.batched - r->st0.batched);
+	printf("  callbacks invoked: %" PRIu64 " (old tables freed after a grace period; "
+	       "%lu allocated, %lu freed)\n",
+	       r->bl1.invoked - r->bl0.invoked, atomic_load(&tables_alloc),
+	       atomic_load(&tables_freed));
+	printf("  peak backlog: %" PRIu64 " callbacks, %s waiting for a grace period "
+	       "(now %" PRIu64 ", %s)\n",
+	       r->bl1.peak_callbacks, demo_bytes(r->bl1.peak_bytes, b1, sizeof(b1)),
+	       r->bl1.callbacks, demo_bytes(r->bl1.bytes, b2, sizeof(b2)));
+	printf("  flavor: %s (%s)\n", rcb_flavor_name(r->flavor), flavor_explained(r->flavor));
+	printf("\nReaders never waited for the updater and never saw a freed table;\n"
+	       "the updater never waited for readers: rcb_call_sized() deferred each free.\n");
+}
+
+/* 0, or -1 if the file could not be written. */
+static int write_json(const struct run *r, bool ok)
+{
+	FILE *j = tool_json_open(r->opt->json);
+
+	if (!j)
+		return -1;
+	fprintf(j, "{\n  \"tool\": \"rcuboost-demo\",\n  \"scenario\": \"routing\",\n");
+	fprintf(j, "  \"result\": \"%s\",\n  \"duration_s\": %.3f,\n  \"flavor\": \"%s\",\n",
+		ok ? "OK" : "FAIL", r->secs, rcb_flavor_name(r->flavor));
+	fprintf(j, "  \"readers\": [");
+	for (unsigned int i = 0; i < r->nr; i++)
+		fprintf(j, "%s{\"lookups\": %lu, \"lookups_per_s\": %.0f, \"versions_seen\": %lu}",
+			i ? ", " : "", r->rd[i].lookups,
+			r->rd[i].ns ? (double)r->rd[i].lookups * 1e9 / (double)r->rd[i].ns : 0.0,
+			r->rd[i].versions_seen);
+	fprintf(j, "],\n  \"versions\": %lu,\n  \"gps\": %" PRIu64 ",\n",
+		r->up.published, r->st1.grace_periods - r->st0.grace_periods);
+	fprintf(j, "  \"callbacks\": %" PRIu64 ",\n  \"peak_backlog\": %" PRIu64
+		",\n  \"peak_backlog_bytes\": %" PRIu64 "\n}\n",
+		r->bl1.invoked - r->bl0.invoked, r->bl1.peak_callbacks, r->bl1.peak_bytes);
+	return tool_json_close(j, r->opt->json) != 0 ? -1 : 0;
+}
+
+static int routing_run(const struct demo_opts *opt)
+{
+	struct run r = { .opt = opt, .nr = opt->readers };
+	uint64_t rng = opt->seed;
 	bool ok;
-	FILE *j;
 	int err;
 
-	if (!rd) {
+	r.rd = calloc(r.nr, sizeof(*r.rd));
+	if (!r.rd) {
 		fprintf(stderr, "rcuboost-demo: out of memory\n");
 		return 1;
 	}
 	err = rcb_init(NULL);
 	if (err) {
 		fprintf(stderr, "rcuboost-demo: rcb_init: %s\n", strerror(-err));
-		free(rd);
+		free(r.rd);
 		return 1;
 	}
-	flavor = rcb_flavor();
+	r.flavor = rcb_flavor();
 	routing_table = initial_table(opt->routes, &rng);
-	format_samples(before, sizeof(before), "Sample lookups before");
-
-	rcb_stats(&st0);
-	rcb_backlog_reset_peak();
-	rcb_backlog(&bl0);
-	atomic_store(&stop, false);
-	up.rng = opt->seed ^ 0x5bd1e995u;
-	up.update_us = opt->update_us;
-	up.base_routes = opt->routes;
-	t0 = demo_now_ns();
-	for (unsigned int i = 0; i < nr; i++) {
-		rd[i].idx = i;
-		rd[i].rng = opt->seed ^ ((uint64_t)(i + 1) << 32) ^ 0x9e3779b9u;
-		if (pthread_create(&rd[i].thread, NULL, reader_fn, &rd[i]) != 0) {
-			fprintf(stderr, "rcuboost-demo: cannot create a reader thread\n");
-			exit(1);
-		}
-	}
-	if (pthread_create(&up.thread, NULL, updater_fn, &up) != 0) {
-		fprintf(stderr, "rcuboost-demo: cannot create the updater thread\n");
-		exit(1);
-	}
-	demo_sleep_ns(opt->duration_ms * 1000000ull);
-	atomic_store(&stop, true);
-	for (unsigned int i = 0; i < nr; i++)
-		pthread_join(rd[i].thread, NULL);
-	pthread_join(up.thread, NULL);
-	ns = demo_now_ns() - t0;
-
-	format_samples(after, sizeof(after), "Sample lookups after");
-	/* Retire the last table too, then wait for every callback. */
-	last = rcb_xchg_pointer(&routing_table, NULL);
-	if (rcb_call_sized(&last->rh, table_free_cb, table_bytes(last->n)) != 0)
-		up.call_errors++;
-	rcb_barrier();
-	rcb_stats(&st1);
-	rcb_backlog(&bl1);
-
-	secs = (double)ns / 1e9;
-	for (unsigned int i = 0; i < nr; i++) {
-		lookups += rd[i].lookups;
-		bad += rd[i].backwards + rd[i].dead_tables;
-		if (rd[i].ns)
-			rate += (double)rd[i].lookups * 1e9 / (double)rd[i].ns;
-	}
-	ok = bad == 0 && up.call_errors == 0 && bl1.callbacks == 0 &&
+	format_samples(r.before, sizeof(r.before), "Sample lookups before");
+	run_threads(&r);
+	ok = r.bad == 0 && r.up.call_errors == 0 && r.bl1.callbacks == 0 &&
 	     atomic_load(&tables_alloc) == atomic_load(&tables_freed);
-
 	printf("rcuboost-demo: %s scenario=routing duration=%.3fs flavor=%s readers=%u "
 	       "lookups=%lu lookups_per_s=%.0f versions=%lu gps=%" PRIu64
 	       " callbacks=%" PRIu64 " peak_backlog=%" PRIu64 " peak_backlog_bytes=%" PRIu64 "\n",
-	       ok ? "OK" : "FAIL", secs,
-	       rcb_flavor_name(flavor), nr, lookups, rate, up.published,
-	       st1.grace_periods - st0.grace_periods, bl1.invoked - bl0.invoked,
-	       bl1.peak_callbacks, bl1.peak_bytes);
-	if (!opt->quiet) {
-		printf("\nA routing table of %u IPv4 prefixes was read by %u thread%s and updated by\n"
-		       "1 thread, the read-copy-update way, for %.1f s.\n\n%s%s\n",
-		       opt->routes, nr, nr == 1 ? "" : "s", secs, before, after);
-		for (unsigned int i = 0; i < nr; i++)
-			printf("  reader %u: %.2f M lookups/s, saw %lu table versions, "
-			       "%lu out of order, %lu freed tables\n",
-			       i, rd[i].ns ? (double)rd[i].lookups * 1e3 / (double)rd[i].ns : 0.0,
-			       rd[i].versions_seen, rd[i].backwards, rd[i].dead_tables);
-		printf("  updater: %lu table versions published (%.0f/s): %lu next hops changed, "
-		       "%lu routes announced, %lu withdrawn\n",
-		       up.published, (double)up.published / secs, up.changed,
-		       up.added, up.withdrawn);
-		printf("  grace periods: %" PRIu64 " (%" PRIu64 " rcb_synchronize() calls, "
-		       "%" PRIu64 " of them shared another's grace period)\n",
-		       st1.grace_periods - st0.grace_periods,
-		       st1.synchronize_calls - st0.synchronize_calls,
-		       st1.batched - st0.batched);
-		printf("  callbacks invoked: %" PRIu64 " (old tables freed after a grace period; "
-		       "%lu allocated, %lu freed)\n",
-		       bl1.invoked - bl0.invoked, atomic_load(&tables_alloc),
-		       atomic_load(&tables_freed));
-		printf("  peak backlog: %" PRIu64 " callbacks, %s waiting for a grace period "
-		       "(now %" PRIu64 ", %s)\n",
-		       bl1.peak_callbacks, demo_bytes(bl1.peak_bytes, b1, sizeof(b1)),
-		       bl1.callbacks, demo_bytes(bl1.bytes, b2, sizeof(b2)));
-		printf("  flavor: %s (%s)\n", rcb_flavor_name(flavor),
-		       flavor_explained(flavor));
-		printf("\nReaders never waited for the updater and never saw a freed table;\n"
-		       "the updater never waited for readers: rcb_call_sized() deferred each free.\n");
-	}
-
-	if (opt->json && (j = demo_json_open(opt->json))) {
-		fprintf(j, "{\n  \"tool\": \"rcuboost-demo\",\n  \"scenario\": \"routing\",\n");
-		fprintf(j, "  \"result\": \"%s\",\n  \"duration_s\": %.3f,\n  \"flavor\": \"%s\",\n",
-			ok ? "OK" : "FAIL", secs, rcb_flavor_name(flavor));
-		fprintf(j, "  \"readers\": [");
-		for (unsigned int i = 0; i < nr; i++)
-			fprintf(j, "%s{\"lookups\": %lu, \"lookups_per_s\": %.0f, \"versions_seen\": %lu}",
-				i ? ", " : "", rd[i].lookups,
-				rd[i].ns ? (double)rd[i].lookups * 1e9 / (double)rd[i].ns : 0.0,
-				rd[i].versions_seen);
-		fprintf(j, "],\n  \"versions\": %lu,\n  \"gps\": %" PRIu64 ",\n",
-			up.published, st1.grace_periods - st0.grace_periods);
-		fprintf(j, "  \"callbacks\": %" PRIu64 ",\n  \"peak_backlog\": %" PRIu64
-			",\n  \"peak_backlog_bytes\": %" PRIu64 "\n}\n",
-			bl1.invoked - bl0.invoked, bl1.peak_callbacks,
-			bl1.peak_bytes);
-		if (demo_json_close(j, opt->json) != 0)
-			ok = false;
-	} else if (opt->json) {
+	       ok ? "OK" : "FAIL", r.secs, rcb_flavor_name(r.flavor), r.nr, r.lookups, r.rate,
+	       r.up.published, r.st1.grace_periods - r.st0.grace_periods,
+	       r.bl1.invoked - r.bl0.invoked, r.bl1.peak_callbacks, r.bl1.peak_bytes);
+	if (!opt->quiet)
+		print_details(&r);
+	if (opt->json && write_json(&r, ok) != 0)
 		ok = false;
-	}
-	free(rd);
+	free(r.rd);
 	return ok ? 0 : 1;
 }
 

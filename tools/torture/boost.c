@@ -52,9 +52,9 @@ struct boost_reader {
 	unsigned int idx;
 	uint32_t policy;
 	int prio, nice;
-	struct torture_sched orig; /* its own attributes */
-	struct torture_sched app;  /* what it set itself while boosted */
-	const struct torture_sched *want; /* expected after the unlock */
+	struct tool_sattr orig; /* its own attributes */
+	struct tool_sattr app;  /* what it set itself while boosted */
+	const struct tool_sattr *want; /* expected after the unlock */
 	bool held;                 /* this section's long hold is done */
 	uint64_t rng;
 };
@@ -74,7 +74,7 @@ static pthread_t hog_thread, spawner_thread, ticker_thread;
 static pthread_t *upd_threads;
 static bool hog_started, spawner_started, ticker_started;
 static unsigned int readers_started, updaters_started;
-static struct torture_sched spawner_attrs;
+static struct tool_sattr spawner_attrs;
 
 /* The ticker wakes rcb_cond_wait() and rcb_cond_timedwait() sleepers
  * and holds busy_lock half the time, so rcb_mutex_lock() contends. */
@@ -88,7 +88,7 @@ static uint32_t futex_word;
 
 static void spin_until(uint64_t end)
 {
-	while (torture_now_ns() < end)
+	while (tool_now_ns() < end)
 		atomic_signal_fence(memory_order_seq_cst);
 }
 
@@ -233,8 +233,8 @@ static void hold(uint64_t end, bool block, uint64_t *rng)
 		spin_until(end);
 		return;
 	}
-	while ((now = torture_now_ns()) < end) {
-		r = torture_rand(rng);
+	while ((now = tool_now_ns()) < end) {
+		r = tool_rand(rng);
 		left = end - now;
 		chunk = (2 + r % 14) * NS_PER_MS;
 		block_once(chunk < left ? chunk : left, (unsigned int)(r >> 8));
@@ -255,14 +255,14 @@ static void app_change(struct boost_reader *b, uint64_t *rng)
 		{ SCHED_FIFO, 9, 0 },
 	};
 	unsigned int n = sizeof(choice) / sizeof(choice[0]);
-	unsigned int i = (unsigned int)(torture_rand(rng) % n);
+	unsigned int i = (unsigned int)(tool_rand(rng) % n);
 	int err;
 
 	memset(&b->app, 0, sizeof(b->app));
 	b->app.policy = choice[i].policy;
 	b->app.prio = (uint32_t)choice[i].prio;
 	b->app.nice = choice[i].nice;
-	if (boost_sched_same(&b->app, &b->orig)) {
+	if (tool_sattr_same(&b->app, &b->orig)) {
 		i = (i + 1) % n;
 		b->app.policy = choice[i].policy;
 		b->app.prio = (uint32_t)choice[i].prio;
@@ -282,8 +282,8 @@ static void app_change(struct boost_reader *b, uint64_t *rng)
 static bool boost_delay(void *ctx, uint64_t *rng)
 {
 	struct boost_reader *b = ctx;
-	uint64_t r = torture_rand(rng);
-	struct torture_sched cur;
+	uint64_t r = tool_rand(rng);
+	struct tool_sattr cur;
 	bool block;
 
 	if (b->held)
@@ -296,19 +296,19 @@ static bool boost_delay(void *ctx, uint64_t *rng)
 	}
 	r >>= 8;
 	block = r & 1;
-	hold(torture_now_ns() + (40 + (r >> 1) % 41) * NS_PER_MS, block, rng);
+	hold(tool_now_ns() + (40 + (r >> 1) % 41) * NS_PER_MS, block, rng);
 	torture_add(&tstate.boost.long_sections, 1);
 	if (block)
 		torture_add(&tstate.boost.blocked_sections, 1);
-	if (torture_sched_get(&cur) == 0 && boost_is_boosted(&cur)) {
+	if (tool_sattr_get(0, &cur) == 0 && boost_is_boosted(&cur)) {
 		torture_add(&tstate.boost.boosted_seen, 1);
-		if (torture_rand(rng) % 100 < tstate.opt.boost_app_pct) {
+		if (tool_rand(rng) % 100 < tstate.opt.boost_app_pct) {
 			app_change(b, rng);
 			/* Hold on: a reboost meanwhile (3-state machine)
 			 * must adopt the new attributes as the ones to
 			 * restore; the 8-state machine never reboosts a
 			 * BOOSTED thread, so they simply stay. */
-			hold(torture_now_ns() + torture_rand(rng) % 30 * NS_PER_MS,
+			hold(tool_now_ns() + tool_rand(rng) % 30 * NS_PER_MS,
 			     block, rng);
 		}
 	}
@@ -341,14 +341,14 @@ static void *boost_reader_fn(void *arg)
 	struct boost_reader *b = arg;
 	int err;
 
-	torture_name_thread("rcbt-boost", (int)b->idx);
+	tool_name_thread("rcbt-boost", (int)b->idx);
 	if (!boost_pin_self(boost_hog_cpu)) {
 		boost_rt_error("boost reader", b->idx, "cannot pin", -EINVAL);
 		return NULL;
 	}
 	err = boost_sched_set(b->policy, b->prio, b->nice);
 	if (!err)
-		err = torture_sched_get(&b->orig);
+		err = tool_sattr_get(0, &b->orig);
 	if (err) {
 		boost_rt_error("boost reader", b->idx, "sched_setattr", err);
 		return NULL;
@@ -376,7 +376,7 @@ static void *boost_reader_fn(void *arg)
 						  "after its outermost unlock");
 		}
 		/* Leave the CPU to the others pinned there. */
-		torture_sleep_ns(200000 + torture_rand(&b->rng) % 1800000);
+		tool_sleep_ns(200000 + tool_rand(&b->rng) % 1800000);
 	}
 	if (b->idx & 1) {
 		err = rcb_unregister_thread();
@@ -394,24 +394,24 @@ static void *boost_reader_fn(void *arg)
 static bool exiter_delay(void *ctx, uint64_t *rng)
 {
 	struct exiter *x = ctx;
-	uint64_t r = torture_rand(rng), end;
-	struct torture_sched cur;
+	uint64_t r = tool_rand(rng), end;
+	struct tool_sattr cur;
 	struct timespec ts;
 	bool block = r & 1;
 
 	if (x->held)
 		return false;
 	x->held = true;
-	end = torture_now_ns() + (55 + (r >> 2) % 16) * NS_PER_MS;
+	end = tool_now_ns() + (55 + (r >> 2) % 16) * NS_PER_MS;
 	if (block && (r & 2)) {
 		/* One long sleep, noted at once. */
 		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(end - torture_now_ns());
+		ts.tv_nsec = (long)(end - tool_now_ns());
 		rcb_nanosleep(&ts, NULL);
 		torture_add(&tstate.boost.blocks, 1);
 	}
 	hold(end, block, rng);
-	if (torture_sched_get(&cur) == 0 && boost_is_boosted(&cur))
+	if (tool_sattr_get(0, &cur) == 0 && boost_is_boosted(&cur))
 		x->boosted = true;
 	return block;
 }
@@ -419,11 +419,11 @@ static bool exiter_delay(void *ctx, uint64_t *rng)
 static void *exiter_fn(void *arg)
 {
 	struct exiter *x = arg;
-	uint64_t r = torture_rand(&x->rng);
+	uint64_t r = tool_rand(&x->rng);
 	int err, nice = 0, prio = 0;
 	uint32_t policy = SCHED_OTHER;
 
-	torture_name_thread("rcbt-exiter", -1);
+	tool_name_thread("rcbt-exiter", -1);
 	/* It inherits the spawner's attributes: anything else is a boost
 	 * aimed at a thread that no longer exists (a recycled ID). */
 	torture_boost_check_attrs(&spawner_attrs, TORTURE_ERR_boost_residual,
@@ -450,7 +450,7 @@ static void *exiter_fn(void *arg)
 	}
 	torture_read_section(x->rd, &x->rng, exiter_delay, x);
 	if (r & 8) {
-		struct torture_sched want = { .policy = policy,
+		struct tool_sattr want = { .policy = policy,
 					      .prio = (uint32_t)prio,
 					      .nice = nice };
 
@@ -479,8 +479,8 @@ static void *spawner_fn(void *arg)
 	cpu_set_t set;
 	int err;
 
-	torture_name_thread("rcbt-spawner", -1);
-	if (!boost_pin_self(boost_upd_cpu) || torture_sched_get(&spawner_attrs) != 0) {
+	tool_name_thread("rcbt-spawner", -1);
+	if (!boost_pin_self(boost_upd_cpu) || tool_sattr_get(0, &spawner_attrs) != 0) {
 		boost_rt_error("spawner", 0, "set-up", -EINVAL);
 		return NULL;
 	}
@@ -492,20 +492,20 @@ static void *spawner_fn(void *arg)
 		struct exiter x = {
 			.rd = rd,
 			.n = torture_get(&tstate.boost.exiters),
-			.rng = rng ^ torture_rand(&rng),
+			.rng = rng ^ tool_rand(&rng),
 		};
 		pthread_t t;
 
 		err = pthread_create(&t, &a, exiter_fn, &x);
 		if (err) {
-			torture_sleep_ns(NS_PER_MS);
+			tool_sleep_ns(NS_PER_MS);
 			continue;
 		}
 		pthread_join(t, NULL);
 		torture_add(&tstate.boost.exiters, 1);
 		if (x.boosted)
 			torture_add(&tstate.boost.exiters_boosted, 1);
-		torture_sleep_ns(torture_rand(&rng) % (5 * NS_PER_MS));
+		tool_sleep_ns(tool_rand(&rng) % (5 * NS_PER_MS));
 	}
 	pthread_attr_destroy(&a);
 	return NULL;
@@ -514,7 +514,7 @@ static void *spawner_fn(void *arg)
 static void *ticker_fn(void *arg)
 {
 	(void)arg;
-	torture_name_thread("rcbt-ticker", -1);
+	tool_name_thread("rcbt-ticker", -1);
 	boost_pin_self(boost_upd_cpu);
 	while (!atomic_load(&ticker_stop)) {
 		pthread_mutex_lock(&tick_lock);
@@ -522,9 +522,9 @@ static void *ticker_fn(void *arg)
 		pthread_cond_broadcast(&tick_cond);
 		pthread_mutex_unlock(&tick_lock);
 		pthread_mutex_lock(&busy_lock);
-		torture_sleep_ns(NS_PER_MS);
+		tool_sleep_ns(NS_PER_MS);
 		pthread_mutex_unlock(&busy_lock);
-		torture_sleep_ns(NS_PER_MS);
+		tool_sleep_ns(NS_PER_MS);
 	}
 	pthread_mutex_lock(&tick_lock);
 	ticks++;
@@ -548,22 +548,22 @@ static void *hog_fn(void *arg)
 	int err;
 
 	(void)arg;
-	torture_name_thread("rcbt-hog", -1);
+	tool_name_thread("rcbt-hog", -1);
 	if (!boost_pin_self(boost_hog_cpu)) {
 		boost_rt_error("hog", 0, "cannot pin to its CPU alone; not started",
 			 -EINVAL);
 		return NULL;
 	}
 	for (;;) {
-		wake = torture_now_ns() + off / 2 + torture_rand(&rng) % (off / 2 + 1);
-		while (!boost_stopping() && (now = torture_now_ns()) < wake &&
+		wake = tool_now_ns() + off / 2 + tool_rand(&rng) % (off / 2 + 1);
+		while (!boost_stopping() && (now = tool_now_ns()) < wake &&
 		       now < deadline)
-			torture_sleep_ns(wake - now < 10 * NS_PER_MS ?
+			tool_sleep_ns(wake - now < 10 * NS_PER_MS ?
 						 wake - now : 10 * NS_PER_MS);
-		now = torture_now_ns();
+		now = tool_now_ns();
 		if (boost_stopping() || now >= deadline)
 			break;
-		end = now + on * 2 / 5 + torture_rand(&rng) % (on * 3 / 5 + 1);
+		end = now + on * 2 / 5 + tool_rand(&rng) % (on * 3 / 5 + 1);
 		if (end > deadline)
 			end = deadline;
 		err = boost_sched_set(SCHED_FIFO, (int)tstate.opt.boost_hog_prio, 0);
@@ -577,7 +577,7 @@ static void *hog_fn(void *arg)
 		err = boost_sched_set(SCHED_OTHER, 0, 0);
 		atomic_store(&tstate.boost.hog_on, 0);
 		torture_add(&tstate.boost.hog_ms,
-			    (torture_now_ns() - now) / NS_PER_MS);
+			    (tool_now_ns() - now) / NS_PER_MS);
 		if (err) {
 			/* It ends here: a thread that cannot drop its
 			 * priority must not run another burst. */

@@ -25,11 +25,9 @@ static inline bool boost_stopping(void)
 
 pid_t boost_tid(void);
 int boost_sched_set(uint32_t policy, int prio, int nice);
-int boost_sched_set_attr(const struct torture_sched *a);
-bool boost_sched_same(const struct torture_sched *a,
-		      const struct torture_sched *b);
+int boost_sched_set_attr(const struct tool_sattr *a);
 /* SCHED_FIFO at the booster's priority minus one. */
-bool boost_is_boosted(const struct torture_sched *a);
+bool boost_is_boosted(const struct tool_sattr *a);
 /* Pin the caller to @cpu alone; true if its mask is then exactly it. */
 bool boost_pin_self(int cpu);
 /* Count a TORTURE_ERR_boost_rt error: @what failed with -@err. */

@@ -23,49 +23,19 @@ pid_t boost_tid(void)
 /* Scheduling attributes                                              */
 /* ------------------------------------------------------------------ */
 
-int torture_sched_get(struct torture_sched *a)
-{
-	memset(a, 0, sizeof(*a));
-	if (syscall(SYS_sched_getattr, 0, a, sizeof(*a), 0) != 0)
-		return -errno;
-	return 0;
-}
-
 int boost_sched_set(uint32_t policy, int prio, int nice)
 {
-	struct torture_sched a = {
-		.size = sizeof(a),
-		.policy = policy,
-		.prio = (uint32_t)prio,
-		.nice = nice,
-	};
+	struct tool_sattr a = { .policy = policy, .prio = (uint32_t)prio, .nice = nice };
 
-	if (syscall(SYS_sched_setattr, 0, &a, 0) != 0)
-		return -errno;
-	return 0;
+	return tool_sattr_set(&a);
 }
 
-int boost_sched_set_attr(const struct torture_sched *a)
+int boost_sched_set_attr(const struct tool_sattr *a)
 {
 	return boost_sched_set(a->policy, (int)a->prio, a->nice);
 }
 
-static bool is_rt(uint32_t policy)
-{
-	return policy == SCHED_FIFO || policy == SCHED_RR;
-}
-
-bool boost_sched_same(const struct torture_sched *a,
-		       const struct torture_sched *b)
-{
-	if (a->policy != b->policy)
-		return false;
-	if (is_rt(a->policy))
-		return a->prio == b->prio;
-	return a->nice == b->nice;
-}
-
-bool boost_is_boosted(const struct torture_sched *a)
+bool boost_is_boosted(const struct tool_sattr *a)
 {
 	return a->policy == SCHED_FIFO &&
 	       (int)a->prio >= tstate.boost.boosted_prio &&
@@ -97,19 +67,19 @@ void boost_rt_error(const char *who, unsigned int idx, const char *what,
 		      (int)boost_tid(), what, strerror(-err));
 }
 
-bool torture_boost_check_attrs(const struct torture_sched *want,
+bool torture_boost_check_attrs(const struct tool_sattr *want,
 			       enum torture_error kind, const char *who,
 			       unsigned int idx, const char *when)
 {
-	struct torture_sched cur;
-	int err = torture_sched_get(&cur);
+	struct tool_sattr cur;
+	int err = tool_sattr_get(0, &cur);
 
 	torture_add(&tstate.boost.attr_checks, 1);
 	if (err) {
 		boost_rt_error(who, idx, "sched_getattr", err);
 		return false;
 	}
-	if (boost_sched_same(&cur, want))
+	if (tool_sattr_same(&cur, want))
 		return true;
 	torture_error(kind,
 		      "%s %u (tid %d) %s: %s prio %u nice %d, expected %s prio %u nice %d%s",
@@ -253,22 +223,39 @@ void torture_boost_progress(FILE *f)
 		torture_get(&tstate.boost.cb_invoked), s.boost, s.unboosted);
 }
 
+/* The boost phase's counters, listed once for the text (first name) and
+ * the JSON (second). */
+#define BOOST_COUNTERS(X)                                                             \
+	X(bursts, bursts, bursts) X(hog_ms, hog_ms, hog_ms) X(sections, sections, sections) \
+	X(long, long_sections, long_sections)                                         \
+	X(blocked, blocked_sections, blocked_sections) X(blocks, blocks, blocks)      \
+	X(boosted_seen, boosted_seen, boosted_seen) X(app_changes, app_changes, app_changes) \
+	X(attr_checks, attr_checks, attr_checks) X(exiters, exiters, exiters)         \
+	X(exiters_boosted, exiters_boosted, exiters_boosted)                          \
+	X(exiters_unregistered, exiters_unregistered, exiters_unregistered)
+
+/* " name=N ..." or (@json) ", \"name\": N ...". */
+static void boost_counters(FILE *f, bool json)
+{
+	struct torture_boost_state *b = &tstate.boost;
+
+#define X(text, key, field)                                                            \
+	fprintf(f, json ? ", \"%s\": %lu" : " %s=%lu", json ? #key : #text,                \
+		torture_get(&b->field));
+	BOOST_COUNTERS(X)
+#undef X
+}
+
 void torture_boost_report(FILE *f)
 {
 	struct torture_boost_state *b = &tstate.boost;
 	char text[4096];
 
-	fprintf(f, "Boost: machine=%d booster_prio=%d boosted_prio=%d hog_prio=%u hog_cpu=%d updater_cpu=%d bursts=%lu hog_ms=%lu readers=%u sections=%lu long=%lu blocked=%lu blocks=%lu boosted_seen=%lu app_changes=%lu attr_checks=%lu exiters=%lu exiters_boosted=%lu exiters_unregistered=%lu\n",
-		b->stats.machine, b->booster_prio, b->boosted_prio,
-		tstate.opt.boost_hog_prio, boost_hog_cpu, boost_upd_cpu,
-		torture_get(&b->bursts), torture_get(&b->hog_ms),
-		tstate.opt.boost_readers, torture_get(&b->sections),
-		torture_get(&b->long_sections),
-		torture_get(&b->blocked_sections), torture_get(&b->blocks),
-		torture_get(&b->boosted_seen), torture_get(&b->app_changes),
-		torture_get(&b->attr_checks), torture_get(&b->exiters),
-		torture_get(&b->exiters_boosted),
-		torture_get(&b->exiters_unregistered));
+	fprintf(f, "Boost: machine=%d booster_prio=%d boosted_prio=%d hog_prio=%u hog_cpu=%d "
+		"updater_cpu=%d readers=%u", b->stats.machine, b->booster_prio, b->boosted_prio,
+		tstate.opt.boost_hog_prio, boost_hog_cpu, boost_upd_cpu, tstate.opt.boost_readers);
+	boost_counters(f, false);
+	fprintf(f, "\n");
 	fprintf(f, "Boost Callbacks: queued=%lu invoked=%lu max_ms=%.1f bound_ms=%u syncs=%lu sync_max_ms=%.1f\n",
 		torture_get(&b->cb_queued), torture_get(&b->cb_invoked),
 		(double)torture_get(&b->cb_max_us) / 1e3,
@@ -296,25 +283,14 @@ void torture_boost_report_json(FILE *f)
 	size_t len;
 
 	fprintf(f, "{\"hog_prio\": %u, \"booster_prio\": %d, \"boosted_prio\": %d, "
-		"\"bursts\": %lu, \"hog_ms\": %lu, \"readers\": %u, \"sections\": %lu, "
-		"\"long_sections\": %lu, \"blocked_sections\": %lu, \"blocks\": %lu, "
-		"\"boosted_seen\": %lu, \"app_changes\": %lu, \"attr_checks\": %lu, "
-		"\"exiters\": %lu, \"exiters_boosted\": %lu, \"exiters_unregistered\": %lu, "
-		"\"cb_queued\": %lu, \"cb_invoked\": %lu, \"cb_max_ms\": %.1f, "
+		"\"readers\": %u", tstate.opt.boost_hog_prio, b->booster_prio, b->boosted_prio,
+		tstate.opt.boost_readers);
+	boost_counters(f, true);
+	fprintf(f, ", \"cb_queued\": %lu, \"cb_invoked\": %lu, \"cb_max_ms\": %.1f, "
 		"\"bound_ms\": %u, \"syncs\": %lu, \"sync_max_ms\": %.1f, \"cb_latency\": [",
-		tstate.opt.boost_hog_prio, b->booster_prio, b->boosted_prio,
-		torture_get(&b->bursts), torture_get(&b->hog_ms),
-		tstate.opt.boost_readers, torture_get(&b->sections),
-		torture_get(&b->long_sections),
-		torture_get(&b->blocked_sections), torture_get(&b->blocks),
-		torture_get(&b->boosted_seen), torture_get(&b->app_changes),
-		torture_get(&b->attr_checks), torture_get(&b->exiters),
-		torture_get(&b->exiters_boosted),
-		torture_get(&b->exiters_unregistered),
 		torture_get(&b->cb_queued), torture_get(&b->cb_invoked),
-		(double)torture_get(&b->cb_max_us) / 1e3,
-		tstate.opt.boost_bound_ms, torture_get(&b->syncs),
-		(double)torture_get(&b->sync_max_us) / 1e3);
+		(double)torture_get(&b->cb_max_us) / 1e3, tstate.opt.boost_bound_ms,
+		torture_get(&b->syncs), (double)torture_get(&b->sync_max_us) / 1e3);
 	for (int i = 0; i < TORTURE_BOOST_LAT_BUCKETS; i++)
 		fprintf(f, "%s%lu", i ? ", " : "", torture_get(&b->cb_lat[i]));
 	fprintf(f, "], \"stats\": ");

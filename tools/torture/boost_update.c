@@ -45,7 +45,7 @@ static void boost_cb_fn(struct rcb_head *h)
 
 	/* [TBC-I] The updater frees @c once it sees this.  Pairs with
 	 * [TBC-A] in cb_poll(). */
-	atomic_store_explicit(&c->invoked_ns, torture_now_ns(),
+	atomic_store_explicit(&c->invoked_ns, tool_now_ns(),
 			      memory_order_release);
 }
 
@@ -73,7 +73,7 @@ static void cb_late(struct boost_cb *c, unsigned int idx, uint64_t age_ns,
 static unsigned int cb_poll(struct boost_cb **fl, unsigned int idx)
 {
 	uint64_t bound = tstate.opt.boost_bound_ms * NS_PER_MS;
-	uint64_t now = torture_now_ns(), inv, lat;
+	uint64_t now = tool_now_ns(), inv, lat;
 	unsigned int left = 0, b;
 
 	for (unsigned int i = 0; i < UPD_INFLIGHT; i++) {
@@ -119,7 +119,7 @@ static void cb_queue(struct boost_cb **fl, unsigned long *seq)
 	if (!c)
 		return;
 	c->seq = (*seq)++;
-	c->queued_ns = torture_now_ns();
+	c->queued_ns = tool_now_ns();
 	err = rcb_call(&c->rh, boost_cb_fn);
 	if (err) {
 		torture_error(TORTURE_ERR_api, "rcb_call returned %d", err);
@@ -132,10 +132,10 @@ static void cb_queue(struct boost_cb **fl, unsigned long *seq)
 
 static void timed_synchronize(unsigned int idx)
 {
-	uint64_t t0 = torture_now_ns(), dt;
+	uint64_t t0 = tool_now_ns(), dt;
 	int err = rcb_synchronize();
 
-	dt = torture_now_ns() - t0;
+	dt = tool_now_ns() - t0;
 	if (err)
 		torture_error(TORTURE_ERR_api, "rcb_synchronize returned %d", err);
 	torture_add(&tstate.boost.syncs, 1);
@@ -157,24 +157,24 @@ void *boost_updater_fn(void *arg)
 	uint64_t r;
 	int err;
 
-	torture_name_thread("rcbt-bupd", (int)idx);
+	tool_name_thread("rcbt-bupd", (int)idx);
 	if (!boost_pin_self(boost_upd_cpu))
 		boost_rt_error("updater", idx, "cannot pin", -EINVAL);
 	while (!boost_stopping()) {
 		cb_poll(fl, idx);
-		r = torture_rand(&rng);
+		r = tool_rand(&rng);
 		if (r % 4 == 0)
 			cb_queue(fl, &seq);
 		if (r % 64 == 1)
 			timed_synchronize(idx);
-		torture_sleep_ns(NS_PER_MS);
+		tool_sleep_ns(NS_PER_MS);
 	}
 	/* Wait for the rest, still against the bound, then make sure with
 	 * rcb_barrier() (a callback never invoked hangs here: the watchdog
 	 * then reports it). */
-	drain_end = torture_now_ns() + 2 * tstate.opt.boost_bound_ms * NS_PER_MS;
-	while (cb_poll(fl, idx) && torture_now_ns() < drain_end)
-		torture_sleep_ns(NS_PER_MS);
+	drain_end = tool_now_ns() + 2 * tstate.opt.boost_bound_ms * NS_PER_MS;
+	while (cb_poll(fl, idx) && tool_now_ns() < drain_end)
+		tool_sleep_ns(NS_PER_MS);
 	err = rcb_barrier();
 	if (err)
 		torture_error(TORTURE_ERR_api, "rcb_barrier returned %d", err);

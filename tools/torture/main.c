@@ -6,7 +6,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -79,87 +78,67 @@ static const char usage_text[] =
 	"a read-side critical section: past index 1 is an error), and counters.\n"
 	"Exit status: 0 pass, 1 fail, 2 usage error.\n";
 
-enum {
-	OPT_EXPECT_FLAVOR = 256,
-	OPT_PROGRESS,
-	OPT_WATCHDOG,
-	OPT_QUARANTINE,
-	OPT_INJECT,
-	OPT_NO_CHURN,
-	OPT_BOOST,
-	OPT_BOOST_READERS,
-	OPT_BOOST_UPDATERS,
-	OPT_BOOST_HOG_PRIO,
-	OPT_BOOST_ON,
-	OPT_BOOST_OFF,
-	OPT_BOOST_BOUND,
-	OPT_BOOST_APP,
-	OPT_EXPECT_MACHINE,
-};
-
-static const struct option long_opts[] = {
-	{ "duration-ms", required_argument, NULL, 'd' },
-	{ "readers", required_argument, NULL, 'r' },
-	{ "writers", required_argument, NULL, 'w' },
-	{ "fake-writers", required_argument, NULL, 'f' },
-	{ "pipe-len", required_argument, NULL, 'p' },
-	{ "seed", required_argument, NULL, 's' },
-	{ "json", required_argument, NULL, 'j' },
-	{ "expect-flavor", required_argument, NULL, OPT_EXPECT_FLAVOR },
-	{ "progress-s", required_argument, NULL, OPT_PROGRESS },
-	{ "watchdog-s", required_argument, NULL, OPT_WATCHDOG },
-	{ "quarantine", required_argument, NULL, OPT_QUARANTINE },
-	{ "inject-bug", required_argument, NULL, OPT_INJECT },
-	{ "no-churn", no_argument, NULL, OPT_NO_CHURN },
-	{ "boost", no_argument, NULL, OPT_BOOST },
-	{ "boost-readers", required_argument, NULL, OPT_BOOST_READERS },
-	{ "boost-updaters", required_argument, NULL, OPT_BOOST_UPDATERS },
-	{ "boost-hog-prio", required_argument, NULL, OPT_BOOST_HOG_PRIO },
-	{ "boost-on-ms", required_argument, NULL, OPT_BOOST_ON },
-	{ "boost-off-ms", required_argument, NULL, OPT_BOOST_OFF },
-	{ "boost-bound-ms", required_argument, NULL, OPT_BOOST_BOUND },
-	{ "boost-app-changes", required_argument, NULL, OPT_BOOST_APP },
-	{ "expect-machine", required_argument, NULL, OPT_EXPECT_MACHINE },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static __attribute__((noreturn, format(printf, 1, 2))) void
-usage_error(const char *fmt, ...)
+static void usage(FILE *out)
 {
-	va_list ap;
-
-	fprintf(stderr, "rcuboost-torture: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'rcuboost-torture --help'.\n");
-	exit(2);
+	fputs(usage_text, out);
 }
 
-static unsigned long long parse_num(const char *opt, const char *s,
-				    unsigned long long lo,
-				    unsigned long long hi)
+static void expect_flavor(const char *arg, void *var)
 {
-	unsigned long long v;
-	char *end;
+	if (strcmp(arg, "membarrier") && strcmp(arg, "fence"))
+		tool_usage_error("--expect-flavor=%s: expected membarrier or fence", arg);
+	*(const char **)var = arg;
+}
 
-	errno = 0;
-	if (*s < '0' || *s > '9')
-		usage_error("--%s=%s: expected a non-negative integer", opt, s);
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v < lo || v > hi) {
-		fprintf(stderr, "rcuboost-torture: --%s=%s: expected %llu..%llu\n",
-			opt, s, lo, hi);
-		exit(2);
-	}
-	return v;
+static void inject_bug(const char *arg, void *var)
+{
+	struct torture_opts *o = var;
+
+	if (!strcmp(arg, "early-free"))
+		o->inject_early_free = true;
+	else if (!strcmp(arg, "no-sync"))
+		o->inject_no_sync = true;
+	else if (!strcmp(arg, "boost-off"))
+		o->inject_boost_off = true;
+	else
+		tool_usage_error("--inject-bug=%s: expected early-free, no-sync or boost-off", arg);
+}
+
+static void expect_machine(const char *arg, void *var)
+{
+	if (strcmp(arg, "3") && strcmp(arg, "8"))
+		tool_usage_error("--expect-machine=%s: expected 3 or 8", arg);
+	*(int *)var = arg[0] - '0';
 }
 
 static void parse_args(int argc, char **argv, struct torture_opts *o)
 {
+	const struct tool_opt opts[] = {
+		TOOL_OPT_NUM("duration-ms", 'd', o->duration_ms, 1, 7ull * 24 * 3600 * 1000),
+		TOOL_OPT_NUM("readers", 'r', o->readers, 1, 1024),
+		TOOL_OPT_NUM("writers", 'w', o->writers, 1, 64),
+		TOOL_OPT_NUM("fake-writers", 'f', o->fake_writers, 0, 64),
+		TOOL_OPT_NUM("pipe-len", 'p', o->pipe_len, 2, TORTURE_MAX_PIPE),
+		TOOL_OPT_NUM("seed", 's', o->seed, 0, ULLONG_MAX),
+		TOOL_OPT_STR("json", 'j', o->json),
+		TOOL_OPT_FN("expect-flavor", 0, o->expect_flavor, expect_flavor),
+		TOOL_OPT_NUM("progress-s", 0, o->progress_s, 0, 86400),
+		TOOL_OPT_NUM("watchdog-s", 0, o->watchdog_s, 1, 30ull * 24 * 3600),
+		TOOL_OPT_NUM("quarantine", 0, o->quarantine, 1, 1u << 24),
+		TOOL_OPT_FN("inject-bug", 0, *o, inject_bug),
+		TOOL_OPT_CLEAR("no-churn", 0, o->churn),
+		TOOL_OPT_FLAG("boost", 0, o->boost),
+		TOOL_OPT_NUM("boost-readers", 0, o->boost_readers, 1, 16),
+		TOOL_OPT_NUM("boost-updaters", 0, o->boost_updaters, 1, 8),
+		TOOL_OPT_NUM("boost-hog-prio", 0, o->boost_hog_prio, 1, 98),
+		TOOL_OPT_NUM("boost-on-ms", 0, o->boost_on_ms, 10, 1000),
+		TOOL_OPT_NUM("boost-off-ms", 0, o->boost_off_ms, 10, 10000),
+		TOOL_OPT_NUM("boost-bound-ms", 0, o->boost_bound_ms, 1, 600000),
+		TOOL_OPT_NUM("boost-app-changes", 0, o->boost_app_pct, 0, 100),
+		TOOL_OPT_FN("expect-machine", 0, o->expect_machine, expect_machine),
+	};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int c;
+	int first;
 
 	memset(o, 0, sizeof(*o));
 	o->duration_ms = 10000;
@@ -177,106 +156,13 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 	o->boost_off_ms = 500;
 	o->boost_bound_ms = 2000;
 	o->boost_app_pct = 33;
-	o->seed = torture_now_ns() ^ ((uint64_t)getpid() << 32);
+	o->seed = tool_now_ns() ^ ((uint64_t)getpid() << 32);
 
-	while ((c = getopt_long(argc, argv, "d:r:w:f:p:s:j:h", long_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->duration_ms = parse_num("duration-ms", optarg, 1,
-						   7ull * 24 * 3600 * 1000);
-			break;
-		case 'r':
-			o->readers = parse_num("readers", optarg, 1, 1024);
-			break;
-		case 'w':
-			o->writers = parse_num("writers", optarg, 1, 64);
-			break;
-		case 'f':
-			o->fake_writers = parse_num("fake-writers", optarg, 0, 64);
-			break;
-		case 'p':
-			o->pipe_len = parse_num("pipe-len", optarg, 2,
-						TORTURE_MAX_PIPE);
-			break;
-		case 's':
-			o->seed = parse_num("seed", optarg, 0, ULLONG_MAX);
-			break;
-		case 'j':
-			o->json = optarg;
-			break;
-		case OPT_EXPECT_FLAVOR:
-			if (strcmp(optarg, "membarrier") && strcmp(optarg, "fence"))
-				usage_error("--expect-flavor=%s: expected membarrier or fence",
-					    optarg);
-			o->expect_flavor = optarg;
-			break;
-		case OPT_PROGRESS:
-			o->progress_s = parse_num("progress-s", optarg, 0, 86400);
-			break;
-		case OPT_WATCHDOG:
-			o->watchdog_s = parse_num("watchdog-s", optarg, 1,
-						  30ull * 24 * 3600);
-			break;
-		case OPT_QUARANTINE:
-			o->quarantine = parse_num("quarantine", optarg, 1, 1u << 24);
-			break;
-		case OPT_INJECT:
-			if (!strcmp(optarg, "early-free"))
-				o->inject_early_free = true;
-			else if (!strcmp(optarg, "no-sync"))
-				o->inject_no_sync = true;
-			else if (!strcmp(optarg, "boost-off"))
-				o->inject_boost_off = true;
-			else
-				usage_error("--inject-bug=%s: expected early-free, no-sync or boost-off",
-					    optarg);
-			break;
-		case OPT_NO_CHURN:
-			o->churn = false;
-			break;
-		case OPT_BOOST:
-			o->boost = true;
-			break;
-		case OPT_BOOST_READERS:
-			o->boost_readers = parse_num("boost-readers", optarg, 1, 16);
-			break;
-		case OPT_BOOST_UPDATERS:
-			o->boost_updaters = parse_num("boost-updaters", optarg, 1, 8);
-			break;
-		case OPT_BOOST_HOG_PRIO:
-			o->boost_hog_prio = parse_num("boost-hog-prio", optarg, 1, 98);
-			break;
-		case OPT_BOOST_ON:
-			o->boost_on_ms = parse_num("boost-on-ms", optarg, 10, 1000);
-			break;
-		case OPT_BOOST_OFF:
-			o->boost_off_ms = parse_num("boost-off-ms", optarg, 10, 10000);
-			break;
-		case OPT_BOOST_BOUND:
-			o->boost_bound_ms = parse_num("boost-bound-ms", optarg, 1,
-						      600000);
-			break;
-		case OPT_BOOST_APP:
-			o->boost_app_pct = parse_num("boost-app-changes", optarg, 0, 100);
-			break;
-		case OPT_EXPECT_MACHINE:
-			if (strcmp(optarg, "3") && strcmp(optarg, "8"))
-				usage_error("--expect-machine=%s: expected 3 or 8", optarg);
-			o->expect_machine = optarg[0] - '0';
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
-		default:
-			fprintf(stderr, "Try 'rcuboost-torture --help'.\n");
-			exit(2);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	first = tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
+	if (first < argc)
+		tool_usage_error("unexpected argument '%s'", argv[first]);
 	if (o->inject_boost_off && !o->boost)
-		usage_error("--inject-bug=boost-off needs --boost");
+		tool_usage_error("--inject-bug=boost-off needs --boost");
 	/* xorshift needs a non-zero state. */
 	if (o->seed == 0)
 		o->seed = 1;
@@ -289,145 +175,111 @@ static __attribute__((noreturn)) void fatal_create(const char *what, int err)
 	exit(1);
 }
 
-int main(int argc, char **argv)
-{
+/* The update-side threads of the run. */
+struct workers {
 	pthread_t *writers, *fakes, barrier, churn;
-	uint64_t registered_base;
-	struct torture_obj *first;
-	uint64_t watchdog_ns;
-	struct rcb_config cfg;
-	struct rcb_gp_stats st;
-	struct rcb_backlog bl;
-	const char *flavor;
-	unsigned int i;
-	bool pass;
-	int err;
+};
 
-	parse_args(argc, argv, &tstate.opt);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+static void start(pthread_t *t, const char *what, void *(*fn)(void *), void *arg)
+{
+	int err = pthread_create(t, NULL, fn, arg);
+
+	if (err)
+		fatal_create(what, err);
+}
+
+/* Initialise the library and the run's state; returns the number of
+ * threads registered before any worker exists (this one and any library
+ * thread: exited workers must not add to it), or -1. */
+static long long setup(struct workers *w)
+{
+	struct rcb_config cfg = { 0 };
+	struct rcb_gp_stats st;
+	const char *flavor;
+	int err;
 
 	if (tstate.opt.boost)
 		torture_boost_require_rt();
-	memset(&cfg, 0, sizeof(cfg));
 	if (tstate.opt.inject_boost_off)
 		cfg.boost = -1;
 	err = rcb_init(&cfg);
 	if (err) {
 		fprintf(stderr, "rcuboost-torture: rcb_init: %s\n", strerror(-err));
-		return 1;
+		return -1;
 	}
 	flavor = rcb_flavor_name(rcb_flavor());
 	if (tstate.opt.expect_flavor && strcmp(flavor, tstate.opt.expect_flavor))
 		torture_error(TORTURE_ERR_flavor, "active flavor is %s, expected %s",
 			      flavor, tstate.opt.expect_flavor);
-	if (torture_objects_init() != 0 || rcb_register_thread() != 0) {
-		fprintf(stderr, "rcuboost-torture: out of memory\n");
-		return 1;
-	}
 	tstate.boost_rd0 = tstate.opt.readers + (tstate.opt.churn ? 1 : 0);
-	tstate.nrd = tstate.boost_rd0 +
-		     (tstate.opt.boost ? tstate.opt.boost_readers + 1 : 0);
+	tstate.nrd = tstate.boost_rd0 + (tstate.opt.boost ? tstate.opt.boost_readers + 1 : 0);
 	tstate.rd = aligned_alloc(64, sizeof(*tstate.rd) * tstate.nrd);
-	writers = calloc(tstate.opt.writers, sizeof(*writers));
-	fakes = calloc(tstate.opt.fake_writers + 1, sizeof(*fakes));
-	if (!tstate.rd || !writers || !fakes) {
+	w->writers = calloc(tstate.opt.writers, sizeof(*w->writers));
+	w->fakes = calloc(tstate.opt.fake_writers + 1, sizeof(*w->fakes));
+	if (torture_objects_init() != 0 || rcb_register_thread() != 0 || !tstate.rd ||
+	    !w->writers || !w->fakes) {
 		fprintf(stderr, "rcuboost-torture: out of memory\n");
-		return 1;
+		return -1;
 	}
 	memset(tstate.rd, 0, sizeof(*tstate.rd) * tstate.nrd);
-	for (i = 0; i < tstate.nrd; i++)
+	for (unsigned int i = 0; i < tstate.nrd; i++)
 		tstate.rd[i].idx = i;
-	/* Threads registered before any worker exists (this one and any
-	 * library thread); exited workers must not add to it. */
 	rcb_stats(&st);
-	registered_base = st.registered_threads;
-
-	if (tstate.opt.watchdog_s)
-		watchdog_ns = tstate.opt.watchdog_s * 1000000000ull;
-	else
-		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) * 1000000ull;
-	if (tstate.opt.boost && torture_boost_setup(watchdog_ns) != 0)
-		return 1;
-
 	fprintf(stderr,
 		"rcuboost-torture: start duration=%lums flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%llu inject=%s boost=%s\n",
 		tstate.opt.duration_ms, flavor, tstate.opt.readers,
 		tstate.opt.writers, tstate.opt.fake_writers, tstate.opt.pipe_len,
 		(unsigned long long)tstate.opt.seed,
 		torture_inject_name(), tstate.opt.boost ? "on" : "off");
+	return (long long)st.registered_threads;
+}
 
-	first = torture_obj_alloc();
-	rcb_assign_pointer(torture_current, first);
-
-	tstate.start_ns = torture_now_ns();
-	if (torture_monitor_start(watchdog_ns) != 0)
-		return 1;
-	atomic_store(&tstate.phase, TORTURE_PHASE_RUN);
-
-	for (i = 0; i < tstate.opt.readers; i++) {
-		err = pthread_create(&tstate.rd[i].thread, NULL,
-				     torture_reader_fn, &tstate.rd[i]);
-		if (err)
-			fatal_create("reader", err);
-	}
-	for (i = 0; i < tstate.opt.writers; i++) {
-		err = pthread_create(&writers[i], NULL, torture_writer_fn,
-				     (void *)(uintptr_t)i);
-		if (err)
-			fatal_create("writer", err);
-	}
-	for (i = 0; i < tstate.opt.fake_writers; i++) {
-		err = pthread_create(&fakes[i], NULL, torture_fake_writer_fn,
-				     (void *)(uintptr_t)i);
-		if (err)
-			fatal_create("fake writer", err);
-	}
-	err = pthread_create(&barrier, NULL, torture_barrier_fn, NULL);
-	if (err)
-		fatal_create("barrier", err);
-	if (tstate.opt.churn) {
-		err = pthread_create(&churn, NULL, torture_churn_fn,
-				     &tstate.rd[tstate.opt.readers]);
-		if (err)
-			fatal_create("churn", err);
-	}
-	if (tstate.opt.boost && torture_boost_start() != 0)
-		return 1;
-
-	torture_sleep_ns(tstate.opt.duration_ms * 1000000ull);
-	tstate.end_ns = torture_now_ns();
-	atomic_store_explicit(&tstate.stop, true, memory_order_release);
-	atomic_store(&tstate.phase, TORTURE_PHASE_STOP);
-
-	for (i = 0; i < tstate.opt.readers; i++)
-		pthread_join(tstate.rd[i].thread, NULL);
-	for (i = 0; i < tstate.opt.fake_writers; i++)
-		pthread_join(fakes[i], NULL);
-	pthread_join(barrier, NULL);
+static void start_workers(struct workers *w)
+{
+	for (unsigned int i = 0; i < tstate.opt.readers; i++)
+		start(&tstate.rd[i].thread, "reader", torture_reader_fn, &tstate.rd[i]);
+	for (unsigned int i = 0; i < tstate.opt.writers; i++)
+		start(&w->writers[i], "writer", torture_writer_fn, (void *)(uintptr_t)i);
+	for (unsigned int i = 0; i < tstate.opt.fake_writers; i++)
+		start(&w->fakes[i], "fake writer", torture_fake_writer_fn, (void *)(uintptr_t)i);
+	start(&w->barrier, "barrier", torture_barrier_fn, NULL);
 	if (tstate.opt.churn)
-		pthread_join(churn, NULL);
-	for (i = 0; i < tstate.opt.writers; i++)
-		pthread_join(writers[i], NULL);
-	if (tstate.opt.boost)
-		torture_boost_finish();
+		start(&w->churn, "churn", torture_churn_fn, &tstate.rd[tstate.opt.readers]);
+}
 
-	atomic_store(&tstate.phase, TORTURE_PHASE_DRAIN);
-	torture_final_drain();
+static void join_workers(struct workers *w)
+{
+	for (unsigned int i = 0; i < tstate.opt.readers; i++)
+		pthread_join(tstate.rd[i].thread, NULL);
+	for (unsigned int i = 0; i < tstate.opt.fake_writers; i++)
+		pthread_join(w->fakes[i], NULL);
+	pthread_join(w->barrier, NULL);
+	if (tstate.opt.churn)
+		pthread_join(w->churn, NULL);
+	for (unsigned int i = 0; i < tstate.opt.writers; i++)
+		pthread_join(w->writers[i], NULL);
+}
+
+/* After the final barriers: nothing leaked, queued, misused or left
+ * registered (beyond @registered_base). */
+static void final_checks(unsigned long long registered_base)
+{
+	struct rcb_gp_stats st;
+	struct rcb_backlog bl;
+	int err;
+
 	if (torture_get(&tstate.freed) != torture_get(&tstate.allocated))
 		torture_error(TORTURE_ERR_leak,
 			      "%lu objects allocated, %lu freed after the final barriers",
-			      torture_get(&tstate.allocated),
-			      torture_get(&tstate.freed));
+			      torture_get(&tstate.allocated), torture_get(&tstate.freed));
 	rcb_backlog(&bl);
 	if (bl.callbacks || bl.bytes)
-		torture_error(TORTURE_ERR_backlog,
-			      "%llu callbacks (%llu bytes) still queued",
-			      (unsigned long long)bl.callbacks,
-			      (unsigned long long)bl.bytes);
+		torture_error(TORTURE_ERR_backlog, "%llu callbacks (%llu bytes) still queued",
+			      (unsigned long long)bl.callbacks, (unsigned long long)bl.bytes);
 	err = rcb_shutdown();
 	if (err)
-		torture_error(TORTURE_ERR_api, "rcb_shutdown returned %d (%s)",
-			      err, strerror(-err));
+		torture_error(TORTURE_ERR_api, "rcb_shutdown returned %d (%s)", err,
+			      strerror(-err));
 	rcb_stats(&st);
 	if (st.misuse)
 		torture_error(TORTURE_ERR_misuse, "rcb_stats() counts %llu misuse reports",
@@ -435,8 +287,47 @@ int main(int argc, char **argv)
 	if (st.registered_threads > registered_base)
 		torture_error(TORTURE_ERR_registry,
 			      "%llu threads registered after every worker exited, %llu before any started",
-			      (unsigned long long)st.registered_threads,
-			      (unsigned long long)registered_base);
+			      (unsigned long long)st.registered_threads, registered_base);
+}
+
+int main(int argc, char **argv)
+{
+	struct workers w = { 0 };
+	long long registered_base;
+	uint64_t watchdog_ns;
+	bool pass;
+
+	tool_prog = "rcuboost-torture";
+	parse_args(argc, argv, &tstate.opt);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	registered_base = setup(&w);
+	if (registered_base < 0)
+		return 1;
+	if (tstate.opt.watchdog_s)
+		watchdog_ns = tstate.opt.watchdog_s * 1000000000ull;
+	else
+		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) * 1000000ull;
+	if (tstate.opt.boost && torture_boost_setup(watchdog_ns) != 0)
+		return 1;
+	rcb_assign_pointer(torture_current, torture_obj_alloc());
+	tstate.start_ns = tool_now_ns();
+	if (torture_monitor_start(watchdog_ns) != 0)
+		return 1;
+	atomic_store(&tstate.phase, TORTURE_PHASE_RUN);
+	start_workers(&w);
+	if (tstate.opt.boost && torture_boost_start() != 0)
+		return 1;
+
+	tool_sleep_ns(tstate.opt.duration_ms * 1000000ull);
+	tstate.end_ns = tool_now_ns();
+	atomic_store_explicit(&tstate.stop, true, memory_order_release);
+	atomic_store(&tstate.phase, TORTURE_PHASE_STOP);
+	join_workers(&w);
+	if (tstate.opt.boost)
+		torture_boost_finish();
+	atomic_store(&tstate.phase, TORTURE_PHASE_DRAIN);
+	torture_final_drain();
+	final_checks((unsigned long long)registered_base);
 
 	atomic_store(&tstate.phase, TORTURE_PHASE_REPORT);
 	pass = torture_total_errors() == 0;
@@ -447,7 +338,7 @@ int main(int argc, char **argv)
 	atomic_store(&tstate.phase, TORTURE_PHASE_DONE);
 	torture_monitor_stop();
 	free(tstate.rd);
-	free(writers);
-	free(fakes);
+	free(w.writers);
+	free(w.fakes);
 	return pass ? 0 : 1;
 }

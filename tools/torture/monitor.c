@@ -32,7 +32,7 @@ void torture_print_state(FILE *f, const char *why)
 {
 	struct rcb_gp_stats st;
 	struct rcb_backlog bl;
-	double t = (double)(torture_now_ns() - tstate.start_ns) / 1e9;
+	double t = (double)(tool_now_ns() - tstate.start_ns) / 1e9;
 
 	rcb_stats(&st);
 	rcb_backlog(&bl);
@@ -72,7 +72,7 @@ void torture_print_state(FILE *f, const char *why)
 static void progress(void)
 {
 	struct rcb_gp_stats st;
-	double t = (double)(torture_now_ns() - tstate.start_ns) / 1e9;
+	double t = (double)(tool_now_ns() - tstate.start_ns) / 1e9;
 
 	rcb_stats(&st);
 	fprintf(stderr,
@@ -99,10 +99,10 @@ static void *monitor_fn(void *arg)
 	uint64_t now;
 
 	(void)arg;
-	torture_name_thread("rcbt-monitor", -1);
+	tool_name_thread("rcbt-monitor", -1);
 	pthread_mutex_lock(&mon_lock);
 	while (!mon_done) {
-		now = torture_now_ns();
+		now = tool_now_ns();
 		if (now >= deadline_ns) {
 			pthread_mutex_unlock(&mon_lock);
 			torture_print_state(stderr, "WATCHDOG: run overran its time bound, aborting");

@@ -57,6 +57,28 @@ static void print_hist(FILE *f, const char *label, const unsigned long *h,
 	fprintf(f, "%s\n", mark_beyond_one && bad ? " !!!" : "");
 }
 
+/* The update side's counters, listed once for the text and the JSON. */
+#define UPDATE_COUNTERS(X)                                                          \
+	X(updates, updates) X(retired_sync, retired_sync) X(retired_call, retired_call) \
+	X(writer_syncs, writer_syncs) X(fake_syncs, fake_syncs)                     \
+	X(callback_syncs, cb_syncs) X(barriers, barriers)                           \
+	X(calls_queued, calls_queued) X(calls_invoked, calls_invoked)
+
+/* "Updates: name=N ..." or (@json) "  \"update\": {\"name\": N, ...},". */
+static void update_counters(FILE *f, bool json)
+{
+	const char *sep = "";
+
+	fprintf(f, json ? "  \"update\": {" : "Updates:");
+#define X(name, field)                                                               \
+	fprintf(f, json ? "%s\"%s\": %lu" : "%s %s=%lu", sep, #name,                       \
+		torture_get(&tstate.field));                                         \
+	sep = json ? ", " : "";
+	UPDATE_COUNTERS(X)
+#undef X
+	fprintf(f, json ? "},\n" : "\n");
+}
+
 void torture_report(FILE *f, bool pass)
 {
 	struct totals t;
@@ -76,13 +98,7 @@ void torture_report(FILE *f, bool pass)
 	for (unsigned int i = 0; i <= tstate.opt.pipe_len; i++)
 		ages[i] = torture_get(&tstate.freed_at_age[i]);
 	print_hist(f, "Free-Block Circulation:", ages, false);
-	fprintf(f, "Updates: updates=%lu retired_sync=%lu retired_call=%lu writer_syncs=%lu fake_syncs=%lu callback_syncs=%lu barriers=%lu calls_queued=%lu calls_invoked=%lu\n",
-		torture_get(&tstate.updates), torture_get(&tstate.retired_sync),
-		torture_get(&tstate.retired_call),
-		torture_get(&tstate.writer_syncs), torture_get(&tstate.fake_syncs),
-		torture_get(&tstate.cb_syncs),
-		torture_get(&tstate.barriers), torture_get(&tstate.calls_queued),
-		torture_get(&tstate.calls_invoked));
+	update_counters(f, false);
 	fprintf(f, "Objects: allocated=%lu freed=%lu quarantine=%u\n",
 		torture_get(&tstate.allocated), torture_get(&tstate.freed),
 		tstate.opt.quarantine);
@@ -172,15 +188,7 @@ int torture_report_json(const char *path, bool pass)
 	json_array(f, "reader_pipe", t.pipe, tstate.opt.pipe_len + 1, false);
 	json_array(f, "reader_batch", t.batch, tstate.opt.pipe_len + 1, false);
 	json_array(f, "free_age", ages, tstate.opt.pipe_len + 1, false);
-	fprintf(f, "  \"update\": {\"updates\": %lu, \"retired_sync\": %lu, \"retired_call\": %lu, "
-		"\"writer_syncs\": %lu, \"fake_syncs\": %lu, \"callback_syncs\": %lu, "
-		"\"barriers\": %lu, \"calls_queued\": %lu, \"calls_invoked\": %lu},\n",
-		torture_get(&tstate.updates), torture_get(&tstate.retired_sync),
-		torture_get(&tstate.retired_call),
-		torture_get(&tstate.writer_syncs), torture_get(&tstate.fake_syncs),
-		torture_get(&tstate.cb_syncs),
-		torture_get(&tstate.barriers), torture_get(&tstate.calls_queued),
-		torture_get(&tstate.calls_invoked));
+	update_counters(f, true);
 	fprintf(f, "  \"objects\": {\"allocated\": %lu, \"freed\": %lu},\n",
 		torture_get(&tstate.allocated), torture_get(&tstate.freed));
 	fprintf(f, "  \"gp_stats\": {\"grace_periods\": %" PRIu64 ", \"synchronize_calls\": %" PRIu64

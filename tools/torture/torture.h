@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "rcuboost.h"
+#include "tool.h"
 
 #define TORTURE_MAX_PIPE 64
 #define TORTURE_MAGIC_LIVE 0x52434254u /* "RCBT" */
@@ -106,16 +107,6 @@ struct torture_opts {
 	unsigned int boost_bound_ms;
 	unsigned int boost_app_pct; /* boosted long sections that change attrs */
 	int expect_machine;     /* 0: any */
-};
-
-/* Scheduling attributes as sched_getattr(2) reports them. */
-struct torture_sched {
-	uint32_t size;
-	uint32_t policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
 };
 
 /* Upper bounds of the boost callback latency histogram, in ms; the last
@@ -215,11 +206,6 @@ extern struct torture_state tstate;
 extern struct torture_obj *torture_current;
 
 /* ---- util ---- */
-uint64_t torture_now_ns(void);
-void torture_sleep_ns(uint64_t ns);
-uint64_t torture_rand(uint64_t *s);
-/* Name the calling thread @prefix@idx (@idx < 0: @prefix alone). */
-void torture_name_thread(const char *prefix, int idx);
 const char *torture_phase_name(int phase);
 const char *torture_error_name(enum torture_error e);
 const char *torture_error_desc(enum torture_error e);
@@ -300,9 +286,8 @@ int torture_boost_start(void);
  * threads, take the boost statistics and check them. */
 void torture_boost_finish(void);
 /* Read the caller's attributes; 0 or -errno. */
-int torture_sched_get(struct torture_sched *a);
 /* Count error @kind unless the caller's attributes are @want. */
-bool torture_boost_check_attrs(const struct torture_sched *want,
+bool torture_boost_check_attrs(const struct tool_sattr *want,
 			       enum torture_error kind, const char *who,
 			       unsigned int idx, const char *when);
 void torture_boost_progress(FILE *f);

@@ -1,57 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* rcuboost-torture: time, random numbers, thread names, error counting. */
+/* rcuboost-torture: phase and error names, error counting. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/prctl.h>
-#include <time.h>
 
 #include "torture.h"
 
 /* Errors of each kind described on stderr before going quiet. */
 #define TORTURE_ERROR_VERBOSE 5
-
-uint64_t torture_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-void torture_sleep_ns(uint64_t ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / 1000000000ull),
-		.tv_nsec = (long)(ns % 1000000000ull),
-	};
-
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
-
-/* xorshift64*: small, fast, good enough to pick delays. */
-uint64_t torture_rand(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545f4914f6cdd1dull;
-}
-
-void torture_name_thread(const char *prefix, int idx)
-{
-	char name[16];
-
-	if (idx < 0)
-		snprintf(name, sizeof(name), "%s", prefix);
-	else
-		snprintf(name, sizeof(name), "%s%d", prefix, idx);
-	prctl(PR_SET_NAME, name, 0, 0, 0);
-}
 
 static const char *const phase_names[] = {
 	[TORTURE_PHASE_INIT] = "init",

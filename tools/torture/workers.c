@@ -41,7 +41,7 @@ static void spin(unsigned long n)
 /* A random delay inside a critical section.  Returns true if it slept. */
 static bool reader_delay(uint64_t *rng)
 {
-	uint64_t r = torture_rand(rng);
+	uint64_t r = tool_rand(rng);
 	unsigned int pick = r % 1024;
 
 	r >>= 10;
@@ -60,7 +60,7 @@ static bool reader_delay(uint64_t *rng)
 		return false;
 	}
 	/* Block inside the critical section for 1..200 us. */
-	torture_sleep_ns(1000 + r % 200000);
+	tool_sleep_ns(1000 + r % 200000);
 	return true;
 }
 
@@ -80,7 +80,7 @@ static bool normal_delay(void *ctx, uint64_t *rng)
 void torture_read_section(struct torture_reader *rd, uint64_t *rng,
 			  torture_delay_fn delay, void *ctx)
 {
-	uint64_t r = torture_rand(rng);
+	uint64_t r = tool_rand(rng);
 	unsigned int depth = 1, extra = r % 8;
 	struct torture_obj *p;
 	unsigned long b0, b1, g0, g1;
@@ -158,16 +158,16 @@ void *torture_reader_fn(void *arg)
 {
 	struct torture_reader *rd = arg;
 	uint64_t rng = tstate.opt.seed ^ (0x100 + rd->idx) * 0x9e3779b97f4a7c15ull;
-	struct torture_sched orig;
+	struct tool_sattr orig;
 	bool watch = false;
 	unsigned long n = 0;
 
-	torture_name_thread("rcbt-reader", (int)rd->idx);
+	tool_name_thread("rcbt-reader", (int)rd->idx);
 	api_check(rcb_register_thread(), "rcb_register_thread");
 	/* With --boost these readers too are preempted and boosted now and
 	 * then: sample their attributes for a residual boost. */
 	if (tstate.opt.boost)
-		watch = torture_sched_get(&orig) == 0;
+		watch = tool_sattr_get(0, &orig) == 0;
 	while (!stopping()) {
 		torture_read_section(rd, &rng, NULL, NULL);
 		if (watch && (++n & 511) == 0)
@@ -250,7 +250,7 @@ static void sync_list_advance(struct torture_obj **list)
 static void retire(struct torture_obj *old, struct torture_obj **sync_list,
 		   uint64_t *rng)
 {
-	uint64_t r = torture_rand(rng);
+	uint64_t r = tool_rand(rng);
 	int err;
 
 	/* Age 1: removed, no grace period yet. */
@@ -295,11 +295,11 @@ void *torture_writer_fn(void *arg)
 	struct torture_obj *sync_list = NULL, *n, *old;
 	uint64_t r;
 
-	torture_name_thread("rcbt-writer", (int)idx);
+	tool_name_thread("rcbt-writer", (int)idx);
 	api_check(rcb_register_thread(), "rcb_register_thread");
 	while (!stopping()) {
 		n = torture_obj_alloc();
-		r = torture_rand(&rng);
+		r = tool_rand(&rng);
 		pthread_mutex_lock(&update_lock);
 		if (r & 1) {
 			old = rcb_xchg_pointer(&torture_current, n);
@@ -317,7 +317,7 @@ void *torture_writer_fn(void *arg)
 		}
 		r >>= 1;
 		if (r % 4 == 0)
-			torture_sleep_ns(1000 + (r >> 2) % 100000);
+			tool_sleep_ns(1000 + (r >> 2) % 100000);
 		else
 			spin((r >> 2) % 2000);
 	}
@@ -336,13 +336,13 @@ void *torture_fake_writer_fn(void *arg)
 	uint64_t rng = tstate.opt.seed ^ (0x300 + idx) * 0x9e3779b97f4a7c15ull;
 	uint64_t r;
 
-	torture_name_thread("rcbt-fake", (int)idx);
+	tool_name_thread("rcbt-fake", (int)idx);
 	while (!stopping()) {
 		updater_synchronize();
 		torture_add(&tstate.fake_syncs, 1);
-		r = torture_rand(&rng);
+		r = tool_rand(&rng);
 		if (r % 4)
-			torture_sleep_ns(1000 + (r >> 2) % 500000);
+			tool_sleep_ns(1000 + (r >> 2) % 500000);
 	}
 	return NULL;
 }
@@ -381,9 +381,9 @@ void *torture_barrier_fn(void *arg)
 	uint64_t rng = tstate.opt.seed ^ 0x400 * 0x9e3779b97f4a7c15ull;
 
 	(void)arg;
-	torture_name_thread("rcbt-barrier", -1);
+	tool_name_thread("rcbt-barrier", -1);
 	while (!stopping()) {
-		torture_sleep_ns(1000000 + torture_rand(&rng) % 20000000);
+		tool_sleep_ns(1000000 + tool_rand(&rng) % 20000000);
 		barrier_check();
 	}
 	return NULL;
@@ -404,10 +404,10 @@ static void *churn_child_fn(void *arg)
 	struct torture_reader *rd = arg;
 	uint64_t rng = tstate.opt.seed ^
 		       (0x500 + torture_get(&tstate.churn_threads)) * 0x9e3779b97f4a7c15ull;
-	uint64_t r = torture_rand(&rng);
+	uint64_t r = tool_rand(&rng);
 	unsigned int n = 1 + (r >> 2) % 64, i;
 
-	torture_name_thread("rcbt-churn", -1);
+	tool_name_thread("rcbt-churn", -1);
 	if (r & 1)
 		api_check(rcb_register_thread(), "rcb_register_thread");
 	for (i = 0; i < n && !stopping(); i++)
@@ -426,18 +426,18 @@ void *torture_churn_fn(void *arg)
 	pthread_t child;
 	int err;
 
-	torture_name_thread("rcbt-churner", -1);
+	tool_name_thread("rcbt-churner", -1);
 	while (!stopping()) {
 		err = pthread_create(&child, NULL, churn_child_fn, rd);
 		if (err) {
 			/* Out of threads for a moment: not the library's fault. */
-			torture_sleep_ns(1000000);
+			tool_sleep_ns(1000000);
 			continue;
 		}
 		pthread_join(child, NULL);
 		torture_add(&tstate.churn_threads, 1);
-		if (torture_rand(&rng) % 2)
-			torture_sleep_ns(1000 + torture_rand(&rng) % 1000000);
+		if (tool_rand(&rng) % 2)
+			tool_sleep_ns(1000 + tool_rand(&rng) % 1000000);
 	}
 	return NULL;
 }

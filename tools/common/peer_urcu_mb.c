@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rcuboost-bench: the liburcu urcu-mb side, with liburcu's inline fast
+ * The peer table: the liburcu urcu-mb side, with liburcu's inline fast
  * paths (_LGPL_SOURCE).  Each liburcu flavor lives in its own file: their
  * headers map the same rcu_* names.
  */
@@ -11,7 +11,7 @@
 #include <urcu/urcu-mb.h>
 
 #define FL_NAME "urcu-mb"
-#define FL_SYM bench_flavor_urcu_mb
+#define FL_SYM tool_peer_urcu_mb
 #define FL_HEAD struct rcu_head
 #define FL_INIT() 0
 #define FL_DESCRIBE() "readers issue full fences"
@@ -28,4 +28,4 @@
 #define FL_CALL(head, func) urcu_mb_call_rcu(head, func)
 #define FL_BARRIER() urcu_mb_barrier()
 
-#include "flavor_body.h"
+#include "peer_body.h"

@@ -9,7 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -23,14 +22,7 @@
 #include <unistd.h>
 
 #include "rcuboost.h"
-
-struct sattr {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t prio;
-	uint64_t runtime, deadline, period;
-};
+#include "tool.h"
 
 struct result {
 	int machine;
@@ -43,23 +35,7 @@ struct result {
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
+	return (double)tool_now_ns() * 1e-9;
 }
 
 /* ns per iteration of @what, best of 5 runs of @n. */
@@ -140,11 +116,9 @@ static int boost_latency(struct result *r, int rounds)
 		while (!atomic_load(&reader_blocked))
 			usleep(50);
 		while (!atomic_load(&reader_done)) {
-			struct sattr a = { 0 };
+			struct tool_sattr a;
 
-			if (!seen &&
-			    syscall(SYS_sched_getattr, atomic_load(&reader_tid), &a,
-				    sizeof(a), 0) == 0 &&
+			if (!seen && tool_sattr_get(atomic_load(&reader_tid), &a) == 0 &&
 			    a.policy == SCHED_FIFO)
 				seen = now_s();
 			usleep(100);
@@ -163,15 +137,15 @@ static int boost_latency(struct result *r, int rounds)
 	for (int i = 0; i < n; i++)
 		if (lat[i] > r->boost_lat_ms_max)
 			r->boost_lat_ms_max = lat[i];
-	r->boost_lat_ms_med = median(lat, n);
-	r->boosted_unlock_us_med = median(unl, n);
+	r->boost_lat_ms_med = tool_quantile(lat, (size_t)n, 0.5);
+	r->boosted_unlock_us_med = tool_quantile(unl, (size_t)n, 0.5);
 	return 0;
 }
 
 static int measure(struct result *r, int rounds)
 {
 	struct rcb_boost_stats s;
-	struct sattr a = { .size = sizeof(a), .policy = SCHED_FIFO, .prio = 1 };
+	struct tool_sattr a = { .policy = SCHED_FIFO, .prio = 1 };
 
 	if (rcb_init(NULL) != 0)
 		return -1;
@@ -181,11 +155,11 @@ static int measure(struct result *r, int rounds)
 	r->fast_pair_ns = time_loop(0, 2000000);
 	r->blocked_pair_ns = time_loop(1, 200000);
 	r->register_pair_ns = time_loop(2, 200000);
-	r->rt = syscall(SYS_sched_setattr, 0, &a, 0) == 0;
+	r->rt = tool_sattr_set(&a) == 0;
 	if (r->rt) {
 		a.policy = SCHED_OTHER;
 		a.prio = 0;
-		syscall(SYS_sched_setattr, 0, &a, 0);
+		tool_sattr_set(&a);
 		if (boost_latency(r, rounds) != 0)
 			r->rt = 0;
 		rcb_boost_stats(&s);
@@ -259,42 +233,19 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "one", no_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct result res[2];
 	const char *json = NULL;
-	int one = 0, rounds = 10, c;
+	int one = 0, rounds = 10;
+	const struct tool_opt opts[] = {
+		TOOL_OPT_NUM("rounds", 0, rounds, 1, 64),
+		TOOL_OPT_STR("json", 0, json),
+		TOOL_OPT_FLAG("one", 0, one),
+	};
 	char self[4096];
 	ssize_t n;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			rounds = atoi(optarg);
-			if (rounds < 1 || rounds > 64) {
-				fprintf(stderr, "rcuboost-boostcost: --rounds: 1 to 64\n");
-				return 2;
-			}
-			break;
-		case 'j':
-			json = optarg;
-			break;
-		case 'o':
-			one = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
+	tool_prog = "rcuboost-boostcost";
+	tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
 	if (one) {
 		struct result r = { 0 };
 

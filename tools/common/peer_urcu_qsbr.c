@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rcuboost-bench: the liburcu urcu-qsbr side, with liburcu's inline fast
+ * The peer table: the liburcu urcu-qsbr side, with liburcu's inline fast
  * paths (_LGPL_SOURCE).  Each liburcu flavor lives in its own file: their
  * headers map the same rcu_* names.
  */
@@ -11,7 +11,7 @@
 #include <urcu/urcu-qsbr.h>
 
 #define FL_NAME "urcu-qsbr"
-#define FL_SYM bench_flavor_urcu_qsbr
+#define FL_SYM tool_peer_urcu_qsbr
 #define FL_HEAD struct rcu_head
 #define FL_INIT() 0
 #define FL_DESCRIBE() \
@@ -29,4 +29,4 @@
 #define FL_CALL(head, func) urcu_qsbr_call_rcu(head, func)
 #define FL_BARRIER() urcu_qsbr_barrier()
 
-#include "flavor_body.h"
+#include "peer_body.h"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rcuboost-bench: the measured loops, written once and compiled into each
- * side's own file (flavor_*.c) so that the side's read-side primitives
- * are inlined into them.  Not a normal header: include it once, at the
- * end of a flavor file, after defining:
+ * The peers' measured loops, written once and compiled into each peer's
+ * own file (peer_*.c) so that the peer's read-side primitives are inlined
+ * into them.  Not a normal header: include it once, at the end of a peer
+ * file, after defining:
  *
  *   FL_NAME            side name (string)
- *   FL_SYM             name of the struct bench_flavor to define
+ *   FL_SYM             name of the struct tool_peer to define
  *   FL_HEAD            callback head type
  *   FL_INIT()          0 or -1 (message on stderr); runs first in setup
  *   FL_DESCRIBE()      const char * or NULL
@@ -16,15 +16,27 @@
  *   FL_READ_LOCK(), FL_READ_UNLOCK()
  *   FL_DEREF(p), FL_XCHG(pp, v)
  *   FL_SYNC(), FL_CALL(head, func), FL_BARRIER()
+ *
+ * and, for a peer that the inversion engine (inversion.h) also runs:
+ *
+ *   FL_INV_OPS         defined: generate its object and thread functions,
+ *                      and FL_INV_TABLE(name, library, init, fini) to
+ *                      write its struct inv_flavor_ops with (or
+ *                      FL_INV_FIELDS(...) for more members)
+ *   FL_REGISTER_RC(), FL_SYNC_RC()   the calls, returning 0 or -errno
+ *   FL_CALL_SIZED(head, func, bytes) call_rcu of an object of @bytes,
+ *                      returning 0 or -errno
  */
 #ifndef FL_SYM
-#error "flavor_body.h needs the FL_* macros of a flavor file"
+#error "peer_body.h needs the FL_* macros of a flavor file"
 #endif
 
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "peer.h"
+#include "tool.h"
 
 /* Power of two. */
 #define FL_QS_EVERY 256
@@ -47,9 +59,9 @@ static void fl_cb_count(FL_HEAD *head)
 
 static void fl_cb_stamp(FL_HEAD *head)
 {
-	struct fl_node *n = BENCH_CONTAINER_OF(head, struct fl_node, head);
+	struct fl_node *n = PEER_CONTAINER_OF(head, struct fl_node, head);
 
-	n->t_done = bench_now_ns();
+	n->t_done = tool_now_ns();
 	atomic_fetch_add_explicit(&fl_invoked, 1, memory_order_relaxed);
 }
 
@@ -107,8 +119,8 @@ static int fl_setup(void)
 	FL_BARRIER();
 	FL_UNREGISTER();
 	if (fl_call_invoked() != before + 1) {
-		fprintf(stderr, "rcuboost-bench: %s: barrier returned before the callback ran\n",
-			FL_NAME);
+		fprintf(stderr, "%s: %s: barrier returned before the callback ran\n",
+			tool_prog, FL_NAME);
 		return -1;
 	}
 	return 0;
@@ -123,17 +135,17 @@ static void fl_read_pairs(uint64_t n)
 	}
 }
 
-static uint64_t fl_reader_loop(struct bench_shared *s, _Atomic uint64_t *progress)
+static uint64_t fl_reader_loop(struct peer_shared *s, _Atomic uint64_t *progress)
 {
 	unsigned long bad = 0;
 	uint64_t n = 0;
 
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-		struct bench_obj *p;
+		struct peer_obj *p;
 
 		FL_READ_LOCK();
 		p = FL_DEREF(s->ptr);
-		if (__builtin_expect(p->seq == BENCH_POISON, 0))
+		if (__builtin_expect(p->seq == PEER_POISON, 0))
 			bad++;
 		FL_READ_UNLOCK();
 		if (!(++n & (FL_QS_EVERY - 1))) {
@@ -147,18 +159,18 @@ static uint64_t fl_reader_loop(struct bench_shared *s, _Atomic uint64_t *progres
 	return n;
 }
 
-static uint64_t fl_updater_loop(struct bench_shared *s)
+static uint64_t fl_updater_loop(struct peer_shared *s)
 {
 	uint64_t n = 0;
 
 	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-		struct bench_obj *p = bench_xmalloc(sizeof(*p)), *old;
+		struct peer_obj *p = tool_xmalloc(sizeof(*p)), *old;
 
 		memset(p, 0, sizeof(*p));
 		p->seq = n + 1;
 		old = FL_XCHG(&s->ptr, p);
 		FL_SYNC();
-		old->seq = BENCH_POISON;
+		old->seq = PEER_POISON;
 		free(old);
 		n++;
 	}
@@ -167,7 +179,7 @@ static uint64_t fl_updater_loop(struct bench_shared *s)
 
 static void *fl_call_alloc(size_t n)
 {
-	struct fl_node *v = bench_xmalloc(n * sizeof(*v));
+	struct fl_node *v = tool_xmalloc(n * sizeof(*v));
 
 	memset(v, 0, n * sizeof(*v));
 	return v;
@@ -193,17 +205,17 @@ static size_t fl_call_paced(void *nodes, size_t n, uint64_t interval_ns,
 			    uint64_t deadline_ns)
 {
 	struct fl_node *v = nodes;
-	uint64_t next = bench_now_ns();
+	uint64_t next = tool_now_ns();
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		v[i].t_queue = bench_now_ns();
+		v[i].t_queue = tool_now_ns();
 		if (v[i].t_queue >= deadline_ns)
 			break;
 		FL_CALL(&v[i].head, fl_cb_stamp);
 		next += interval_ns;
 		FL_OFFLINE();
-		bench_sleep_until(next);
+		tool_sleep_until(next);
 		FL_ONLINE();
 	}
 	return i;
@@ -217,7 +229,7 @@ static void fl_call_latencies(const void *nodes, size_t n, uint64_t *out)
 		out[i] = v[i].t_done >= v[i].t_queue ? v[i].t_done - v[i].t_queue : 0;
 }
 
-const struct bench_flavor FL_SYM = {
+const struct tool_peer FL_SYM = {
 	.name = FL_NAME,
 	.setup = fl_setup,
 	.thread_register = fl_register,
@@ -237,3 +249,80 @@ const struct bench_flavor FL_SYM = {
 	.barrier = fl_barrier_all,
 	.describe = fl_describe,
 };
+
+#ifdef FL_INV_OPS
+/* ---- the inversion engine's view: objects of any size, call_rcu -------- */
+
+#include "inversion.h"
+
+struct fl_obj {
+	FL_HEAD head;
+	size_t bytes;
+	alignas(16) unsigned char payload[];
+};
+
+_Static_assert(offsetof(struct fl_obj, payload) <= INV_OBJ_OVERHEAD,
+	       "INV_OBJ_OVERHEAD too small for this peer's callback head");
+
+/* Called with each object freed (inversion.h: init). */
+static void (*fl_freed)(void *payload, size_t bytes);
+
+static int fl_inv_register(void)
+{
+	return FL_REGISTER_RC();
+}
+
+static void fl_inv_read_lock(void)
+{
+	FL_READ_LOCK();
+}
+
+static void fl_inv_read_unlock(void)
+{
+	FL_READ_UNLOCK();
+}
+
+static int fl_inv_synchronize(void)
+{
+	return FL_SYNC_RC();
+}
+
+static void *fl_obj_new(size_t bytes)
+{
+	struct fl_obj *o;
+
+	if (bytes < sizeof(*o) + 64)
+		bytes = sizeof(*o) + 64;
+	o = malloc(bytes);
+	if (!o)
+		return NULL;
+	o->bytes = bytes;
+	return o->payload;
+}
+
+static void fl_obj_free(FL_HEAD *head)
+{
+	struct fl_obj *o = PEER_CONTAINER_OF(head, struct fl_obj, head);
+
+	fl_freed(o->payload, o->bytes);
+	free(o);
+}
+
+/* Context: a registered thread (call_rcu() may take a read lock inside). */
+static int fl_obj_retire(void *payload)
+{
+	struct fl_obj *o = PEER_CONTAINER_OF(payload, struct fl_obj, payload);
+
+	return FL_CALL_SIZED(&o->head, fl_obj_free, o->bytes);
+}
+
+/* The table's members (a peer may add its own), and the table. */
+#define FL_INV_FIELDS(label, lib, init_fn, fini_fn)                                   \
+	.name = label, .library = lib, .init = init_fn, .fini = fini_fn,              \
+	.register_thread = fl_inv_register, .unregister_thread = fl_unregister,       \
+	.read_lock = fl_inv_read_lock, .read_unlock = fl_inv_read_unlock,             \
+	.synchronize = fl_inv_synchronize, .obj_new = fl_obj_new,                     \
+	.obj_retire = fl_obj_retire, .barrier = fl_barrier_all
+#define FL_INV_TABLE(label, lib, init_fn, fini_fn) \
+	{ FL_INV_FIELDS(label, lib, init_fn, fini_fn) }
+#endif /* FL_INV_OPS */
