@@ -528,8 +528,8 @@ RCB_API extern __thread struct rcb_reader rcb__reader
 RCB_API void rcb__read_lock_slow(void);
 RCB_API void rcb__read_unlock_slow(unsigned long ctr);
 RCB_API void rcb__gp_wake(void);
-RCB_API void rcb__read_unlock_unboost(void);
 RCB_API void rcb__read_unlock_special(void);
+RCB_API void rcb__read_lock_nest_overflow(void);
 
 #define rcb__compiler_barrier() atomic_signal_fence(memory_order_seq_cst)
 
@@ -580,8 +580,19 @@ static inline void rcb_read_lock(void)
 		 */
 		rcb__compiler_barrier();
 	} else {
-		atomic_store_explicit(&r->ctr, tmp + RCB__NEST_ONE,
-				      memory_order_relaxed);
+		unsigned long next = tmp + RCB__NEST_ONE;
+
+		/*
+		 * Nested.  A depth that wraps to 0 would carry into the
+		 * snapshot and end the section under the reader: reported,
+		 * depth kept.  Tested on the incremented value, so that the
+		 * outermost test above keeps its own instructions.
+		 */
+		if (RCB_LIKELY(next & RCB__NEST_MASK))
+			atomic_store_explicit(&r->ctr, next,
+					      memory_order_relaxed);
+		else
+			rcb__read_lock_nest_overflow();
 	}
 }
 

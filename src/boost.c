@@ -496,7 +496,7 @@ void rcb__unboost_apply(pid_t tid, const struct rcb__unboost *u,
  * Also called by the thread-exit path.  Context: the thread itself,
  * outside any critical section.
  */
-RCB_API void rcb__read_unlock_unboost(void)
+void rcb__read_unlock_unboost(void)
 {
 	struct rcb__thread *self = rcb__self();
 	struct rcu_boost_dat *rbdp;

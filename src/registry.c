@@ -192,6 +192,27 @@ RCB_API void rcb__read_unlock_slow(unsigned long ctr)
 }
 
 /*
+ * A nested rcb_read_lock() at depth RCB__NEST_MASK (2^32 - 1): one more
+ * would carry into the grace-period snapshot, turn the depth to 0 and let
+ * grace periods end under the reader.  The depth stays where it is (the
+ * section lasts until as many unlocks, or the thread's exit, end it) and
+ * the misuse is reported, once per thread: a loop that forgets an unlock
+ * would otherwise print on every pass.  Only reachable by a missing
+ * unlock, so the saturated depth never shortens a correct program.
+ */
+RCB_API void rcb__read_lock_nest_overflow(void)
+{
+	static __thread bool reported;
+
+	if (reported)
+		return;
+	reported = true;
+	rcb__misuse("rcb_read_lock",
+		    "nesting deeper than %lu (a missing rcb_read_unlock()?); depth kept at %lu",
+		    RCB__NEST_MASK, RCB__NEST_MASK);
+}
+
+/*
  * The outermost unlock has ended its section (release store of ctr = 0)
  * and found its reader word other than RCB__READER_FAST: the fence
  * flavor, or its thread queued for boosting, or both.
