@@ -220,7 +220,9 @@ RCB_API const char *rcb_flavor_name(enum rcb_flavor flavor);
  * registered thread is unregistered automatically when it exits.
  * Registering explicitly moves that cost (a mutex) out of the first
  * critical section.  Context: outside read-side critical sections; not
- * async-signal-safe.  Returns 0 (also when already registered), -ENOMEM.
+ * async-signal-safe itself (the automatic registration of a handler's
+ * rcb_read_lock() is, see there).  Returns 0 (also when already
+ * registered), -ENOMEM.
  */
 RCB_API int rcb_register_thread(void);
 
@@ -236,12 +238,18 @@ RCB_API int rcb_unregister_thread(void);
 /* ------------------------------------------------------------------ */
 
 /*
- * rcb_read_lock - begin a read-side critical section.  Nestable.  The
- * thread may be preempted or block inside it; a grace period waits for
- * it.  Context: any registered or registrable thread; not from a signal
- * handler that interrupted this thread's own rcb_read_lock/unlock.
- * Cost in the common case: thread-local loads and one thread-local store;
- * no atomic read-modify-write, no fence.
+ * rcb_read_lock - begin a read-side critical section.  Nestable up to
+ * 2^32 - 1 deep; one more nested lock is reported as misuse (once per
+ * thread) and leaves the depth where it is, so the section never ends
+ * early.  The thread may be preempted or block inside it; a grace period
+ * waits for it.  Context: any registered or registrable thread.
+ * Async-signal-safe, with rcb_read_unlock(), rcb_read_ongoing() and
+ * rcb_dereference(), once the library is initialised (rcb_init() or any
+ * other call has returned before the handler can run): a handler may use
+ * them on a thread that never registered, whatever library call it
+ * interrupted, except the thread's own rcb_read_lock/unlock and
+ * rcb_init().  Cost in the common case: thread-local loads and one
+ * thread-local store; no atomic read-modify-write, no fence.
  */
 static inline void rcb_read_lock(void);
 

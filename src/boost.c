@@ -280,7 +280,9 @@ RCB_API void rcb__preempt_boost(void)
 	struct rcb__thread *self = rcb__self();
 	struct rcu_boost_dat *rbdp;
 
-	if (!rcb__settings.boost)
+	/* A signal handler's section of an unregistered thread (registry.c,
+	 * invariant 4) has no record the booster could reach. */
+	if (!rcb__settings.boost || !self->registered)
 		return;
 	rbdp = rcu_rbd_new(sched_getcpu());
 	if (!rbdp) {
