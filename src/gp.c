@@ -29,7 +29,9 @@
  *     readers that begin after [GP-A] never hold up this grace period,
  *     so the wait is bounded by the longest pre-existing section.
  *  4. rcb__gp.futex is -1 only while a grace period may sleep waiting for
- *     readers; an outermost unlock that sees -1 wakes it ([RD-W]/[GP-W]).
+ *     readers; an outermost unlock that sees -1 wakes it ([RD-W]/[GP-W]),
+ *     and so does a thread exit that ends an abandoned section
+ *     ([REG-XW] in src/registry.c).
  *  5. gp_seq_started/gp_seq_done are written under rcb__gp_lock; a caller
  *     that read gp_seq_started == s on entry is satisfied once
  *     gp_seq_done >= s + 1: that grace period started after its entry.

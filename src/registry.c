@@ -18,7 +18,8 @@
  *     path section of an unlisted thread.
  *  3. A thread never leaves the registry inside a critical section:
  *     rcb_unregister_thread() refuses, and the exit destructor ends an
- *     abandoned critical section first (reporting it), so a grace period
+ *     abandoned critical section first (reporting it, and waking a
+ *     sleeping updater as any outermost unlock does), so a grace period
  *     never scans a freed record and never waits for a dead thread.
  *  4. Signal handlers (async-signal-safety of the read side).  The read
  *     side of a thread that is not registered takes the registry lock to
@@ -193,7 +194,8 @@ RCB_API int rcb_unregister_thread(void)
 /*
  * pthread key destructor: the thread exits while registered.  A thread
  * that exits inside a critical section would stall every grace period
- * forever; end the section (reporting the bug) before leaving.
+ * forever; end the section (reporting the bug) before leaving, and wake
+ * an updater asleep waiting for it, as its outermost unlock would have.
  */
 static void thread_exit(void *arg)
 {
@@ -203,6 +205,13 @@ static void thread_exit(void *arg)
 			    "thread exits inside a read-side critical section (nesting %lu); ending it",
 			    rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK);
 		rcb_store_release(&rcb__reader.ctr, 0); /* [REG-X] pairs with [GP-B] */
+		/* [REG-XW] The ctr store is ordered before the futex load
+		 * (store buffering, as [RD-W]): either the updater's scan
+		 * sees us out or we see its -1 and wake it.  Pairs with
+		 * [GP-W] in src/gp.c. */
+		rcb_fence_seq_cst();
+		if (rcb_load_relaxed(&rcb__gp.futex) == -1)
+			rcb__gp_wake();
 	}
 	/* Dequeue (and unboost) before the thread's id can be reused. */
 	rcb__read_unlock_unboost();
