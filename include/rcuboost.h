@@ -487,10 +487,28 @@ RCB_API int rcb_futex_wait(uint32_t *uaddr, uint32_t val,
 /*
  * A reader's ctr is 0 outside critical sections.  Inside, its high bits
  * are a snapshot of rcb__gp.ctr taken by the outermost rcb_read_lock()
- * and its low RCB__NEST_BITS bits are the nesting depth.  rcb__gp.ctr
- * advances by RCB__GP_STEP per grace period and never wraps in practice
- * (2^32 grace periods at 64 bits), so a reader whose snapshot differs
- * from rcb__gp.ctr started before the current grace period.
+ * and its low RCB__NEST_BITS bits are the nesting depth (a nested lock
+ * at the full depth is reported, never carried into the snapshot).
+ * rcb__gp.ctr advances by RCB__GP_STEP per grace period, so a reader
+ * whose snapshot differs from rcb__gp.ctr started before the current
+ * grace period.
+ *
+ * The snapshot has 32 bits, and they do wrap: 2^32 back-to-back grace
+ * periods take about 280 s in the fence flavor and 1.2 h with membarrier
+ * on an idle 2-core machine (days or years at realistic update rates).
+ * A wrap matters in one case only: a thread preempted inside the
+ * outermost rcb_read_lock(), between its load of rcb__gp.ctr and its
+ * store of ctr (two instructions, ctr still 0, so no grace period waits
+ * for it and the booster cannot see it) while k grace periods complete,
+ * k >= 2^32 - 1 and k = -1 or 0 modulo 2^32, stores a snapshot equal to
+ * the counter of the next (or the current) grace period, which then
+ * takes it for a reader that began after it and does not wait: the
+ * section may use memory that grace period frees.  Any other stale
+ * snapshot is merely waited for.
+ * The window cannot be closed without a second counter flip per grace
+ * period (liburcu's two phases, twice the grace-period cost) or a wider
+ * snapshot (fewer depth bits: other read-side instructions); the residual
+ * risk is documented in rcuboost(3), BUGS.
  */
 #define RCB__NEST_BITS 32
 #define RCB__NEST_ONE 1UL
