@@ -121,18 +121,21 @@ static void update_fast(void)
 
 int rcb__register_self(void)
 {
+	pid_t tid;
 	int err;
 
 	if (self.registered)
 		return 0;
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
-	self.rd = &rcb__reader;
-	self.tid = gettid();
+	tid = gettid();
 	pthread_mutex_lock(&rcb__registry_lock);
 	/* A signal handler may have registered us since the test above
-	 * (invariant 4): linking twice would corrupt the list. */
+	 * (invariant 4): linking twice would corrupt the list, and even
+	 * the record's fields are written only while off the list. */
 	if (!self.registered) {
+		self.rd = &rcb__reader;
+		self.tid = tid;
 		if ((err = pthread_setspecific(exit_key, &self)) != 0) {
 			pthread_mutex_unlock(&rcb__registry_lock);
 			return -err;

@@ -75,8 +75,8 @@ static void *updater(void *arg)
 
 		CHECK(n);
 		atomic_store(&n->state, LIVE);
-		n->older = old;
 		old = rcb_xchg_pointer(&published, n);
+		n->older = old; /* readers never look at it */
 		CHECK(rcb_synchronize() == 0);
 		atomic_store_explicit(&old->state, DEAD, memory_order_relaxed);
 	}
