@@ -494,8 +494,10 @@ RCB_API int rcb_futex_wait(uint32_t *uaddr, uint32_t val,
  * grace period.
  *
  * The snapshot has 32 bits, and they do wrap: 2^32 back-to-back grace
- * periods take about 280 s in the fence flavor and 1.2 h with membarrier
- * on an idle 2-core machine (days or years at realistic update rates).
+ * periods (one updater, no reader in a section) take 280-460 s in the
+ * fence flavor (65-110 ns each) and 1.2-2.9 h with membarrier (1-2.4 us
+ * each), measured on a 2-core machine; days or years at realistic
+ * update rates.
  * A wrap matters in one case only: a thread preempted inside the
  * outermost rcb_read_lock(), between its load of rcb__gp.ctr and its
  * store of ctr (two instructions, ctr still 0, so no grace period waits

@@ -19,12 +19,12 @@
  *     read-modify-write visible to another thread.
  *  2. rcb__gp.ctr only grows, by RCB__GP_STEP, so "snapshot !=
  *     rcb__gp.ctr" means "began before the current grace period".  The
- *     32-bit snapshot wraps after 2^32 grace periods (about 280 s of
- *     back-to-back grace periods in the fence flavor, 1.2 h with
+ *     32-bit snapshot wraps after 2^32 grace periods (as few as 280 s
+ *     of back-to-back grace periods in the fence flavor, 1.2 h with
  *     membarrier); that is harmless except for a reader preempted inside
- *     rcb_read_lock() between its counter load and its ctr store for
- *     2^32 - 1 or 2^32 grace periods (modulo 2^32), which is then not
- *     waited for (the precise bound is at RCB__NEST_BITS in
+ *     rcb_read_lock() between its counter load and its ctr store while
+ *     a count of grace periods that is -1 or 0 modulo 2^32 completes,
+ *     which is then not waited for (the precise bound is at RCB__NEST_BITS in
  *     include/rcuboost.h; rcuboost(3), BUGS).  One counter advance per
  *     grace period suffices (liburcu's two phase flips exist for a 1-bit
  *     phase): a reader that read the old counter but whose ctr store the
