@@ -256,7 +256,9 @@ RCB_API void rcb__preempt_boost(void)
 	struct rcb__thread *self = rcb__self();
 	struct rcu_boost_dat *rbdp;
 
-	if (!rcb__settings.boost)
+	/* A signal handler's section of an unregistered thread (registry.c,
+	 * invariant 4) has no record the booster could reach. */
+	if (!rcb__settings.boost || !self->registered)
 		return;
 	rbdp = rcu_rbd_new(sched_getcpu());
 	if (!rbdp) {
@@ -340,7 +342,7 @@ void rcb__boost_adopt(struct rcb__thread *self)
  * called by the thread-exit path.  Context: the thread itself, outside
  * any critical section.
  */
-RCB_API void rcb__read_unlock_unboost(void)
+void rcb__read_unlock_unboost(void)
 {
 	rcb__machine()->unlock(rcb__self());
 }

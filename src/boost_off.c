@@ -12,7 +12,7 @@ RCB_API void rcb__preempt_boost(void)
 {
 }
 
-RCB_API void rcb__read_unlock_unboost(void)
+void rcb__read_unlock_unboost(void)
 {
 }
 

@@ -17,9 +17,15 @@
  *  1. Only the owning thread writes its ctr; only a grace period (under
  *     rcb__gp_lock) writes rcb__gp.ctr.  Neither write is a
  *     read-modify-write visible to another thread.
- *  2. rcb__gp.ctr only grows, by RCB__GP_STEP, and never wraps in
- *     practice (2^32 grace periods), so "snapshot != rcb__gp.ctr" means
- *     "began before the current grace period".  One counter advance per
+ *  2. rcb__gp.ctr only grows, by RCB__GP_STEP, so "snapshot !=
+ *     rcb__gp.ctr" means "began before the current grace period".  The
+ *     32-bit snapshot wraps after 2^32 grace periods (as few as 280 s
+ *     of back-to-back grace periods in the fence flavor, 1.2 h with
+ *     membarrier); that is harmless except for a reader preempted inside
+ *     rcb_read_lock() between its counter load and its ctr store while
+ *     a count of grace periods that is -1 or 0 modulo 2^32 completes,
+ *     which is then not waited for (the precise bound is at RCB__NEST_BITS in
+ *     include/rcuboost.h; rcuboost(3), BUGS).  One counter advance per
  *     grace period suffices (liburcu's two phase flips exist for a 1-bit
  *     phase): a reader that read the old counter but whose ctr store the
  *     scan missed stored it after [GP-A], so its critical section sees
@@ -29,7 +35,9 @@
  *     readers that begin after [GP-A] never hold up this grace period,
  *     so the wait is bounded by the longest pre-existing section.
  *  4. rcb__gp.futex is -1 only while a grace period may sleep waiting for
- *     readers; an outermost unlock that sees -1 wakes it ([RD-W]/[GP-W]).
+ *     readers; an outermost unlock that sees -1 wakes it ([RD-W]/[GP-W]),
+ *     and so does a thread exit that ends an abandoned section
+ *     ([REG-XW] in src/registry.c).
  *  5. gp_seq_started/gp_seq_done are written under rcb__gp_lock; a caller
  *     that read gp_seq_started == s on entry is satisfied once
  *     gp_seq_done >= s + 1: that grace period started after its entry.

@@ -204,6 +204,10 @@ extern struct rcb__thread rcb__registry; /* list head (sentinel) */
 	     (t) = (t)->next)
 
 int rcb__register_self(void);
+/* The out-of-line outermost unlock's unboost (boost.c, boost_off.c):
+ * dequeue the calling thread and restore its attributes if it was queued
+ * for boosting.  article: __rcu_read_unlock_unboost() */
+void rcb__read_unlock_unboost(void);
 void rcb__registry_after_fork_child(void);
 
 /* ---- grace periods (gp.c) ----------------------------------------- */

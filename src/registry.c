@@ -12,13 +12,38 @@
  *     true; both change only under rcb__registry_lock.
  *  2. rcb_reader.fast is 1 only while the thread is registered and the
  *     membarrier flavor is active; every other case takes the slow path
- *     on the outermost lock and unlock.
+ *     on the outermost lock and unlock.  A thread leaving the registry
+ *     clears it before it unlinks itself, so a signal handler's section
+ *     in between is on the list (slow path, still scanned), never a fast
+ *     path section of an unlisted thread.
  *  3. A thread never leaves the registry inside a critical section:
  *     rcb_unregister_thread() refuses, and the exit destructor ends an
- *     abandoned critical section first (reporting it), so a grace period
+ *     abandoned critical section first (reporting it, and waking a
+ *     sleeping updater as any outermost unlock does), so a grace period
  *     never scans a freed record and never waits for a dead thread.
- */
+ *  4. Signal handlers (async-signal-safety of the read side).  The read
+ *     side of a thread that is not registered takes the registry lock to
+ *     register it, and the interrupted code of that same thread may hold
+ *     the lock (rcb_synchronize()'s scans, rcb_stats(), registration,
+ *     fork, a library thread's pass): taking it again would deadlock.
+ *     So the slow path never takes the lock when its own thread holds
+ *     it; it runs that section unregistered instead, which is safe
+ *     because the whole section lies inside its thread's hold of the
+ *     lock: a grace period's last scan comes before that hold (and its
+ *     [GP-A] before the scan, so the section sees the updater's
+ *     unpublishing through the lock's release/acquire) or after it (and
+ *     the section's loads come before the lock's release, so before the
+ *     scan and the free).  The owner is read from the PI mutex's futex
+ *     word, which holds the owner's thread id from the very instruction
+ *     that acquires it to the one that releases it, so there is no
+ *     window.  Everything else on the registration path is reentrant:
+ *     exit_key exists from load time (no pthread_once), registration
+ *     re-checks "registered" under the lock, and the steps that a
+ *     handler's registration could undo (the exit key, the fast bit) are
+ *     done under the lock or before it.
+  */
 #define _GNU_SOURCE
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,9 +60,10 @@ pthread_mutex_t rcb__registry_lock; /* PI; initialised in gp.c's constructor */
 struct rcb__thread rcb__registry = { .prev = &rcb__registry,
 				     .next = &rcb__registry };
 
-/* Its destructor unregisters a thread that exits registered. */
+/* Its destructor unregisters a thread that exits registered.  Created at
+ * load time, so that registration from a signal handler never waits in a
+ * pthread_once() its own thread is running (invariant 4). */
 static pthread_key_t exit_key;
-static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 struct rcb__thread *rcb__self(void)
 {
@@ -55,12 +81,29 @@ void rcb__thread_label(char *buf, size_t len)
 
 static void thread_exit(void *arg);
 
-static void exit_key_create(void)
+__attribute__((constructor)) static void exit_key_create(void)
 {
 	int err = pthread_key_create(&exit_key, thread_exit);
 
 	if (err)
 		RCB_DIE("pthread_key_create", err);
+}
+
+/*
+ * Does the calling thread hold rcb__registry_lock?  The lock is a
+ * PTHREAD_PRIO_INHERIT mutex: its futex word is the owner's thread id
+ * (plus FUTEX_WAITERS), set by the compare-and-exchange that acquires it
+ * (or by the kernel when it hands the lock over) and cleared by the one
+ * that releases it.  Only the owner writes its own id there, so a relaxed
+ * read of our own id is exact.  Used only by a thread that is not
+ * registered (invariant 4), not on a fast path.
+ */
+static bool registry_lock_is_mine(void)
+{
+	int word = __atomic_load_n(&rcb__registry_lock.__data.__lock,
+				   __ATOMIC_RELAXED);
+
+	return (word & FUTEX_TID_MASK) == (int)gettid();
 }
 
 /* Keep RCB__READER_FAST in the reader word true iff registered and in
@@ -78,24 +121,32 @@ static void update_fast(void)
 
 int rcb__register_self(void)
 {
+	pid_t tid;
 	int err;
 
 	if (self.registered)
 		return 0;
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
-	pthread_once(&exit_key_once, exit_key_create);
-	if ((err = pthread_setspecific(exit_key, &self)) != 0)
-		return -err;
-	self.rd = &rcb__reader;
-	self.tid = gettid();
+	tid = gettid();
 	pthread_mutex_lock(&rcb__registry_lock);
-	rcb__boost_thread_start(&self);
-	self.next = &rcb__registry;
-	self.prev = rcb__registry.prev;
-	rcb__registry.prev->next = &self;
-	rcb__registry.prev = &self;
-	self.registered = true;
+	/* A signal handler may have registered us since the test above
+	 * (invariant 4): linking twice would corrupt the list, and even
+	 * the record's fields are written only while off the list. */
+	if (!self.registered) {
+		self.rd = &rcb__reader;
+		self.tid = tid;
+		if ((err = pthread_setspecific(exit_key, &self)) != 0) {
+			pthread_mutex_unlock(&rcb__registry_lock);
+			return -err;
+		}
+		rcb__boost_thread_start(&self);
+		self.next = &rcb__registry;
+		self.prev = rcb__registry.prev;
+		rcb__registry.prev->next = &self;
+		rcb__registry.prev = &self;
+		self.registered = true;
+	}
 	pthread_mutex_unlock(&rcb__registry_lock);
 	update_fast();
 	return 0;
@@ -106,13 +157,28 @@ RCB_API int rcb_register_thread(void)
 	return rcb__register_self();
 }
 
-static void unregister_locked(void)
+/*
+ * Leave the registry.  The fast bit goes first (invariant 2): a signal
+ * handler's section that begins after it takes the slow path, and is
+ * either scanned (we are still on the list), or runs inside our hold of
+ * the lock (invariant 4), or registers us again after the unlock.  The
+ * exit key is cleared under the lock, before a handler's registration
+ * can set it again.  Context: the thread itself, outside any section.
+ */
+static void leave_registry(void)
 {
-	rcb__boost_thread_exit(&self);
-	self.prev->next = self.next;
-	self.next->prev = self.prev;
-	self.prev = self.next = NULL;
-	self.registered = false;
+	atomic_fetch_and_explicit(&rcb__reader.special, ~RCB__READER_FAST,
+				  memory_order_relaxed);
+	pthread_mutex_lock(&rcb__registry_lock);
+	if (self.registered) {
+		rcb__boost_thread_exit(&self);
+		self.prev->next = self.next;
+		self.next->prev = self.prev;
+		self.prev = self.next = NULL;
+		self.registered = false;
+		pthread_setspecific(exit_key, NULL);
+	}
+	pthread_mutex_unlock(&rcb__registry_lock);
 }
 
 RCB_API int rcb_unregister_thread(void)
@@ -124,18 +190,15 @@ RCB_API int rcb_unregister_thread(void)
 			    "called inside a read-side critical section; the thread stays registered");
 		return -EBUSY;
 	}
-	pthread_mutex_lock(&rcb__registry_lock);
-	unregister_locked();
-	pthread_mutex_unlock(&rcb__registry_lock);
-	update_fast();
-	pthread_setspecific(exit_key, NULL);
+	leave_registry();
 	return 0;
 }
 
 /*
  * pthread key destructor: the thread exits while registered.  A thread
  * that exits inside a critical section would stall every grace period
- * forever; end the section (reporting the bug) before leaving.
+ * forever; end the section (reporting the bug) before leaving, and wake
+ * an updater asleep waiting for it, as its outermost unlock would have.
  */
 static void thread_exit(void *arg)
 {
@@ -145,15 +208,18 @@ static void thread_exit(void *arg)
 			    "thread exits inside a read-side critical section (nesting %lu); ending it",
 			    rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK);
 		rcb_store_release(&rcb__reader.ctr, 0); /* [REG-X] pairs with [GP-B] */
+		/* [REG-XW] The ctr store is ordered before the futex load
+		 * (store buffering, as [RD-W]): either the updater's scan
+		 * sees us out or we see its -1 and wake it.  Pairs with
+		 * [GP-W] in src/gp.c. */
+		rcb_fence_seq_cst();
+		if (rcb_load_relaxed(&rcb__gp.futex) == -1)
+			rcb__gp_wake();
 	}
 	/* Dequeue (and unboost) before the thread's id can be reused. */
 	rcb__read_unlock_unboost();
-	if (self.registered) {
-		pthread_mutex_lock(&rcb__registry_lock);
-		unregister_locked();
-		pthread_mutex_unlock(&rcb__registry_lock);
-		update_fast();
-	}
+	if (self.registered)
+		leave_registry();
 }
 
 /*
@@ -162,7 +228,9 @@ static void thread_exit(void *arg)
  */
 RCB_API void rcb__read_lock_slow(void)
 {
-	if (!self.registered) {
+	/* A handler that interrupted its own thread inside the registry
+	 * lock runs its section unregistered (invariant 4). */
+	if (!self.registered && !registry_lock_is_mine()) {
 		int err = rcb__register_self();
 
 		if (err) {
@@ -189,6 +257,27 @@ RCB_API void rcb__read_unlock_slow(unsigned long ctr)
 	(void)ctr;
 	rcb__misuse("rcb_read_unlock",
 		    "unlock without a matching rcb_read_lock(); ignored");
+}
+
+/*
+ * A nested rcb_read_lock() at depth RCB__NEST_MASK (2^32 - 1): one more
+ * would carry into the grace-period snapshot, turn the depth to 0 and let
+ * grace periods end under the reader.  The depth stays where it is (the
+ * section lasts until as many unlocks, or the thread's exit, end it) and
+ * the misuse is reported, once per thread: a loop that forgets an unlock
+ * would otherwise print on every pass.  Only reachable by a missing
+ * unlock, so the saturated depth never shortens a correct program.
+ */
+RCB_API void rcb__read_lock_nest_overflow(void)
+{
+	static __thread bool reported;
+
+	if (reported)
+		return;
+	reported = true;
+	rcb__misuse("rcb_read_lock",
+		    "nesting deeper than %lu (a missing rcb_read_unlock()?); depth kept at %lu",
+		    RCB__NEST_MASK, RCB__NEST_MASK);
 }
 
 /*

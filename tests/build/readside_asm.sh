@@ -21,7 +21,7 @@ set -eu
 
 inc=$1 tu=$2 work=$3
 compilers=${RCB_ASM_COMPILERS:-gcc clang}
-slow='^(rcb__read_lock_slow|rcb__read_unlock_slow|rcb__read_unlock_special|rcb__gp_wake|rcb__read_unlock_unboost)$'
+slow='^(rcb__read_lock_slow|rcb__read_unlock_slow|rcb__read_unlock_special|rcb__gp_wake|rcb__read_lock_nest_overflow)$'
 data='^(rcb__reader|rcb__gp)$'
 
 for cc in $compilers; do

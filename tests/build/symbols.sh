@@ -7,8 +7,8 @@
 #   1. every exported symbol starts with rcb_ (rcb__ included), apart
 #      from names the linker itself may define;
 #   2. every RCB_API name declared in HEADER is exported (the inline read
-#      side links against rcb__reader, rcb__gp and the slow paths);
-#      rcb__read_unlock_unboost may be absent when BOOST is 0;
+#      side links against rcb__reader, rcb__gp and the slow paths),
+#      with or without boosting (BOOST is accepted for the callers);
 #   3. nothing else is exported: a symbol outside HEADER is an internal
 #      that lost its hidden visibility.
 set -eu
@@ -30,9 +30,7 @@ api=$(awk '/^RCB_API/ { decl = "" } /^RCB_API/ || decl != "" { decl = decl " " $
 		decl = ""
 	}' "$header" | tr -d ' \t' | sort -u)
 required=$api
-if [ "$boost" != 1 ]; then
-	required=$(echo "$api" | grep -v '^rcb__read_unlock_unboost$')
-fi
+: "$boost"
 
 status=0
 for s in $syms; do
