@@ -503,6 +503,7 @@ static void fork_child(void)
 	rcb__registry_after_fork_child();
 	rcb__callbacks_after_fork_child();
 	rcb__boost_after_fork_child();
+	rcb__stall_after_fork_child();
 	pthread_mutex_init(&init_lock, NULL);
 }
 

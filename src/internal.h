@@ -275,6 +275,7 @@ void rcb__stall_check(unsigned long gp, unsigned long long start_ns);
  * thread as a waiting updater until rcb__stall_waiter_leave(slot). */
 int rcb__stall_waiter_enter(void);
 void rcb__stall_waiter_leave(int slot);
+void rcb__stall_after_fork_child(void);
 
 /* ---- callbacks (callback.c) --------------------------------------- */
 

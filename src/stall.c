@@ -289,6 +289,7 @@ struct cpu_cands {
 struct scan {
 	int pid;          /* process whose tasks are read */
 	int self_pid;
+	int self_tid;
 	int budget;
 	struct cpu_cands *cpus;
 	int ncpus;
@@ -320,6 +321,8 @@ static void scan_task(void *arg, int tid)
 
 	if (!read_task(s->pid, tid, &ti) || ti.state != 'R')
 		return;
+	if (s->pid == s->self_pid && tid == s->self_tid)
+		return; /* the detector, which sleeps while it samples */
 	for (int i = 0; i < s->nr; i++)
 		if (s->r[i].tid == tid)
 			return; /* a reader itself */
@@ -484,7 +487,7 @@ static int build_report(struct out *o, unsigned long gp,
 	sampled = rcb__now_ns();
 	if (any_r) {
 		struct scan s = { .pid = self_pid, .self_pid = self_pid,
-				  .budget = STALL_MAX_TASKS, .cpus = cpus,
+				  .self_tid = (int)gettid(), .budget = STALL_MAX_TASKS, .cpus = cpus,
 				  .ncpus = ncpus, .r = r, .nr = nr };
 		char path[48];
 
@@ -674,4 +677,20 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
 		return 0;
 	}
 	return (int)o.pos;
+}
+
+/*
+ * fork(): the child has only the forking thread.  Forget the parent's
+ * waiting updaters and leader, and re-create last_lock, which another
+ * thread may have held in rcb_stall_report() at the fork.
+ */
+void rcb__stall_after_fork_child(void)
+{
+	for (int i = 0; i < STALL_WAITERS; i++) {
+		rcb_store_relaxed(&waiters[i].tid, 0);
+		rcb_store_relaxed(&waiters[i].since_ns, 0);
+	}
+	rcb_store_relaxed(&waiters_overflow, 0);
+	rcb_store_relaxed(&leader_gp, 0);
+	pthread_mutex_init(&last_lock, NULL);
 }

@@ -17,6 +17,7 @@
 
 static char report[16384];
 static atomic_int reader_tid, in_section, release, synced;
+static int release_pipe[2];
 
 static void *reader(void *arg)
 {
@@ -27,8 +28,13 @@ static void *reader(void *arg)
 	rcb_read_lock();
 	rcb_read_lock();
 	atomic_store(&in_section, 1);
-	while (!atomic_load(&release))
-		usleep(1000);
+	/* Sleeps (state S) until released, whatever the scheduler does. */
+	while (!atomic_load(&release)) {
+		char b;
+
+		if (read(release_pipe[0], &b, 1) < 0 && errno != EINTR)
+			break;
+	}
 	rcb_read_unlock();
 	rcb_read_unlock();
 	rcb_read_unlock();
@@ -48,7 +54,15 @@ static void init_stall(int ms)
 {
 	struct rcb_config cfg = { .misuse = RCB_MISUSE_WARN, .stall_ms = ms };
 
+	CHECK(pipe(release_pipe) == 0);
+
 	CHECK_EQ(rcb_init(&cfg), 0);
+}
+
+static void do_release(void)
+{
+	atomic_store(&release, 1);
+	CHECK_EQ(write(release_pipe[1], "x", 1), 1);
 }
 
 /* Wait (bounded) for the detector's report; returns its length. */
@@ -123,7 +137,7 @@ static void t_leaked(const struct rcbt_case *c)
 	/* Truncation as snprintf(). */
 	CHECK_EQ(rcb_stall_report(again, 10, RCB_STALL_NOW) >= 10, 1);
 	CHECK_EQ(strlen(again), 9);
-	atomic_store(&release, 1);
+	do_release();
 	pthread_join(r, NULL);
 	pthread_join(s, NULL);
 	CHECK(atomic_load(&synced));
@@ -171,7 +185,7 @@ static void t_stopped(const struct rcbt_case *c)
 	CHECK_EQ(pthread_create(&s, NULL, syncer, NULL), 0);
 	wait_report(10);
 	check_reader_line("stopped");
-	atomic_store(&release, 1);
+	do_release();
 	CHECK_EQ(write(to_child[1], &b, 1), 1);
 	{
 		int st;
