@@ -148,6 +148,12 @@ struct rcb_config {
 	 * RCUBOOST_BACKEND=sched|pi. */
 	int boost_backend;
 	unsigned int pi_helpers; /* RCUBOOST_PI_HELPERS, 1-64, default 4 */
+
+	/* Stall detector (see rcb_stall_report()): a grace period that has
+	 * waited for readers longer than stall_ms milliseconds is reported
+	 * once on stderr.  0 default (RCUBOOST_STALL_MS, else 10000; the
+	 * variable's 0 turns it off), -1 off, 1 to 3600000. */
+	int stall_ms;
 };
 
 enum rcb_boost_backend {
@@ -328,6 +334,43 @@ RCB_API void rcb_backlog_reset_peak(void);
 
 /* Fill @out with grace-period counters. */
 RCB_API void rcb_stats(struct rcb_gp_stats *out);
+
+/* ------------------------------------------------------------------ */
+/* Stall detector                                                     */
+/* ------------------------------------------------------------------ */
+
+/* rcb_stall_report() flag: build a report now (see below). */
+#define RCB_STALL_NOW 1u
+
+/*
+ * rcb_stall_report - the stall detector's report, as text.  When a grace
+ * period has waited for readers longer than the stall timeout (struct
+ * rcb_config.stall_ms, RCUBOOST_STALL_MS, default 10 s), the thread that
+ * waits for it prints one report on stderr, once per stalled grace
+ * period, and fires the USDT probe rcuboost:stall (arg0: thread ID of
+ * the first reader holding it, arg1: milliseconds waited, arg2: readers
+ * holding it, arg3: the report text).  The report names, per reader
+ * holding the grace period: thread ID and name, scheduling policy and
+ * priority (and whether rcuboost boosted it, to what, since when), the
+ * CPU it last ran on and its state (running, runnable, sleeping,
+ * stopped), how long it has held up grace periods (at least; a section's
+ * start is not recorded, the read side has no clock) and its nesting
+ * depth; for a runnable reader, the threads of this process and, where
+ * /proc lets us read them, of the system, found runnable on its CPU;
+ * then the waiting updaters and the callback backlog.  Every line starts
+ * with "rcuboost: stall:".
+ * @flags 0: copy the last report printed (none yet: returns 0).
+ * @flags RCB_STALL_NOW: build a report now for the grace period that is
+ * waiting for readers, however long it has waited, also with the
+ * detector off; returns 0 if no grace period is held up by a reader.
+ * This reads /proc and may take some milliseconds.
+ * Context: any thread, also inside a read-side critical section (the
+ * report then names the caller); not async-signal-safe; no lock a reader
+ * may hold is taken.  Returns the report's length, as snprintf() would
+ * (truncated to @len - 1 bytes and NUL-terminated when @len > 0), 0, or
+ * -EINVAL (@buf NULL with @len > 0, or an unknown flag).
+ */
+RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags);
 
 /* ------------------------------------------------------------------ */
 /* Boosting                                                           */

@@ -58,13 +58,18 @@ int rcb__boost_ceiling_level(int booster_prio)
  * Context: the booster; 3-state machine: holding the lock of @t's
  * element @rbdp; 8-state machine: @t in RCU_BOOSTING, lock not held.
  */
-static void note_boost_latency(struct rcb__thread *t)
+static void note_boost_latency(struct rcb__thread *t, int level)
 {
+	uint64_t now;
 	long d, cur;
 
+	/* For the stall report (src/stall.c): to what, since when. */
+	rcb_store_relaxed(&t->boost.stall_boost_level, level);
 	if (!t->boost.queued_ns)
 		return;
-	d = (long)(rcb__now_ns() - t->boost.queued_ns);
+	now = rcb__now_ns();
+	rcb_store_relaxed(&t->boost.stall_boost_ns, now);
+	d = (long)(now - t->boost.queued_ns);
 	t->boost.queued_ns = 0;
 	rcb_add_relaxed(&rcb__boost_lat_count, 1);
 	rcb_add_relaxed(&rcb__boost_lat_total_ns, d);
@@ -82,7 +87,7 @@ void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 
 	if (rcb__backend_pi()) {
 		if (rcb__pi_boost(t, rbdp, rcuprio)) {
-			note_boost_latency(t);
+			note_boost_latency(t, rcuprio);
 			if (rcuprio > b->level)
 				b->level = rcuprio;
 		}
@@ -123,7 +128,7 @@ void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 	b->set = want;
 	b->applied = true;
 	b->level = rcuprio;
-	note_boost_latency(t);
+	note_boost_latency(t, rcuprio);
 	DTRACE_PROBE2(rcuboost, boost, t->tid, rcuprio);
 }
 

@@ -178,9 +178,11 @@ static bool readers_hold(unsigned long gp)
  */
 static void wait_for_readers(unsigned long gp)
 {
+	unsigned long long start = rcb__now_ns();
+
 	/* For the booster: readers holding this grace period for a booster
 	 * period get queued for boosting on their behalf. */
-	rcb_store_relaxed(&rcb__gp_wait_start_ns, rcb__now_ns());
+	rcb_store_relaxed(&rcb__gp_wait_start_ns, start);
 	for (int scan = 0;; scan++) {
 		if (scan == RCB_GP_SPIN_SCANS)
 			rcb__booster_kick();
@@ -207,6 +209,8 @@ static void wait_for_readers(unsigned long gp)
 		}
 		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_FUTEX], 1);
 		rcb__futex_wait(&rcb__gp.futex, -1, RCB_GP_SLEEP_NS);
+		/* A stall report at most once per grace period (stall.c). */
+		rcb__stall_check(gp, start);
 	}
 }
 
@@ -258,7 +262,14 @@ RCB_API int rcb_synchronize(void)
 	 * after them.  Pairs with the mutex release in the leader. */
 	rcb_fence_seq_cst();
 	snap = rcb_load_relaxed(&gp_seq_started);
-	err = pthread_mutex_lock(&rcb__gp_lock);
+	err = pthread_mutex_trylock(&rcb__gp_lock);
+	if (err == EBUSY) {
+		/* Contended: the stall report lists us as a waiter. */
+		int slot = rcb__stall_waiter_enter();
+
+		err = pthread_mutex_lock(&rcb__gp_lock);
+		rcb__stall_waiter_leave(slot);
+	}
 	if (err)
 		RCB_DIE("pthread_mutex_lock(gp)", err);
 	if (rcb_load_relaxed(&gp_seq_done) >= snap + 1) {

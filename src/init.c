@@ -131,6 +131,8 @@ static int env_choice(const char *name, const char *const *words, int n,
 #define RCB_DEFAULT_PRIO 50
 #define RCB_DEFAULT_PERIOD_MS 10
 #define RCB_DEFAULT_ELEMENTS 4
+#define RCB_DEFAULT_STALL_MS 10000
+#define RCB_STALL_MS_MAX 3600000
 
 static int config_error(const char *field, long val, const char *range)
 {
@@ -195,6 +197,9 @@ static int check_config(const struct rcb_config *c)
 	if (c->pi_helpers > 64)
 		return config_error("pi_helpers", (long)c->pi_helpers,
 				    "0 (default 4) or 1 to 64");
+	if (c->stall_ms < -1 || c->stall_ms > RCB_STALL_MS_MAX)
+		return config_error("stall_ms", c->stall_ms,
+				    "-1 (off), 0 (default 10000) or 1 to 3600000");
 	return 0;
 }
 
@@ -416,6 +421,15 @@ static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->boost_period_ms = c.boost_period_ms;
 	s->boost_elements = c.boost_elements;
 	s->stats_interval_s = c.stats_interval_s;
+	/* The stall detector works with or without boosting. */
+	if (c.stall_ms == 0) {
+		if ((err = env_uint("RCUBOOST_STALL_MS", 0, RCB_STALL_MS_MAX,
+				    &u, &have)))
+			return err;
+		s->stall_ms = have ? (unsigned)u : RCB_DEFAULT_STALL_MS;
+	} else {
+		s->stall_ms = c.stall_ms < 0 ? 0 : (unsigned)c.stall_ms;
+	}
 	s->boost_machine = c.boost_machine;
 	if ((err = build_enhancements(&c, s)))
 		return err;
@@ -436,6 +450,8 @@ static const char *settings_differ(const struct rcb__settings *a,
 		return "misuse";
 	if (a->callback_batch_us != b->callback_batch_us)
 		return "callback_batch_us";
+	if (a->stall_ms != b->stall_ms)
+		return "stall_ms";
 	if (!RCB_CONFIG_BOOST)
 		return NULL; /* the boost fields are ignored */
 	if (a->boost != b->boost)
@@ -487,6 +503,7 @@ static void fork_child(void)
 	rcb__registry_after_fork_child();
 	rcb__callbacks_after_fork_child();
 	rcb__boost_after_fork_child();
+	rcb__stall_after_fork_child();
 	pthread_mutex_init(&init_lock, NULL);
 }
 

@@ -78,6 +78,12 @@ struct rcb__boost_thread {
 	long esc_pass;
 	uint64_t queued_ns;
 	struct rcb__pi_slot *pi_slot;
+	/* For the stall detector (src/stall.c), which reads them without
+	 * the element lock: when the booster first boosted the thread in
+	 * its current queueing, and the level of its latest boost.  Valid
+	 * only while the reader word's boost state says boosted. */
+	_Atomic unsigned long long stall_boost_ns;
+	_Atomic int stall_boost_level;
 	/* Per-task-lock variant (test-only build): the thread's own PI
 	 * mutex, which the booster locks to boost it. */
 	pthread_mutex_t *pt_lock;
@@ -168,6 +174,7 @@ struct rcb__settings {
 	int booster_cpus;                 /* 0 node, -1 all, N */
 	int boost_backend;                /* RCB_BACKEND_SCHED or _PI */
 	unsigned int pi_helpers;
+	unsigned int stall_ms;            /* 0: stall detector off */
 };
 
 /* Settings in force; stable once rcb__initialized is true. */
@@ -263,6 +270,19 @@ uint64_t rcb__now_ns(void);
 /* Read the small file @path into @buf (NUL-terminated, at most @len - 1
  * bytes); returns the length or -1. */
 ssize_t rcb__read_small(const char *path, char *buf, size_t len);
+
+/* ---- stall detector (stall.c) ------------------------------------ */
+
+/* The grace-period leader, waiting for readers to leave grace period
+ * @gp since @start_ns (CLOCK_MONOTONIC), calls this on every wake-up of
+ * its sleeping phase; cheap unless the wait passed the stall timeout.
+ * Context: rcb__gp_lock held. */
+void rcb__stall_check(unsigned long gp, unsigned long long start_ns);
+/* rcb_synchronize() found the grace-period lock taken: note the calling
+ * thread as a waiting updater until rcb__stall_waiter_leave(slot). */
+int rcb__stall_waiter_enter(void);
+void rcb__stall_waiter_leave(int slot);
+void rcb__stall_after_fork_child(void);
 
 /* ---- callbacks (callback.c) --------------------------------------- */
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * USDT probes (rcuboost:block, rcuboost:boost, rcuboost:unboost; see the
- * README).  The build sets RCB_HAVE_SDT to 1 when <sys/sdt.h> (Debian:
- * systemtap-sdt-dev) is found and RCB_USE_SDT is not OFF; otherwise the
+ * USDT probes (rcuboost:block, rcuboost:boost, rcuboost:unboost,
+ * rcuboost:stall; see the README).  The build sets RCB_HAVE_SDT to 1
+ * when <sys/sdt.h> (Debian: systemtap-sdt-dev) is found and RCB_USE_SDT is not OFF; otherwise the
  * probe macros expand to nothing, so the library builds with a bare C
  * compiler.  The stand-ins still evaluate their arguments, as the real
  * probes do (they are operands of the probe's asm), so that both builds
@@ -15,6 +15,8 @@
 #include <sys/sdt.h>
 #else
 #define DTRACE_PROBE2(provider, name, a1, a2) ((void)(a1), (void)(a2))
+#define DTRACE_PROBE4(provider, name, a1, a2, a3, a4) \
+	((void)(a1), (void)(a2), (void)(a3), (void)(a4))
 #endif
 
 #endif

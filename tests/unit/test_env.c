@@ -60,6 +60,9 @@ static const struct var vars[] = {
 	{ "RCUBOOST_BACKEND", "sched or pi", { "Sched", "pi ", "rt_mutex" },
 	  { "sched", "pi" }, 1, 0 },
 	{ "RCUBOOST_PI_HELPERS", "1 to 64", { "0", "65" }, { "1", "64" }, 0, 0 },
+	/* stall detector (issue 11): 0 turns it off */
+	{ "RCUBOOST_STALL_MS", "0 to 3600000", { "3600001" },
+	  { "0", "1", "3600000" }, 0, 0 },
 };
 
 #define NVARS ((int)(sizeof(vars) / sizeof(vars[0])))
@@ -160,6 +163,7 @@ static void t_ignored(const struct rcbt_case *c)
 	case 15: cfg.booster_cpus = -1; break;
 	case 16: cfg.boost_backend = RCB_BACKEND_SCHED; break;
 	case 17: cfg.pi_helpers = 2; break;
+	case 18: cfg.stall_ms = 5000; break;
 	}
 	init_silently(&cfg);
 	check_works();
@@ -199,6 +203,8 @@ static void t_cfg_bad(const struct rcbt_case *c)
 	case 24: cfg.boost_machine = 8; cfg.pressure_callbacks = 10; break;
 	case 25: cfg.boost_machine = 8; cfg.booster_cpus = 1; break;
 	case 26: cfg.boost_prio = 30; cfg.boost_reader_prio = 40; break;
+	case 27: cfg.stall_ms = -2; break;
+	case 28: cfg.stall_ms = 3600001; break;
 	}
 	CHECK_EQ(rcb_init(&cfg), -EINVAL);
 	CHECK_EQ(rcbt_task_count(), tasks);
@@ -225,6 +231,8 @@ static const char *const cfg_bad_wants[] = {
 	"invalid combination|3-state machine",
 	"invalid combination|3-state machine",
 	"invalid combination|above the ceiling",
+	"rcb_init: |stall_ms|-2|-1 (off), 0 (default 10000) or 1 to 3600000",
+	"rcb_init: |stall_ms|3600001|1 to 3600000",
 };
 
 static const char *const cfg_bad_names[] = {
@@ -237,6 +245,7 @@ static const char *const cfg_bad_names[] = {
 	"boost_backend=3", "pi_helpers=65", "reader_prio>ceiling",
 	"ceiling>=boost_prio", "machine8+escalate", "machine8+pressure",
 	"machine8+booster_cpus", "reader_prio>=boost_prio",
+	"stall_ms=-2", "stall_ms=3600001",
 };
 
 static struct rcbt_case *add(const char *name, void (*fn)(const struct rcbt_case *))
