@@ -1,12 +1,16 @@
 /* Fault injection by interposition; see fault_inject.h. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <link.h>
+#include <string.h>
+#include <stdint.h>
 #include <malloc.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -69,12 +73,36 @@ __attribute__((constructor(101))) static void fi_init(void)
 	resolve();
 }
 
-/* Should this call of kind @kind (named @name) fail? */
-static bool inject(int kind, const char *name)
+/* The library's code: only its own calls are counted and failed (the
+ * sanitizer runtimes and glibc allocate through these too, e.g. inside
+ * pthread_create(); failing those would test them, not us). */
+static uintptr_t lib_lo, lib_hi;
+
+static int find_lib(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	if (!info->dlpi_name || !strstr(info->dlpi_name, "librcuboost"))
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			lib_lo = info->dlpi_addr + ph->p_vaddr;
+			lib_hi = lib_lo + ph->p_memsz;
+		}
+	}
+	return 1;
+}
+
+/* Should this call of kind @kind (named @name), returning to @caller,
+ * fail? */
+static bool inject(int kind, const char *name, void *caller)
 {
 	long left;
 
-	if (!(atomic_load(&fi_mask) & kind))
+	if (!(atomic_load(&fi_mask) & kind) || (uintptr_t)caller < lib_lo ||
+	    (uintptr_t)caller >= lib_hi)
 		return false;
 	left = atomic_load(&fi_left);
 	while (left > 0) {
@@ -93,6 +121,8 @@ static bool inject(int kind, const char *name)
 void fi_arm(long n, int mask)
 {
 	resolve();
+	if (!lib_hi && !dl_iterate_phdr(find_lib, NULL))
+		abort(); /* the library is not loaded */
 	atomic_store(&fi_failed, NULL);
 	atomic_store(&fi_count, 0);
 	atomic_store(&fi_mask, mask);
@@ -116,7 +146,8 @@ long fi_calls(void)
 	return atomic_load(&fi_count);
 }
 
-static int count_threads(void)
+/* Threads of this process; @lib: only the library's ("rcuboost-*"). */
+static int count_threads(bool lib)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
@@ -124,24 +155,49 @@ static int count_threads(void)
 
 	if (!d)
 		return -1;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
+	while ((e = readdir(d))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (!lib) {
 			n++;
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue; /* it exited meanwhile */
+		if (fgets(comm, sizeof(comm), f) && strncmp(comm, "rcuboost", 8) == 0)
+			n++;
+		fclose(f);
+	}
 	closedir(d);
 	return n;
 }
 
-int fi_threads_settle(int want)
+static int settle(int want, bool lib)
 {
-	int n = count_threads();
+	int n = count_threads(lib);
 
 	for (int i = 0; i < 200 && n != want; i++) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
-		n = count_threads();
+		n = count_threads(lib);
 	}
 	return n;
+}
+
+int fi_threads_settle(int want)
+{
+	return settle(want, false);
+}
+
+int fi_lib_threads_settle(int want)
+{
+	return settle(want, true);
 }
 
 FI_EXPORT void *malloc(size_t n)
@@ -152,7 +208,7 @@ FI_EXPORT void *malloc(size_t n)
 		if (resolving)
 			return arena_alloc(n);
 	}
-	if (inject(FI_ALLOC, "malloc")) {
+	if (inject(FI_ALLOC, "malloc", __builtin_return_address(0))) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -167,7 +223,7 @@ FI_EXPORT void *calloc(size_t n, size_t m)
 		if (resolving)
 			return arena_alloc(n * m); /* static: zeroed */
 	}
-	if (inject(FI_ALLOC, "calloc")) {
+	if (inject(FI_ALLOC, "calloc", __builtin_return_address(0))) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -177,7 +233,7 @@ FI_EXPORT void *calloc(size_t n, size_t m)
 FI_EXPORT void *realloc(void *p, size_t n)
 {
 	resolve();
-	if (inject(FI_ALLOC, "realloc")) {
+	if (inject(FI_ALLOC, "realloc", __builtin_return_address(0))) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -187,7 +243,7 @@ FI_EXPORT void *realloc(void *p, size_t n)
 FI_EXPORT void *aligned_alloc(size_t a, size_t n)
 {
 	resolve();
-	if (inject(FI_ALLOC, "aligned_alloc")) {
+	if (inject(FI_ALLOC, "aligned_alloc", __builtin_return_address(0))) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -197,7 +253,7 @@ FI_EXPORT void *aligned_alloc(size_t a, size_t n)
 FI_EXPORT void *memalign(size_t a, size_t n)
 {
 	resolve();
-	if (inject(FI_ALLOC, "memalign")) {
+	if (inject(FI_ALLOC, "memalign", __builtin_return_address(0))) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -207,7 +263,7 @@ FI_EXPORT void *memalign(size_t a, size_t n)
 FI_EXPORT int posix_memalign(void **p, size_t a, size_t n)
 {
 	resolve();
-	if (inject(FI_ALLOC, "posix_memalign"))
+	if (inject(FI_ALLOC, "posix_memalign", __builtin_return_address(0)))
 		return ENOMEM;
 	return real_posix_memalign(p, a, n);
 }
@@ -216,7 +272,7 @@ FI_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr,
 		   void *(*fn)(void *), void *arg)
 {
 	resolve();
-	if (inject(FI_THREAD, "pthread_create"))
+	if (inject(FI_THREAD, "pthread_create", __builtin_return_address(0)))
 		return EAGAIN;
 	return real_pthread_create(t, attr, fn, arg);
 }

@@ -36,14 +36,14 @@ static void scenario(int mask, long nth, int retry_prio)
 	struct rcb_config bad = { .boost = 1, .boost_prio = 45 };
 	struct rcb_config retry = { .boost = 1, .boost_prio = retry_prio };
 	const char *what;
-	int threads = fi_threads_settle(1), err;
+	int threads = fi_threads(-1), err;
 
 	fi_arm(nth, mask);
 	err = rcb_init(&bad);
 	CHECK(fi_disarm(&what));
 	printf("%s failed: rcb_init() = %d\n", what, err);
 	CHECK(err == -ENOMEM || err == -EAGAIN);
-	CHECK_EQ(fi_threads_settle(threads), threads);
+	CHECK_EQ(fi_threads(threads), threads);
 	CHECK_EQ(rcb_booster_tids(NULL, 0), 0);
 	/* Before the fix: -EBUSY for another priority, and 0 with no
 	 * booster for the same one. */
@@ -51,7 +51,7 @@ static void scenario(int mask, long nth, int retry_prio)
 	check_booster(retry_prio);
 	CHECK_EQ(rcb_synchronize(), 0);
 	CHECK_EQ(rcb_shutdown(), 0);
-	CHECK_EQ(fi_threads_settle(threads), threads);
+	CHECK_EQ(fi_threads(threads), threads);
 }
 
 int main(void)

@@ -77,7 +77,8 @@ static void check_clean_failure(int err, const char *what, long n)
 	printf("  N=%ld: %s failed -> %d (%s)\n", n, what, err, strerror(-err));
 	CHECK(err == -ENOMEM || err == -EAGAIN);
 	CHECK(library_spoke());
-	CHECK_EQ(fi_threads_settle(base_threads), base_threads);
+	CHECK_EQ(fi_threads(base_threads), base_threads);
+	CHECK_EQ(fi_lib_threads_settle(0), 0);
 	CHECK_EQ(rcb_booster_tids(NULL, 0), 0);
 }
 
@@ -107,7 +108,7 @@ static void check_works(int prio)
 	CHECK_EQ(rcb_barrier(), 0);
 	CHECK_EQ(atomic_load(&invoked), before + 1);
 	CHECK_EQ(rcb_shutdown(), 0);
-	CHECK_EQ(fi_threads_settle(base_threads), base_threads);
+	CHECK_EQ(fi_threads(base_threads), base_threads);
 }
 
 /* ---- scenarios: each returns whether a failure was injected ------- */
@@ -168,7 +169,7 @@ static bool run_reinit(const struct scenario *sc, long n)
 	CHECK_EQ(rcb_init(&first), 0);
 	CHECK_EQ(rcb_synchronize(), 0);
 	CHECK_EQ(rcb_shutdown(), 0);
-	CHECK_EQ(fi_threads_settle(base_threads), base_threads);
+	CHECK_EQ(fi_threads(base_threads), base_threads);
 	capture_stderr();
 	fi_arm(n, FI_ALLOC | FI_THREAD);
 	err = rcb_init(&sc->cfg);
@@ -207,7 +208,7 @@ static bool run_lazy(const struct scenario *sc, long n)
 		CHECK_EQ(rcb_unregister_thread(), 0);
 	else
 		CHECK(err < 0);
-	CHECK_EQ(fi_threads_settle(base_threads), base_threads);
+	CHECK_EQ(fi_threads(base_threads), base_threads);
 	CHECK_EQ(rcb_init(&sc->cfg), 0);
 	check_works(sc->cfg.boost_prio);
 	return true;
@@ -265,7 +266,7 @@ static bool run_call(const struct scenario *sc, long n)
 	int err, threads;
 
 	CHECK_EQ(rcb_init(&sc->cfg), 0);
-	threads = fi_threads_settle(-1);
+	threads = fi_threads(-1);
 	capture_stderr();
 	fi_arm(n, FI_ALLOC | FI_THREAD);
 	err = rcb_call(&h1, cb);
@@ -281,7 +282,7 @@ static bool run_call(const struct scenario *sc, long n)
 	if (err) {
 		CHECK(err == -ENOMEM || err == -EAGAIN);
 		CHECK(library_spoke());
-		CHECK_EQ(fi_threads_settle(threads), threads);
+		CHECK_EQ(fi_threads(threads), threads);
 	} else {
 		library_spoke();
 	}
@@ -331,7 +332,7 @@ int main(int argc, char **argv)
 			CHECK(pid >= 0);
 			if (pid == 0) {
 				alarm(30);
-				base_threads = fi_threads_settle(-1);
+				base_threads = fi_threads(-1);
 				_exit(sc->run(sc, n) ? 0 : DONE);
 			}
 			CHECK_EQ(waitpid(pid, &st, 0), pid);
