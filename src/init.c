@@ -519,7 +519,10 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 					"call rcb_shutdown() first\n", diff);
 				return -EBUSY;
 			}
-			return 0;
+			/* An explicit rcb_init() starts the boosters if none
+			 * runs: after a lazy initialisation, or in the child
+			 * of a fork(), which has none. */
+			return lazy ? 0 : rcb__booster_start();
 		}
 		/* Re-initialisation after rcb_shutdown(): the flavor
 		 * (threads registered under it), the boost arrays' size and
