@@ -18,14 +18,14 @@
 #define ROUNDS 200
 
 static char *stack_lo, *stack_hi;
-static atomic_int on_stack;
+static atomic_int on_stack, wakes;
 static struct rcb_head head;
 static atomic_int invoked;
 
 /* The library's system calls come here (the executable's definition comes
  * first in symbol lookup); futex wake-ups into the barrier thread's stack
  * are counted. */
-long syscall(long nr, ...)
+__attribute__((visibility("default"))) long syscall(long nr, ...)
 {
 	static long (*real)(long, ...);
 	long a[6];
@@ -37,9 +37,11 @@ long syscall(long nr, ...)
 	va_end(ap);
 	if (!real)
 		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-	if (nr == SYS_futex && (a[1] & FUTEX_CMD_MASK) == FUTEX_WAKE &&
-	    (char *)a[0] >= stack_lo && (char *)a[0] < stack_hi)
-		atomic_fetch_add(&on_stack, 1);
+	if (nr == SYS_futex && (a[1] & FUTEX_CMD_MASK) == FUTEX_WAKE) {
+		atomic_fetch_add(&wakes, 1);
+		if ((char *)a[0] >= stack_lo && (char *)a[0] < stack_hi)
+			atomic_fetch_add(&on_stack, 1);
+	}
 	return real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
@@ -76,6 +78,8 @@ int main(void)
 	CHECK(pthread_create(&t, &attr, barrier_thread, NULL) == 0);
 	CHECK(pthread_join(t, NULL) == 0);
 	CHECK(rcb_shutdown() == 0);
+	/* The interposition works: the library's wake-ups came here. */
+	CHECK(atomic_load(&wakes) > 0);
 	if (atomic_load(&on_stack)) {
 		fprintf(stderr, "FAIL: %d futex wake-ups targeted the stack of the thread calling rcb_barrier()\n",
 			atomic_load(&on_stack));

@@ -21,7 +21,7 @@ static struct rcb_head head;
  * definition comes first in symbol lookup).  Once armed, the caller
  * thread's first lock waits until rcb_shutdown() has returned.
  */
-int pthread_mutex_lock(pthread_mutex_t *m)
+__attribute__((visibility("default"))) int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	static int (*real)(pthread_mutex_t *);
 
@@ -82,8 +82,11 @@ int main(void)
 	CHECK(rcb_init(&cfg) == 0);
 	before = task_count();
 	CHECK(pthread_create(&caller, NULL, call_thread, NULL) == 0);
-	while (!atomic_load(&held))
+	/* The interposition works: the caller reached the library's lock. */
+	for (int i = 0; !atomic_load(&held); i++) {
+		CHECK(i < 2000000);
 		sched_yield();
+	}
 	CHECK(rcb_shutdown() == 0);
 	atomic_store(&shutdown_done, 1);
 	CHECK(pthread_join(caller, NULL) == 0);
