@@ -567,9 +567,10 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 					"call rcb_shutdown() first\n", diff);
 				return -EBUSY;
 			}
-			/* Initialised lazily before: this explicit call
-			 * starts the boosters (a failure changes nothing
-			 * else: the library already ran unboosted). */
+			/* An explicit rcb_init() starts the boosters if none
+			 * runs: after a lazy initialisation, or in the child
+			 * of a fork(), which has none (a failure changes
+			 * nothing else: the library already ran unboosted). */
 			return lazy ? 0 : rcb__booster_start();
 		}
 		/* Re-initialisation after rcb_shutdown(): the flavor
