@@ -2,8 +2,14 @@
  * reader on CPU 0 is preempted inside its critical section by a FIFO
  * @hog_prio hog on CPU 0 for @hog_s seconds; on CPU 1 an updater queues
  * callbacks every @cb_period_us and the test times one synchronize.  The
- * library runs with @cfg.  Real-time safety: rt.h's hog has a hard time
- * bound; the reader leaves real-time before it exits. */
+ * library runs with @cfg.  The hog is armed (asleep on CPU 0) before the
+ * reader starts, and the reader fires it from inside its section: the
+ * reader must never wait in its section for a hog still on its way to
+ * CPU 0, since a grace period that waits for the reader meanwhile may
+ * get it boosted above the hog (at once in pressure mode), and then the
+ * hog never runs and the reader waits forever.  Real-time safety: rt.h's
+ * hog has a hard time bound, armed or spinning; the reader leaves
+ * real-time before it exits. */
 #ifndef RCB_TEST_INVERSION_RUN_H
 #define RCB_TEST_INVERSION_RUN_H
 
@@ -33,9 +39,10 @@ static void *itr_reader(void *arg)
 	CHECK(rcb_register_thread() == 0);
 	rcb_read_lock();
 	atomic_store(&itr_in_cs, 1);
-	/* Spin until the hog has run: it preempts us right here. */
-	while (!atomic_load(&itr_hog.started))
-		;
+	/* The hog preempts us right here; we go on once it ended or a
+	 * boost lifted us above it.  If we were boosted above it already
+	 * (the window is a few instructions), we go on at once. */
+	rt_hog_fire(&itr_hog);
 	rcb_read_unlock();
 	CHECK(rt_get(0, &after) == 0);
 	atomic_store(&itr_restored, after.policy == SCHED_FIFO && after.prio == 10);
@@ -82,15 +89,15 @@ static struct inv_test_run inv_test_run(const struct rcb_config *cfg,
 	atomic_store(&itr_in_cs, 0);
 	atomic_store(&itr_stop_updater, 0);
 	atomic_store(&itr_queued, 0);
-	itr_hog.started = 0;
 	u0 = rt_now();
 	CHECK(pthread_create(&u, NULL, itr_updater, NULL) == 0);
 	CHECK(rcb_barrier() == 0);
-	CHECK(pthread_create(&r, NULL, itr_reader, NULL) == 0);
-	while (!atomic_load(&itr_in_cs))
-		usleep(100);
+	rt_hog_arm(&itr_hog, 0, hog_prio, hog_s);
 	rcb_backlog_reset_peak();
-	rt_hog_start(&itr_hog, 0, hog_prio, hog_s);
+	CHECK(pthread_create(&r, NULL, itr_reader, NULL) == 0);
+	while (!atomic_load(&itr_hog.started) && !atomic_load(&itr_hog.ended))
+		usleep(100);
+	CHECK(atomic_load(&itr_in_cs) && atomic_load(&itr_hog.started));
 	usleep(5000);
 	if (during) {
 		usleep(45000);

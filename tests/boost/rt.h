@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -85,7 +86,13 @@ struct rt_hog {
 	int cpu, prio;
 	double seconds;
 	atomic_int started;
+	/* rt_hog_arm()/rt_hog_fire() only: asleep on its CPU, woken by go;
+	 * ended once it gave its CPU back (fired or not). */
+	atomic_int armed, go, ended;
 };
+
+/* How long an armed hog waits to be fired before it gives up. */
+#define RT_HOG_ARM_S 5.0
 
 static void *rt_hog_main(void *arg)
 {
@@ -113,6 +120,73 @@ static inline void rt_hog_start(struct rt_hog *h, int cpu, int prio,
 	CHECK(pthread_create(&h->thread, NULL, rt_hog_main, h) == 0);
 	while (!atomic_load(&h->started))
 		usleep(100);
+}
+
+static void *rt_hog_armed_main(void *arg)
+{
+	struct rt_hog *h = arg;
+	double end;
+
+	CHECK(rt_set(0, SCHED_FIFO, h->prio, 0) == 0);
+	rt_pin(h->cpu);
+	atomic_store(&h->armed, 1);
+	/* Asleep, not spinning, until fired; bounded if never fired. */
+	end = rt_now() + RT_HOG_ARM_S;
+	while (!atomic_load(&h->go)) {
+		double left = end - rt_now();
+		struct timespec ts;
+
+		if (left <= 0)
+			break;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		syscall(SYS_futex, &h->go, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+	}
+	if (atomic_load(&h->go)) {
+		atomic_store(&h->started, 1);
+		rt_spin(h->seconds);
+	}
+	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
+	atomic_store(&h->ended, 1);
+	return NULL;
+}
+
+/*
+ * Arm a SCHED_FIFO @prio hog for @seconds (< 10) on @cpu: on return it
+ * sleeps there, real-time already, until rt_hog_fire() (at most
+ * RT_HOG_ARM_S), then spins like rt_hog_start()'s.  For a thread that
+ * must be preempted at a precise point, e.g. inside a read-side critical
+ * section: with rt_hog_start() the hog reaches the CPU some time after
+ * the victim got there, and a victim boosted meanwhile above the hog
+ * (the library's job) would keep it off the CPU for good.
+ */
+static inline void rt_hog_arm(struct rt_hog *h, int cpu, int prio,
+			      double seconds)
+{
+	CHECK(seconds > 0 && seconds < 10);
+	h->cpu = cpu;
+	h->prio = prio;
+	h->seconds = seconds;
+	atomic_store(&h->started, 0);
+	atomic_store(&h->armed, 0);
+	atomic_store(&h->go, 0);
+	atomic_store(&h->ended, 0);
+	CHECK(pthread_create(&h->thread, NULL, rt_hog_armed_main, h) == 0);
+	while (!atomic_load(&h->armed))
+		usleep(100);
+}
+
+/*
+ * Fire an armed hog.  Called on the hog's CPU by a thread below its
+ * priority, the hog preempts the caller inside this call (wake-up
+ * preemption) and the caller resumes when the hog ends or something
+ * raises the caller above it; a caller already above the hog returns at
+ * once and the hog runs once the caller lets it.
+ */
+static inline void rt_hog_fire(struct rt_hog *h)
+{
+	atomic_store(&h->go, 1);
+	syscall(SYS_futex, &h->go, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 static inline void rt_hog_join(struct rt_hog *h)
