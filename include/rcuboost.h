@@ -228,7 +228,8 @@ RCB_API const char *rcb_flavor_name(enum rcb_flavor flavor);
  * critical section.  Context: outside read-side critical sections; not
  * async-signal-safe itself (the automatic registration of a handler's
  * rcb_read_lock() is, see there).  Returns 0 (also when already
- * registered), -ENOMEM.
+ * registered), -ENOMEM, or -EDEADLK when called from a signal handler
+ * that interrupted the same thread inside the library's registry lock.
  */
 RCB_API int rcb_register_thread(void);
 

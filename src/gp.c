@@ -97,8 +97,8 @@ static void gp_lock_init(void)
 __attribute__((constructor)) static void gp_locks_ctor(void)
 {
 	gp_lock_init();
-	if (rcb__pi_mutex_init(&rcb__registry_lock) != 0)
-		RCB_DIE("pthread_mutex_init(registry, PRIO_INHERIT)", EINVAL);
+	if (rcb__pi_errorcheck_mutex_init(&rcb__registry_lock) != 0)
+		RCB_DIE("pthread_mutex_init(registry, PRIO_INHERIT, ERRORCHECK)", EINVAL);
 }
 
 static int membarrier(int cmd, unsigned int flags)

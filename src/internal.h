@@ -262,6 +262,9 @@ void rcb__boost_thread_exit(struct rcb__thread *self);
 
 /* Initialise @m as a PTHREAD_PRIO_INHERIT mutex; 0 or negative errno. */
 int rcb__pi_mutex_init(pthread_mutex_t *m);
+/* The same, error-checking: locking it while holding it returns EDEADLK
+ * (the owner is the PI futex word itself, so the answer is exact). */
+int rcb__pi_errorcheck_mutex_init(pthread_mutex_t *m);
 
 /* Wait while *@uaddr == @val, at most @timeout_ns (0: forever).  Returns
  * 0 on wake-up or value change, -ETIMEDOUT, or -EINTR. */

@@ -33,17 +33,18 @@
  *     [GP-A] before the scan, so the section sees the updater's
  *     unpublishing through the lock's release/acquire) or after it (and
  *     the section's loads come before the lock's release, so before the
- *     scan and the free).  The owner is read from the PI mutex's futex
- *     word, which holds the owner's thread id from the very instruction
- *     that acquires it to the one that releases it, so there is no
- *     window.  Everything else on the registration path is reentrant:
+ *     scan and the free).  The lock is an error-checking PI mutex, so
+ *     taking it while holding it returns EDEADLK: registration then
+ *     returns -EDEADLK and the slow path knows it runs inside its own
+ *     thread's hold.  glibc answers from the PI futex word, which holds
+ *     the owner's thread id from the very instruction that acquires it
+ *     to the one that releases it, so there is no window.  Everything else on the registration path is reentrant:
  *     exit_key exists from load time (no pthread_once), registration
  *     re-checks "registered" under the lock, and the steps that a
  *     handler's registration could undo (the exit key, the fast bit) are
  *     done under the lock or before it.
   */
 #define _GNU_SOURCE
-#include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,23 +90,6 @@ __attribute__((constructor)) static void exit_key_create(void)
 		RCB_DIE("pthread_key_create", err);
 }
 
-/*
- * Does the calling thread hold rcb__registry_lock?  The lock is a
- * PTHREAD_PRIO_INHERIT mutex: its futex word is the owner's thread id
- * (plus FUTEX_WAITERS), set by the compare-and-exchange that acquires it
- * (or by the kernel when it hands the lock over) and cleared by the one
- * that releases it.  Only the owner writes its own id there, so a relaxed
- * read of our own id is exact.  Used only by a thread that is not
- * registered (invariant 4), not on a fast path.
- */
-static bool registry_lock_is_mine(void)
-{
-	int word = __atomic_load_n(&rcb__registry_lock.__data.__lock,
-				   __ATOMIC_RELAXED);
-
-	return (word & FUTEX_TID_MASK) == (int)gettid();
-}
-
 /* Keep RCB__READER_FAST in the reader word true iff registered and in
  * the membarrier flavor (invariant 2).  An atomic or/and: the booster may
  * change the boost-state bits concurrently. */
@@ -129,7 +113,10 @@ int rcb__register_self(void)
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
 	tid = gettid();
-	pthread_mutex_lock(&rcb__registry_lock);
+	/* EDEADLK: a signal handler that interrupted its own thread inside
+	 * the registry lock (invariant 4); the caller decides. */
+	if (pthread_mutex_lock(&rcb__registry_lock) == EDEADLK)
+		return -EDEADLK;
 	/* A signal handler may have registered us since the test above
 	 * (invariant 4): linking twice would corrupt the list, and even
 	 * the record's fields are written only while off the list. */
@@ -228,12 +215,13 @@ static void thread_exit(void *arg)
  */
 RCB_API void rcb__read_lock_slow(void)
 {
-	/* A handler that interrupted its own thread inside the registry
-	 * lock runs its section unregistered (invariant 4). */
-	if (!self.registered && !registry_lock_is_mine()) {
+	if (!self.registered) {
 		int err = rcb__register_self();
 
-		if (err) {
+		/* -EDEADLK: a handler that interrupted its own thread inside
+		 * the registry lock runs its section unregistered
+		 * (invariant 4). */
+		if (err && err != -EDEADLK) {
 			char who[48];
 
 			rcb__thread_label(who, sizeof(who));
@@ -303,7 +291,7 @@ void rcb__registry_after_fork_child(void)
 {
 	/* Only the forking thread exists in the child; drop the others'
 	 * records (their memory is stale copies of other threads' TLS). */
-	rcb__pi_mutex_init(&rcb__registry_lock);
+	rcb__pi_errorcheck_mutex_init(&rcb__registry_lock);
 	rcb__registry.next = rcb__registry.prev = &rcb__registry;
 	if (self.registered) {
 		self.registered = false;

@@ -16,7 +16,7 @@
 
 #include "internal.h"
 
-int rcb__pi_mutex_init(pthread_mutex_t *m)
+static int pi_mutex_init_type(pthread_mutex_t *m, int type)
 {
 	pthread_mutexattr_t a;
 	int err;
@@ -24,9 +24,21 @@ int rcb__pi_mutex_init(pthread_mutex_t *m)
 	pthread_mutexattr_init(&a);
 	err = pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
 	if (!err)
+		err = pthread_mutexattr_settype(&a, type);
+	if (!err)
 		err = pthread_mutex_init(m, &a);
 	pthread_mutexattr_destroy(&a);
 	return -err;
+}
+
+int rcb__pi_mutex_init(pthread_mutex_t *m)
+{
+	return pi_mutex_init_type(m, PTHREAD_MUTEX_NORMAL);
+}
+
+int rcb__pi_errorcheck_mutex_init(pthread_mutex_t *m)
+{
+	return pi_mutex_init_type(m, PTHREAD_MUTEX_ERRORCHECK);
 }
 
 uint64_t rcb__now_ns(void)
