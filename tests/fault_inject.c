@@ -177,11 +177,12 @@ static int count_threads(bool lib)
 	return n;
 }
 
+/* @want < 0: just count, do not wait. */
 static int settle(int want, bool lib)
 {
 	int n = count_threads(lib);
 
-	for (int i = 0; i < 200 && n != want; i++) {
+	for (int i = 0; want >= 0 && i < 200 && n != want; i++) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);

@@ -27,7 +27,8 @@ bool fi_disarm(const char **what);
 /* Interposed calls counted since fi_arm(). */
 long fi_calls(void);
 /* Threads of this process (/proc/self/task), waiting at most 2 s for
- * it to come down to @want (joined threads may linger a moment). */
+ * it to come down to @want (joined threads may linger a moment); with
+ * @want < 0, the count now. */
 int fi_threads_settle(int want);
 /* The same for the library's threads only ("rcuboost-*" names). */
 int fi_lib_threads_settle(int want);
