@@ -126,6 +126,10 @@ static int env_choice(const char *name, const char *const *words, int n,
 	return env_error(name, v, range);
 }
 
+_Static_assert(offsetof(struct rcb_config, stall_ms) + sizeof(int) + 4 ==
+		       RCB_CONFIG_SIZE_V1,
+	       "RCB_CONFIG_SIZE_V1 is the SONAME 1 layout's size (with padding)");
+
 #define RCB_PRIO_MIN 1
 #define RCB_PRIO_MAX 99
 #define RCB_DEFAULT_PRIO 50
@@ -344,8 +348,19 @@ static int build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	bool have;
 	int i, err;
 
-	if (cfg)
-		c = *cfg;
+	if (cfg) {
+		size_t usize = rcb__user_size(cfg->size, RCB_CONFIG_SIZE_V1);
+
+		if (!usize)
+			return config_error("size", (long)cfg->size,
+					    "0 or sizeof(struct rcb_config)");
+		if (!rcb__sized_in(&c, sizeof(c), cfg, usize)) {
+			fprintf(stderr,
+				"rcuboost: rcb_init: struct rcb_config size %zu is larger than this library's %zu and sets fields it does not know\n",
+				usize, sizeof(c));
+			return -E2BIG;
+		}
+	}
 	if ((err = check_config(&c)) != 0)
 		return err;
 	if (c.flavor == RCB_FLAVOR_AUTO) {

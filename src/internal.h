@@ -22,6 +22,26 @@
 /* Abort for a failure that cannot happen (a futex or pthread call
  * returning what it never should): prints file:line, function and
  * strerror(@err). */
+/*
+ * Public structs that may grow start with a size_t size set by the caller
+ * (0: the first sized layout, @v1).  Returns the number of bytes of the
+ * caller's struct to use, or 0 for an invalid size (1 to sizeof(size_t)).
+ */
+static inline size_t rcb__user_size(size_t size, size_t v1)
+{
+	if (size == 0)
+		return v1;
+	return size > sizeof(size_t) ? size : 0;
+}
+
+/* Copy the caller's @usize-byte struct @src into the library's @known-byte
+ * @dst: fields past @usize are zero.  Returns whether every byte of @src
+ * past @known is zero (fields of a newer layout left unset). */
+bool rcb__sized_in(void *dst, size_t known, const void *src, size_t usize);
+/* Copy the library's @known-byte struct @src out to the caller's
+ * @usize-byte @dst, leaving @dst's size field, zeroing bytes past @known. */
+void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known);
+
 #define RCB_DIE(what, err) rcb__die(__FILE__, __LINE__, __func__, (what), (err))
 __attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
 					      const char *func,
