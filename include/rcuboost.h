@@ -327,7 +327,10 @@ RCB_API int rcb_synchronize(void);
  * on its first call (lazy start of the callback thread).
  * Returns 0, -EINVAL (@head or @func NULL; reported as misuse; nothing is
  * queued), -ESHUTDOWN (after rcb_shutdown(); reported as misuse; nothing
- * is queued, the caller still owns @head).
+ * is queued, the caller still owns @head), or, in a debug build of the
+ * library (RCB_DEBUG) only, -EBUSY when @head is still queued from an
+ * earlier rcb_call*() whose callback has not run (reported as misuse;
+ * release builds do not check).
  */
 RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head));
 

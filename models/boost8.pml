@@ -4,11 +4,11 @@
  * is done outside the list lock, a state that both sides may leave is
  * changed only by compare-and-exchange, the side that may leave a state
  * does the priority change in it, and exit() waits for the booster
- * (RCU_UNBOOST_EXITING -> RCU_EXIT_OK, rbs_exit_done and the two wait
- * queues).  There is no C code for this machine yet: the transition table
- * in models/README.md ("boost8 transition table") is the specification
- * the C code is to follow, and each step below names the article
- * function it belongs to.
+ * (RCU_UNBOOST_EXITING -> RCU_EXIT_OK; the C code's futex on the
+ * element's rbs_exit_seq in place of the article's rbs_exit_done and two
+ * wait queues).  The C code is src/boost8.c; the transition table in
+ * models/README.md ("boost8 transition table") is its specification, and
+ * each step below names the article function it belongs to.
  *
  * Who may leave each state (double-walled = both, compare-and-exchange):
  *   RCU_BOOST_IDLE          task only      not listed
@@ -30,8 +30,9 @@
  * exit()), booster (rcu_booster() forever, two elements), monitor.
  *
  * Abstractions: one CPU, two elements, one task; lists as in boost3.pml
- * (lst, where); priorities as one bit (boosted); the wait queues as the
- * conditions their wait_event() calls test (a wake-up cannot be lost);
+ * (lst, where); priorities as one bit (boosted); the exit wait as the C
+ * code's futex (FUTEX_WAIT checks the value and sleeps in one step,
+ * FUTEX_WAKE wakes the sleeper; a wake-up before the sleep is lost);
  * the element lock and compare-and-exchange are sequentially consistent
  * (the kernel's raw spinlock and cmpxchg are full barriers), so no store
  * buffer is modelled: the task's unlock here always takes the lock when
@@ -50,14 +51,19 @@
  *       row: 1 with the article's locking; 3 with -DTASK_NOLOCK (the task
  *       changes state before taking the element lock), and that bound is
  *       reached (-DTASK_NOLOCK -DMAXFAIL=2 fails).
+ *   (f) no lost exit wake-up: the exiting task never sleeps on
+ *       rbs_exit_seq after the booster's wake-up for its exit (it would
+ *       sleep forever, holding the registry lock in the C code).
  *
  * Results (spin 6.5.2, gcc -O2, models/run_model.sh: pan -m100000 -w20):
- *   safety:   errors 0; 6,264 states stored, depth 424, 13.8 MB, <0.01 s
- *   liveness: errors 0; 7,734 states stored, depth 1,110, 13.9 MB
- *   -DTASK_NOLOCK -DMAXFAIL=3: errors 0; 10,790 states, depth 603
+ *   safety:   errors 0; 6,938 states stored, depth 457, 13.8 MB, <0.01 s
+ *   liveness: errors 0; 8,409 states stored, depth 1,172, 14.0 MB
+ *   -DTASK_NOLOCK -DMAXFAIL=3: errors 0; 12,329 states, depth 589
  *   -DTASK_NOLOCK -DMAXFAIL=2: errors 1 (three failures in a row reached)
- *   --deep (NSEC=4, NELEM=4): errors 0; safety 44,539 states, depth
- *   1,362; liveness 55,169 states, depth 3,542
+ *   --deep (NSEC=4, NELEM=4): errors 0; safety 48,279 states, depth
+ *   1,493; liveness 58,912 states, depth 3,788
+ *   mutations boost8_exit_seq_relaxed, boost8_exit_wait_state_first:
+ *   errors 1, claim (f)
  */
 
 #ifndef NELEM
@@ -85,6 +91,25 @@
 #define MAXFAIL 1
 #endif
 
+/*
+ * The exit wait of src/boost8.c (rcb__boost8_exit(), back_out()): the
+ * booster stores EXIT_OK, then bumps the element's rbs_exit_seq and wakes
+ * its futex; the exiting task loads rbs_exit_seq, then the state, and
+ * sleeps (FUTEX_WAIT: only if rbs_exit_seq still has the value it loaded)
+ * until woken.  Spin's interleavings are sequentially consistent, so the
+ * C11 orders [BST8-W] (release add) and [BST8-X] (acquire load) appear as
+ * program order.  The two switches below (each a mutation) model what a
+ * weakly ordered CPU may do without them:
+ *   EXIT_SEQ_FIRST   the booster's add is relaxed: the new sequence may
+ *                    be visible before EXIT_OK (the bug of issue 11);
+ *   EXIT_STATE_FIRST the task's sequence load is relaxed: its state load
+ *                    may be satisfied first.
+ * Either way the task can sleep on the new sequence after the booster's
+ * only wake-up: claim (f).
+ */
+#define EXIT_SEQ_FIRST 0
+#define EXIT_STATE_FIRST 0
+
 /* The state list; must match RCB_BOOST8_STATES in src/states.h. */
 mtype = { RCU_BOOST_IDLE, RCU_BOOST_BLOCKED, RCU_BOOSTING, RCU_BOOSTED,
 	  RCU_UNBOOST_IDLE, RCU_UNBOOST_BLOCKED, RCU_UNBOOST_EXITING,
@@ -96,12 +121,14 @@ byte lst = NIL;               /* element whose lists hold rcub_entry */
 byte where = 0;
 bit elock[NELEM];             /* rbs_mutex */
 byte idx = 0;                 /* rcu_boost_idx */
-bit exit_done;                /* rbs_exit_done (one task: one flag) */
+byte xseq;                    /* the element's rbs_exit_seq */
+bit xsleep;                   /* the task sleeps in FUTEX_WAIT on it */
 
 /* ghosts */
 bit incs, boosted, exited, waiting;
 bit bwin;       /* the booster is working on a boost of the task */
 bit xseen;      /* RCU_EXIT_OK was reached */
+bit xwoken;     /* the booster made its exit wake-up (it makes one) */
 
 #define TOUCH assert(!exited)
 
@@ -215,9 +242,31 @@ inline read_unlock_unboost()
 	s = RCU_BOOST_IDLE
 }
 
+/* rcb__boost8_exit(): wait in UNBOOST_EXITING for the booster's EXIT_OK. */
+inline exit_wait()
+{
+	do
+	::
+#if EXIT_STATE_FIRST
+		s = state; sq = xseq;   /* MUTATION */
+#else
+		sq = xseq;              /* [BST8-X] acquire */
+		s = state;
+#endif
+		if
+		:: s == RCU_EXIT_OK -> break
+		:: else ->
+			/* FUTEX_WAIT(&rbs_exit_seq, sq) */
+			atomic { if :: xseq == sq -> xsleep = 1 :: else fi };
+			(xsleep == 0) /* woken, or the value had changed */
+		fi
+	od;
+	sq = 0
+}
+
 active proctype task()
 {
-	byte e = NIL, r = NIL, sec = 0, fails = 0;
+	byte e = NIL, r = NIL, sec = 0, fails = 0, sq = 0;
 	mtype s = RCU_BOOST_IDLE;
 	bit ok, ub;
 
@@ -256,9 +305,7 @@ active proctype task()
 			cmpxchg(RCU_UNBOOST_IDLE, RCU_UNBOOST_EXITING, ok);
 			if
 			:: ok ->
-				/* wait_event(rbs_target_wq, state == EXIT_OK) */
-				(state == RCU_EXIT_OK); /* EXITWAIT */
-				exit_done = 1; /* wake_up(rbs_booster_wq) */
+				exit_wait(); /* EXITWAIT */
 				break
 			:: else -> failed() /* booster: UNBOOST_IDLE -> IDLE */
 			fi
@@ -295,13 +342,18 @@ inline booster_unboost()
 			};
 			if :: ok -> break :: else fi
 		:: s == RCU_UNBOOST_EXITING ->
-			/* booster-only state: plain store */
-			exit_done = 0;
+			/* booster-only state: plain store, then [BST8-W]
+			 * (release add) and the futex wake-up; the sequence
+			 * lives in the element, so the booster never waits
+			 * for the task (the article's rbs_exit_done) */
+#if EXIT_SEQ_FIRST
+			xseq++; /* MUTATION: visible before EXIT_OK */
+#endif
 			atomic { state = RCU_EXIT_OK; xseen = 1; bwin = 0 };
-			/* wake_up(rbs_target_wq); then
-			 * wait_event(rbs_booster_wq, rbs_exit_done) before
-			 * the wait queue is used again */
-			(exit_done);
+#if !EXIT_SEQ_FIRST
+			xseq++;
+#endif
+			atomic { xsleep = 0; xwoken = 1 }; /* FUTEX_WAKE */
 			break
 		:: else -> assert(false)
 		fi
@@ -390,9 +442,10 @@ active proctype monitor()
 {
 end:	atomic {
 		((boosted && !incs && !bwin) ||
-		 (xseen && state != RCU_EXIT_OK)) ->
+		 (xseen && state != RCU_EXIT_OK) || (xsleep && xwoken)) ->
 		assert(!(boosted && !incs && !bwin));  /* claim (a) */
-		assert(!(xseen && state != RCU_EXIT_OK)) /* claim (b) */
+		assert(!(xseen && state != RCU_EXIT_OK)); /* claim (b) */
+		assert(!(xsleep && xwoken))             /* claim (f) */
 	}
 }
 

@@ -97,15 +97,21 @@ void rcb__boost_note_task_fail(long fails)
 }
 
 /*
- * article: init_rcu_boost_early().  Allocate and initialise the arrays.
- * The index stays -1 until the booster runs (booster.c stores 0 with
- * [BST-I] after this).  Context: rcb_init(), once.
+ * article: init_rcu_boost_early().  Allocate and initialise the arrays
+ * and the booster table, unpublished: nothing outside the booster start
+ * that called us looks at them before rcb__boost_early_publish(), so
+ * rcb__boost_early_undo() can free them if that start fails (rcb_init()
+ * is all-or-nothing, and a later rcb_init() may choose another number
+ * of elements or boosters).  The index stays -1 until the booster runs
+ * (booster.c stores 0 with [BST-I]).  Context: rcb__booster_start(),
+ * booster_lock held.
  */
 int rcb__boost_early_init(void)
 {
 	int ncpus = get_nprocs_conf();
 	int nelem = (int)rcb__settings.boost_elements;
 	struct rcu_boost_dat *arr;
+	int err;
 
 	if (rcb__boost_dat)
 		return 0;
@@ -116,29 +122,57 @@ int rcb__boost_early_init(void)
 		return -ENOMEM;
 	memset(arr, 0, sizeof(*arr) * (size_t)(ncpus * nelem));
 	for (int i = 0; i < ncpus * nelem; i++) {
-		int err = rcb__pi_mutex_init(&arr[i].rbs_mutex);
-
+		err = rcb__pi_mutex_init(&arr[i].rbs_mutex);
 		if (err) {
+			while (i--)
+				pthread_mutex_destroy(&arr[i].rbs_mutex);
 			free(arr);
 			return err;
 		}
 		rcb__list_init(&arr[i].rbs_toboost);
 		rcb__list_init(&arr[i].rbs_boosted);
 	}
-	{
-		int err = rcb__boosters_init(ncpus);
-
-		if (err) {
-			free(arr);
-			return err;
-		}
-	}
 	rcb__boost_ncpus = ncpus;
 	rcb__boost_nelem = nelem;
 	rcb__boost_dat = arr;
-	/* [BST-D] pairs with [BST-DA] in rcb_boost_stats(). */
+	err = rcb__boosters_init(ncpus);
+	if (err)
+		rcb__boost_early_undo();
+	return err;
+}
+
+/* The boosters started: the arrays and the booster table become
+ * visible to readers (rcu_rbd_new()) and to the statistics. */
+void rcb__boost_early_publish(void)
+{
+	/* [BST-D] pairs with [BST-DA] in rcb_boost_stats() and [BST-DN]
+	 * in rcu_rbd_new(). */
 	rcb_store_release(&rcb__boost_dat_ready, true);
-	return 0;
+}
+
+/*
+ * A booster start failed before publishing: free what
+ * rcb__boost_early_init() allocated, so the next start allocates
+ * afresh with the settings of its time.  No booster runs (they were
+ * joined) and no other thread saw the arrays (not published).
+ */
+void rcb__boost_early_undo(void)
+{
+	if (rcb_load_relaxed(&rcb__boost_dat_ready))
+		return; /* published: kept for the life of the process */
+	if (rcb__boost_dat) {
+		for (int i = 0; i < rcb__boost_ncpus * rcb__boost_nelem; i++)
+			pthread_mutex_destroy(&rcb__boost_dat[i].rbs_mutex);
+		free(rcb__boost_dat);
+	}
+	free(rcb__boosters);
+	free(rcb__cpu_booster);
+	rcb__boost_dat = NULL;
+	rcb__boosters = NULL;
+	rcb__cpu_booster = NULL;
+	rcb__nboosters = 0;
+	rcb__boost_ncpus = 0;
+	rcb__boost_nelem = 0;
 }
 
 /* article: rcu_boost_dat_stat().  Context: rbdp->rbs_mutex held. */
@@ -176,7 +210,7 @@ static struct rcu_boost_dat *rcu_rbd_new(int cpu)
 {
 	int idx;
 
-	/* [BST-DN] pairs with [BST-D] in rcb__boost_early_init(): the
+	/* [BST-DN] pairs with [BST-D] in rcb__boost_early_publish(): the
 	 * booster table and CPU map are initialised. */
 	if (RCB_UNLIKELY(!rcb_load_acquire(&rcb__boost_dat_ready)))
 		return NULL;

@@ -103,6 +103,8 @@ static inline struct rcu_boost_dat *rcb__rbd(int cpu, int idx)
 
 /* boost.c */
 int rcb__boost_early_init(void);
+void rcb__boost_early_publish(void);
+void rcb__boost_early_undo(void);
 bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 			bool on_behalf);
 void rcb__boost_adopt(struct rcb__thread *self);

@@ -187,7 +187,12 @@ void rcb__boost8_exit(struct rcb__thread *self)
 				rcb_load_acquire(&self->boost.rcub_rbdp_wq);
 
 			for (;;) {
-				/* [BST8-X] pairs with [BST8-W]. */
+				/* [BST8-X] Acquire, before the state load: a
+				 * sequence bumped by [BST8-W] comes with
+				 * EXIT_OK; an older one makes the futex wait
+				 * return at once (value changed) or sleep
+				 * until [BST8-W]'s wake-up.  Pairs with
+				 * [BST8-W] in back_out(). */
 				int seq = rcb_load_acquire(&wq->rbs_exit_seq);
 
 				if (rcb__bstate_acquire(self->rd) == /* [BST8-X] */
@@ -216,11 +221,16 @@ static void back_out(struct rcb__thread *t, struct rcu_boost_dat *rbdp, int s)
 	for (;;) {
 		rcb__unboost_prio(t, rbdp);
 		if (s == RCU_UNBOOST_EXITING) {
-			/* Only the booster leaves UNBOOST_EXITING.  [BST8-W]:
-			 * the unboost is visible to the exiting thread. */
+			/* Only the booster leaves UNBOOST_EXITING. */
 			rcb__bstate_store(t->rd, RCU_EXIT_OK);
-			/* [BST8-W] pairs with [BST8-X]. */
-			rcb_add_relaxed(&rbdp->rbs_exit_seq, 1);
+			/* [BST8-W] Release: a waiter that reads the new
+			 * sequence also reads EXIT_OK (and the unboost before
+			 * it).  A relaxed add let weakly ordered CPUs show
+			 * the sequence first: the waiter read it with the old
+			 * state, slept on the new value after this wake-up,
+			 * and was never woken (holding the registry lock).
+			 * Pairs with [BST8-X] in rcb__boost8_exit(). */
+			rcb_add_release(&rbdp->rbs_exit_seq, 1);
 			rcb__futex_wake(&rbdp->rbs_exit_seq, INT_MAX);
 			return;
 		}
@@ -266,6 +276,11 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 					   &rbdp->rbs_toboost);
 			continue;
 		}
+		/* [BST8-C] Before BOOSTING, whose acq_rel compare-and-
+		 * exchange publishes it to the thread's BOOSTING ->
+		 * UNBOOST_IDLE (read in rcb__boost8_exit()); only read in
+		 * UNBOOST_EXITING, so a failed exchange leaves it harmless. */
+		rcb_store_release(&t->boost.rcub_rbdp_wq, rbdp);
 		if (!cas_state(t, &s, RCU_BOOSTING)) {
 			rbdp->rbs_boost_cmpxchgfail++;
 			rcb__list_add_tail(&t->boost.rcub_entry,
@@ -273,7 +288,6 @@ void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 			continue;
 		}
 		rbdp->rbs_boost_start++;
-		rcb_store_release(&t->boost.rcub_rbdp_wq, rbdp); /* [BST8-C] */
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
 		rcb__hold_end(&t0);
 		rcb__boost_unlock(rbdp);

@@ -69,6 +69,11 @@ int rcb__booster_start(void)
 	return 0;
 }
 
+int rcb__booster_start_init(void)
+{
+	return 0;
+}
+
 void rcb__booster_stop(void)
 {
 }

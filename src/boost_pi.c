@@ -340,7 +340,8 @@ static void *pi_helper_main(void *arg)
 /*
  * Start the helpers (rcb__settings.pi_helpers of them).  Context:
  * rcb__booster_start(), booster_lock held, before the boosters run.
- * Returns 0, or a negative errno if not one helper could be started.
+ * Returns 0, or a negative errno if one of the helpers could not be
+ * started (then none runs).
  */
 int rcb__pi_start(void)
 {
@@ -381,7 +382,10 @@ int rcb__pi_start(void)
 		pi_nhelpers = i + 1;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!pi_nhelpers) {
+	if (err) {
+		/* All or nothing, like the boosters (rcb_init() leaves no
+		 * thread behind when it fails): join those that started. */
+		rcb__pi_stop();
 		fprintf(stderr, "rcuboost: cannot start the pi backend's helper threads: %s\n",
 			strerror(err));
 		return -err;

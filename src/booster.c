@@ -231,10 +231,14 @@ static void boosters_stop_locked(bool pi_started)
 /*
  * article: init_rcu_boost_late().  Start the boosters unless they run or
  * were refused real-time priority: all of them or none (a CPU group
- * without its booster would never be boosted).  Returns 0 or a negative
- * errno.
+ * without its booster would never be boosted).  @for_init: called by
+ * rcb_init() under its lock, before it sets rcb__running; otherwise
+ * (a grace period's kick) only while the library runs.  On failure
+ * nothing is left behind: the threads started are joined, the arrays
+ * allocated by this call are freed, no_permission is cleared.  Returns
+ * 0 or a negative errno.
  */
-int rcb__booster_start(void)
+static int booster_start(bool for_init)
 {
 	bool pi_started = false;
 	int err = 0, started = 0;
@@ -244,7 +248,8 @@ int rcb__booster_start(void)
 	if (rcb_load_acquire(&booster_started)) /* [BST-K] pairs with [BST-KR] */
 		return 0;
 	pthread_mutex_lock(&booster_lock);
-	if (!rcb_load_relaxed(&booster_started) && rcb_load_relaxed(&rcb__running)) {
+	if (!rcb_load_relaxed(&booster_started) &&
+	    (for_init || rcb_load_relaxed(&rcb__running))) {
 		err = -rcb__boost_early_init();
 		if (!err && rcb__backend_pi()) {
 			err = -rcb__pi_start();
@@ -271,9 +276,15 @@ int rcb__booster_start(void)
 			rcb__futex_wait(&boosters_ready, r, 0);
 		if (err) {
 			boosters_stop_locked(pi_started);
+			rcb__boost_early_undo();
+			/* A booster refused real-time priority before another
+			 * failed to start: the refusal is not remembered, the
+			 * next start asks again. */
+			rcb_store_relaxed(&no_permission, false);
 			fprintf(stderr, "rcuboost: cannot start the booster threads: %s\n",
 				strerror(err));
 		} else {
+			rcb__boost_early_publish();
 			if (rcb__settings.pressure_callbacks)
 				rcb_store_relaxed(&rcb__pressure_kick_at,
 						  rcb__settings.pressure_callbacks);
@@ -285,6 +296,16 @@ int rcb__booster_start(void)
 	}
 	pthread_mutex_unlock(&booster_lock);
 	return -err;
+}
+
+int rcb__booster_start(void)
+{
+	return booster_start(false);
+}
+
+int rcb__booster_start_init(void)
+{
+	return booster_start(true);
 }
 
 /* A grace period waits for a blocked reader: make sure the boosters run.

@@ -9,7 +9,12 @@
  *     rcb__initialized becomes true, and never after, except fields
  *     documented as changeable by a re-init after rcb_shutdown().
  *  2. A failing rcb_init() changes nothing: settings are parsed and
- *     validated into a local copy first.
+ *     validated into a local copy first, and an explicit rcb_init()
+ *     starts the boosters before it marks the library running (and,
+ *     the first time, initialised); if they cannot all start, the
+ *     previous settings are put back and no library thread is left
+ *     (booster.c: booster_start()).  So a failed rcb_init() can be
+ *     retried, with the same or another configuration.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -522,6 +527,32 @@ static void fork_child(void)
 	pthread_mutex_init(&init_lock, NULL);
 }
 
+/* pthread_atfork() handlers are registered once: a failed first
+ * rcb_init() may leave them (they only take and re-create locks). */
+static bool atfork_registered;
+
+/*
+ * Make @s the settings in force and mark the library running; for an
+ * explicit rcb_init() (@start), start the boosters first.  All or
+ * nothing: on failure the previous settings are back, rcb__running is
+ * still false and no library thread runs.  Context: init_lock held,
+ * rcb__running false.
+ */
+static int commit_settings(const struct rcb__settings *s, bool start)
+{
+	struct rcb__settings old = rcb__settings;
+	int err;
+
+	/* The boosters read the settings (pthread_create orders them). */
+	rcb__settings = *s;
+	if (start && (err = rcb__booster_start_init()) != 0) {
+		rcb__settings = old;
+		return err;
+	}
+	rcb_store_relaxed(&rcb__running, true);
+	return 0;
+}
+
 /* rcb_init(); @lazy: an implicit first use, satisfied by any earlier
  * initialisation. */
 static int do_init(const struct rcb_config *cfg, bool lazy)
@@ -551,7 +582,11 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 					"call rcb_shutdown() first\n", diff);
 				return -EBUSY;
 			}
-			return 0;
+			/* An explicit rcb_init() starts the boosters if none
+			 * runs: after a lazy initialisation, or in the child
+			 * of a fork(), which has none (a failure changes
+			 * nothing else: the library already ran unboosted). */
+			return lazy ? 0 : rcb__booster_start();
 		}
 		/* Re-initialisation after rcb_shutdown(): the flavor
 		 * (threads registered under it), the boost arrays' size and
@@ -574,11 +609,15 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 				"booster_cpus" : "boost_elements");
 			return -EBUSY;
 		}
-		rcb__settings = s;
-		rcb_store_relaxed(&rcb__running, true);
+		err = commit_settings(&s, !lazy);
 		pthread_mutex_unlock(&init_lock);
-		return lazy ? 0 : rcb__booster_start();
+		return err;
 	}
+	/* First initialisation.  Until [INIT-R] no other thread uses the
+	 * library (they wait for init_lock in rcb__ensure_init()), so a
+	 * failure below can undo everything: the membarrier(2)
+	 * registration stays (it cannot be undone and costs nothing), and
+	 * the next attempt sets the flavor again. */
 	if ((err = rcb__membarrier_setup(req, &s.flavor)) != 0) {
 		pthread_mutex_unlock(&init_lock);
 		fprintf(stderr,
@@ -586,20 +625,28 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 			strerror(-err));
 		return err;
 	}
-	rcb__settings = s;
-	if ((err = pthread_atfork(fork_prepare, fork_parent, fork_child))) {
-		pthread_mutex_unlock(&init_lock);
-		return -err;
+	if (!atfork_registered) {
+		if ((err = pthread_atfork(fork_prepare, fork_parent, fork_child))) {
+			pthread_mutex_unlock(&init_lock);
+			fprintf(stderr, "rcuboost: rcb_init: pthread_atfork: %s\n",
+				strerror(err));
+			return -err;
+		}
+		atfork_registered = true;
 	}
-	rcb_store_relaxed(&rcb__running, true);
+	/* article: init_rcu_boost_late().  An explicit rcb_init() starts
+	 * the booster before anyone sees the library initialised; a lazy
+	 * one leaves it to the first grace period that waits for a
+	 * blocked reader. */
+	if ((err = commit_settings(&s, !lazy)) != 0) {
+		pthread_mutex_unlock(&init_lock);
+		return err;
+	}
 	/* [INIT-R] Settings are complete before anyone sees the flag.
 	 * Pairs with [INIT-A] in rcb__ensure_init(). */
 	rcb_store_release(&rcb__initialized, true);
 	pthread_mutex_unlock(&init_lock);
-	/* article: init_rcu_boost_late().  An explicit rcb_init() starts
-	 * the booster; a lazy one leaves it to the first grace period that
-	 * waits for a blocked reader. */
-	return lazy ? 0 : rcb__booster_start();
+	return 0;
 }
 
 RCB_API int rcb_init(const struct rcb_config *cfg)

@@ -269,6 +269,8 @@ extern _Atomic unsigned long long rcb__pressure_kick_at;
 extern _Atomic unsigned long long rcb__pressure_kick_bytes;
 void rcb__pressure_kick(void);
 int rcb__booster_start(void);
+/* The same for rcb_init(), before it sets rcb__running (init_lock held). */
+int rcb__booster_start_init(void);
 void rcb__booster_stop(void);
 void rcb__boost_after_fork_child(void);
 /* The calling thread registers / leaves the registry (registry lock

@@ -3,4 +3,4 @@
 # claim: (b) no booster access after exit
 # exit() does not wait in RCU_UNBOOST_EXITING for the booster's
 # RCU_EXIT_OK: the booster backs the boost out of a task that is gone.
-s|(state == RCU_EXIT_OK); /\* EXITWAIT \*/|skip; /* MUTATION: exit does not wait */|
+s|exit_wait(); /\* EXITWAIT \*/|skip; /* MUTATION: exit does not wait */|
