@@ -10,7 +10,9 @@
  *
  * ABI note: struct rcb_reader is visible so that rcb_read_lock() and
  * rcb_read_unlock() can be inlined.  Changing its layout, or the meaning
- * of rcb__gp, changes the ABI and bumps RCB_SONAME_MAJOR.
+ * of rcb__gp, changes the ABI and bumps RCB_SONAME_MAJOR.  The public
+ * structs that may grow (struct rcb_config, struct rcb_boost_stats)
+ * start with a size the caller sets, and grow only at their end.
  */
 #ifndef RCUBOOST_H
 #define RCUBOOST_H
