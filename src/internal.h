@@ -175,7 +175,7 @@ void rcb__thread_label(char *buf, size_t len);
 
 #include "settings.h"
 
-#define RCB__SETTING_FIELD(type, name, env, lo, hi, range, fixed, boost) \
+#define RCB__SETTING_FIELD(type, name, env, lo, hi, range, fixed, boost, spec) \
 	type name;
 /* The settings in force, one field per entry of src/settings.h. */
 struct rcb__settings {

@@ -99,7 +99,7 @@ static int check_config(const struct rcb_config *c)
 {
 	unsigned int e = c->boost_elements;
 
-#define RCB__CHECK(type, name, env, lo, hi, range, fixed, boost) \
+#define RCB__CHECK(type, name, env, lo, hi, range, fixed, boost, spec) \
 	if ((range) && !in_range((long long)c->name, lo, hi)) \
 		return config_error(#name, (long)c->name, (range) ? (range) : "");
 	RCB__SETTINGS(RCB__CHECK)
@@ -111,6 +111,32 @@ static int check_config(const struct rcb_config *c)
 	if (c->boost_machine != 0 && c->boost_machine != 3 && c->boost_machine != 8)
 		return config_error("boost_machine", c->boost_machine,
 				    "0 (default), 3 or 8");
+	return 0;
+}
+
+/*
+ * The numeric settings of src/settings.h (RCB__ENV_UINT) left 0 in @c:
+ * from their variable, else their default.
+ */
+static int env_numbers(struct rcb_config *c)
+{
+	unsigned long u;
+	bool have;
+	int err;
+
+#define RCB__ENV_(name, env, gen, lo, hi, def) \
+	if ((gen) && c->name == 0) { \
+		if ((err = env_uint(env, lo, hi, &u, &have))) \
+			return err; \
+		c->name = have ? u : (def); \
+	}
+#define RCB__ENV_SPEC(name, env, ...) RCB__ENV_(name, env, __VA_ARGS__)
+#define RCB__ENV(type, name, env, lo, hi, range, fixed, boost, spec) \
+	RCB__ENV_SPEC(name, env, spec)
+	RCB__SETTINGS(RCB__ENV)
+#undef RCB__ENV
+#undef RCB__ENV_SPEC
+#undef RCB__ENV_
 	return 0;
 }
 
@@ -128,55 +154,10 @@ static int combination_error(const char *what)
 static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 {
 	static const char *const backends[] = { "sched", "pi" };
-	bool have, explicit_levels;
+	bool explicit_levels;
 	unsigned long u;
 	int i, err;
 
-	if (c->pressure_callbacks == 0) {
-		if ((err = env_uint("RCUBOOST_PRESSURE_CALLBACKS", 0,
-				    1000000000000ul, &u, &have)))
-			return err;
-		if (have)
-			c->pressure_callbacks = u;
-	}
-	if (c->pressure_bytes == 0) {
-		if ((err = env_uint("RCUBOOST_PRESSURE_BYTES", 0,
-				    1ul << 50, &u, &have)))
-			return err;
-		if (have)
-			c->pressure_bytes = u;
-	}
-	if (c->pressure_psi == 0) {
-		if ((err = env_uint("RCUBOOST_PRESSURE_PSI", 0, 100, &u, &have)))
-			return err;
-		if (have)
-			c->pressure_psi = (unsigned)u;
-	}
-	if (c->pressure_low_pct == 0) {
-		if ((err = env_uint("RCUBOOST_PRESSURE_LOW", 1, 99, &u, &have)))
-			return err;
-		c->pressure_low_pct = have ? (unsigned)u : 50;
-	}
-	if (c->escalate_periods == 0) {
-		if ((err = env_uint("RCUBOOST_ESCALATE", 0, 1000, &u, &have)))
-			return err;
-		if (have)
-			c->escalate_periods = (unsigned)u;
-	}
-	if (c->boost_reader_prio == 0) {
-		if ((err = env_uint("RCUBOOST_READER_PRIO", 1, RCB_PRIO_MAX - 1,
-				    &u, &have)))
-			return err;
-		if (have)
-			c->boost_reader_prio = (int)u;
-	}
-	if (c->boost_ceiling == 0) {
-		if ((err = env_uint("RCUBOOST_CEILING", 1, RCB_PRIO_MAX - 1,
-				    &u, &have)))
-			return err;
-		if (have)
-			c->boost_ceiling = (int)u;
-	}
 	if (c->booster_cpus == 0) {
 		const char *v = getenv("RCUBOOST_BOOSTER_CPUS");
 
@@ -201,11 +182,6 @@ static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 				      &i)))
 			return err;
 		c->boost_backend = i ? RCB_BACKEND_PI : RCB_BACKEND_SCHED;
-	}
-	if (c->pi_helpers == 0) {
-		if ((err = env_uint("RCUBOOST_PI_HELPERS", 1, 64, &u, &have)))
-			return err;
-		c->pi_helpers = have ? (unsigned)u : 4;
 	}
 	/* Boosted readers stay strictly below the booster, which must
 	 * preempt them to manage them (a booster at priority 1, allowed
@@ -269,6 +245,8 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	}
 	if ((err = check_config(&c)) != 0)
 		return err;
+	if ((err = env_numbers(&c)) != 0)
+		return err;
 	if (c.flavor == RCB_FLAVOR_AUTO) {
 		i = 0;
 		if ((err = env_choice("RCUBOOST_FLAVOR", flavors, 3,
@@ -286,28 +264,10 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	}
 	if (c.misuse == RCB_MISUSE_DEFAULT)
 		c.misuse = RCB_DEFAULT_MISUSE;
-	if (c.callback_batch_us == 0) {
-		if ((err = env_uint("RCUBOOST_CALLBACK_BATCH_US", 0, 1000000,
-				    &u, &have)))
-			return err;
-		if (have)
-			c.callback_batch_us = (unsigned)u;
-	}
 	if (c.boost == 0) {
 		if ((err = env_uint("RCUBOOST_BOOST", 0, 1, &u, &have)))
 			return err;
 		c.boost = have ? (u ? 1 : -1) : 1;
-	}
-	if (c.boost_prio == 0) {
-		if ((err = env_uint("RCUBOOST_PRIO", RCB_PRIO_MIN, RCB_PRIO_MAX,
-				    &u, &have)))
-			return err;
-		c.boost_prio = have ? (int)u : RCB_DEFAULT_PRIO;
-	}
-	if (c.boost_period_ms == 0) {
-		if ((err = env_uint("RCUBOOST_PERIOD_MS", 1, 10000, &u, &have)))
-			return err;
-		c.boost_period_ms = have ? (unsigned)u : RCB_DEFAULT_PERIOD_MS;
 	}
 	if (c.boost_elements == 0) {
 		const char *v = getenv("RCUBOOST_ELEMENTS");
@@ -328,13 +288,6 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 			return err;
 		c.boost_machine = i == 1 ? 8 : 3;
 	}
-	if (c.stats_interval_s == 0) {
-		if ((err = env_uint("RCUBOOST_STATS_INTERVAL", 0, 86400, &u,
-				    &have)))
-			return err;
-		if (have)
-			c.stats_interval_s = (unsigned)u;
-	}
 	s->misuse = c.misuse;
 	s->callback_batch_us = c.callback_batch_us;
 	s->boost = c.boost > 0;
@@ -343,14 +296,7 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->boost_elements = c.boost_elements;
 	s->stats_interval_s = c.stats_interval_s;
 	/* The stall detector works with or without boosting. */
-	if (c.stall_ms == 0) {
-		if ((err = env_uint("RCUBOOST_STALL_MS", 0, RCB_STALL_MS_MAX,
-				    &u, &have)))
-			return err;
-		s->stall_ms = have ? (unsigned)u : RCB_DEFAULT_STALL_MS;
-	} else {
-		s->stall_ms = c.stall_ms < 0 ? 0 : (unsigned)c.stall_ms;
-	}
+	s->stall_ms = c.stall_ms < 0 ? 0 : (unsigned)c.stall_ms;
 	s->boost_machine = c.boost_machine;
 	if ((err = build_enhancements(&c, s)))
 		return err;
@@ -367,7 +313,7 @@ const char *rcb__settings_differ(const struct rcb__settings *a,
 	    (req == RCB_FLAVOR_REQUIRE_MEMBARRIER &&
 	     a->flavor != RCB_FLAVOR_MEMBARRIER))
 		return "flavor";
-#define RCB__DIFF(type, name, env, lo, hi, range, fixed, boost) \
+#define RCB__DIFF(type, name, env, lo, hi, range, fixed, boost, spec) \
 	if ((RCB_CONFIG_BOOST || !(boost)) && \
 	    strcmp(#name, "flavor") != 0 && a->name != b->name) \
 		return #name;
@@ -385,7 +331,7 @@ const char *rcb__settings_fixed(const struct rcb__settings *a,
 		return "the flavor";
 	/* By rank: the message names one field even when several differ. */
 	for (int rank = 2; rank <= 5; rank++) {
-#define RCB__FIXED(type, name, env, lo, hi, range, fixed, boost) \
+#define RCB__FIXED(type, name, env, lo, hi, range, fixed, boost, spec) \
 	if ((fixed) == rank && a->name != b->name) \
 		return #name;
 		RCB__SETTINGS(RCB__FIXED)

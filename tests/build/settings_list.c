@@ -8,7 +8,7 @@
 #include "rcuboost.h"
 #include "src/settings.h"
 
-#define PRINT(type, name, env, lo, hi, range, fixed, boost) \
+#define PRINT(type, name, env, lo, hi, range, fixed, boost, spec) \
 	printf("%s%s\n", env, (fixed) ? " fixed" : "");
 
 int main(void)
