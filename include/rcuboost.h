@@ -10,7 +10,9 @@
  *
  * ABI note: struct rcb_reader is visible so that rcb_read_lock() and
  * rcb_read_unlock() can be inlined.  Changing its layout, or the meaning
- * of rcb__gp, changes the ABI and bumps RCB_SONAME_MAJOR.
+ * of rcb__gp, changes the ABI and bumps RCB_SONAME_MAJOR.  The public
+ * structs that may grow (struct rcb_config, struct rcb_boost_stats)
+ * start with a size the caller sets, and grow only at their end.
  */
 #ifndef RCUBOOST_H
 #define RCUBOOST_H
@@ -31,8 +33,11 @@ extern "C" {
 #define RCB_VERSION_MAJOR 0
 #define RCB_VERSION_MINOR 1
 #define RCB_VERSION_PATCH 0
-/* Bumped with every change of struct rcb_reader or of struct rcb__gp. */
-#define RCB_SONAME_MAJOR 0
+/* Bumped with every change of struct rcb_reader or of struct rcb__gp,
+ * and of a public struct's layout other than growth at its end behind
+ * its size field (1: struct rcb_config and struct rcb_boost_stats gained
+ * their leading size). */
+#define RCB_SONAME_MAJOR 1
 
 #if defined(RCB_BUILDING_LIBRARY)
 #define RCB_API __attribute__((visibility("default")))
@@ -85,11 +90,18 @@ enum rcb_flavor_request {
 };
 
 /*
- * Configuration for rcb_init().  Zero-initialise it and set what you
- * need: a zero field means "default".  Environment variables are read
- * only for fields left at zero.
+ * Configuration for rcb_init().  Zero-initialise it, set size to
+ * sizeof(struct rcb_config) and set what you need: a zero field means
+ * "default".  Environment variables are read only for fields left at
+ * zero.  A size of 0 stands for RCB_CONFIG_SIZE_V1 (the first layout with
+ * a size field), so a zero-initialised config keeps meaning "defaults".
+ * A shorter size (a program built against an older layout) leaves the
+ * fields past it at their defaults; a longer one (built against a newer
+ * library) is accepted if every byte this library does not know is zero,
+ * else rcb_init() fails with -E2BIG, as sched_setattr(2) does.
  */
 struct rcb_config {
+	size_t size; /* sizeof(struct rcb_config), or 0 */
 	enum rcb_flavor_request flavor; /* RCUBOOST_FLAVOR=auto|membarrier|fence */
 	enum rcb_misuse_policy misuse;  /* RCUBOOST_MISUSE=warn|abort */
 	/* Microseconds the callback thread waits to batch callbacks before
@@ -156,6 +168,10 @@ struct rcb_config {
 	int stall_ms;
 };
 
+/* sizeof(struct rcb_config) in the first layout with a size field
+ * (SONAME 1); what a size of 0 stands for. */
+#define RCB_CONFIG_SIZE_V1 104
+
 enum rcb_boost_backend {
 	RCB_BACKEND_DEFAULT = 0,
 	RCB_BACKEND_SCHED = 1,
@@ -194,7 +210,8 @@ struct rcb_gp_stats {
  * the active ones; -EBUSY if already initialised with other settings
  * (the message names the first differing setting); -EINVAL for a bad
  * setting or environment variable (the message names it and the accepted
- * range); -ENOSYS if RCB_FLAVOR_REQUIRE_MEMBARRIER and the kernel lacks
+ * range) or a cfg->size from 1 to sizeof(size_t); -E2BIG for a cfg->size
+ * past this library's struct with a non-zero byte there; -ENOSYS if RCB_FLAVOR_REQUIRE_MEMBARRIER and the kernel lacks
  * membarrier; -ENOMEM; -EAGAIN if a library thread cannot be created.
  * Nothing is started when it fails.
  */
@@ -396,75 +413,143 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags);
  * RCB_CONFIG_BOOST or boosting is configured off.
  */
 
-/* Boost statistics; the first block mirrors the article's counters. */
+/*
+ * Boost statistics, written once: each X(type, name, kind) entry below
+ * is one field of struct rcb_boost_stats, in this order, and one key of
+ * rcb_boost_stats_format()'s JSON object, in this order (the stats[][]
+ * matrix and its "states" sit between the two lists).  kind says how a
+ * field is printed and compared: RCB_STAT_COUNT, a counter that only
+ * grows (two snapshots subtract); RCB_STAT_PEAK, a maximum or total
+ * that does not; RCB_STAT_INT, a number describing the current state;
+ * RCB_STAT_BOOL, 0 or 1 (JSON true/false); RCB_STAT_BACKEND, an enum
+ * rcb_boost_backend (JSON "sched"/"pi"); RCB_STAT_SHAPE, not printed
+ * (the matrix's width).  A new field goes at the end of
+ * RCB_BOOST_STATS_MORE, so that the struct only grows.
+ */
+#define RCB_STAT_COUNT 0
+#define RCB_STAT_PEAK 1
+#define RCB_STAT_INT 2
+#define RCB_STAT_BOOL 3
+#define RCB_STAT_BACKEND 4
+#define RCB_STAT_SHAPE 5
+
+/* The article's counters (rbs_*, summed over every element). */
+#define RCB_BOOST_STATS_ARTICLE(X) \
+	/* 3 or 8: the boost state machine in use */ \
+	X(int, machine, RCB_STAT_INT) \
+	/* its number of states: columns of stats[][] */ \
+	X(int, nstates, RCB_STAT_SHAPE) \
+	/* compiled in and configured on */ \
+	X(int, enabled, RCB_STAT_BOOL) \
+	X(int, booster_running, RCB_STAT_BOOL) \
+	/* real-time priority refused: readers stay unboosted */ \
+	X(int, no_permission, RCB_STAT_BOOL) \
+	/* the booster's current SCHED_RR priority */ \
+	X(int, booster_prio, RCB_STAT_INT) \
+	/* rcu_boost_idx, -1 until the booster runs */ \
+	X(int, idx, RCB_STAT_INT) \
+	/* rbs_blocked: blocked critical sections */ \
+	X(long, blocked, RCB_STAT_COUNT) \
+	/* rbs_unlock: unlocks ending a blocked section */ \
+	X(long, unlock, RCB_STAT_COUNT) \
+	/* rbs_unboosted: unlocks that unboosted */ \
+	X(long, unboosted, RCB_STAT_COUNT) \
+	/* rbs_boost_attempt */ \
+	X(long, boost_attempt, RCB_STAT_COUNT) \
+	/* rbs_boost: boosts done */ \
+	X(long, boost, RCB_STAT_COUNT)
+
+/* The rest: the 8-state machine's counters, userspace additions and
+ * the enhancements (README "Enhancements"). */
+#define RCB_BOOST_STATS_MORE(X) \
+	/* rcb_note_block() before the booster ran */ \
+	X(long, too_early, RCB_STAT_COUNT) \
+	/* readers enqueued on their behalf */ \
+	X(long, preempt_enqueued, RCB_STAT_COUNT) \
+	/* of those, undone: the reader had left */ \
+	X(long, enqueue_reverted, RCB_STAT_COUNT) \
+	/* sched_setattr() refused a boost */ \
+	X(long, boost_failed, RCB_STAT_COUNT) \
+	/* target already ran at or above */ \
+	X(long, boost_skipped_higher, RCB_STAT_COUNT) \
+	/* unboosts that kept the application's change */ \
+	X(long, restore_kept_app, RCB_STAT_COUNT) \
+	/* booster passes */ \
+	X(long, passes, RCB_STAT_COUNT) \
+	/* 8-state machine (article: rbs_boost_wrongstate, \
+	 * rbs_boost_cmpxchgfail, rbs_boost_start, rbs_boost_end) */ \
+	X(long, boost_wrongstate, RCB_STAT_COUNT) \
+	X(long, boost_cmpxchgfail, RCB_STAT_COUNT) \
+	X(long, boost_start, RCB_STAT_COUNT) \
+	X(long, boost_end, RCB_STAT_COUNT) \
+	/* the most consecutive compare-and-exchange failures any \
+	 * thread-side state change met (the article's bound: one) */ \
+	X(long, max_task_cmpxchg_fail, RCB_STAT_PEAK) \
+	/* The booster's element-lock hold per target examined (from the \
+	 * lock after its yield to the next unlock): the 3-state machine \
+	 * changes priorities inside it, the 8-state machine outside. */ \
+	X(long, lock_holds, RCB_STAT_COUNT) \
+	X(long, lock_hold_ns_max, RCB_STAT_PEAK) \
+	X(long, lock_hold_ns_total, RCB_STAT_COUNT) \
+	/* booster threads (one per CPU group) */ \
+	X(int, boosters, RCB_STAT_INT) \
+	/* RCB_BACKEND_SCHED or RCB_BACKEND_PI */ \
+	X(int, backend, RCB_STAT_BACKEND) \
+	/* Boost levels at the booster's current priority: a boosted \
+	 * reader runs SCHED_FIFO between them (equal without escalation). */ \
+	X(int, first_level, RCB_STAT_INT) \
+	X(int, ceiling_level, RCB_STAT_INT) \
+	/* boosting upon memory pressure right now */ \
+	X(int, pressure_active, RCB_STAT_BOOL) \
+	/* times memory pressure was entered */ \
+	X(long, pressure_entries, RCB_STAT_COUNT) \
+	/* booster woken early by rcb_call*() */ \
+	X(long, pressure_kicks, RCB_STAT_COUNT) \
+	/* one-step raises of still-stalled readers */ \
+	X(long, escalations, RCB_STAT_COUNT) \
+	/* from a thread's queueing to its first boost */ \
+	X(long, boost_latency_count, RCB_STAT_COUNT) \
+	X(long, boost_latency_ns_max, RCB_STAT_PEAK) \
+	X(long, boost_latency_ns_total, RCB_STAT_COUNT) \
+	/* CPU time of the running booster threads (not a counter since \
+	 * the process started: restarts with them) */ \
+	X(long, booster_cpu_ns, RCB_STAT_PEAK) \
+	/* sched_getattr/sched_setattr (sched backend) */ \
+	X(long, sched_syscalls, RCB_STAT_COUNT) \
+	/* proxy locks made for a reader (pi backend) */ \
+	X(long, pi_boosts, RCB_STAT_COUNT) \
+	/* unlocks that handed the lock to a helper */ \
+	X(long, pi_handoffs, RCB_STAT_COUNT) \
+	/* futex calls of the pi backend */ \
+	X(long, pi_syscalls, RCB_STAT_COUNT) \
+	/* The kernel refused a helper's lock: a cycle (or a chain too \
+	 * deep) through the application's PI mutexes (EDEADLK, retried \
+	 * after 10 ms), or another error (the reader is not boosted). */ \
+	X(long, pi_deadlocks, RCB_STAT_COUNT) \
+	X(long, pi_failures, RCB_STAT_COUNT)
+
+#define RCB__STAT_FIELD(type, name, kind) type name;
+
+/*
+ * Boost statistics.  Set size to sizeof(struct rcb_boost_stats) before
+ * rcb_boost_stats() (0 means RCB_BOOST_STATS_SIZE_V1): a program built
+ * against an older, shorter layout keeps working with a newer library.
+ */
 struct rcb_boost_stats {
-	int machine;         /* 3 or 8: the boost state machine in use */
-	int nstates;         /* its number of states: columns of stats[][] */
-	int idx;             /* rcu_boost_idx, -1 until the booster runs */
-	long blocked;        /* rbs_blocked: blocked critical sections */
-	long boost_attempt;  /* rbs_boost_attempt */
-	long boost;          /* rbs_boost: boosts done */
-	long unlock;         /* rbs_unlock: unlocks ending a blocked section */
-	long unboosted;      /* rbs_unboosted: unlocks that unboosted */
+	size_t size;
+	RCB_BOOST_STATS_ARTICLE(RCB__STAT_FIELD)
 	/* rbs_stats[event][state]: events block, boost, unlock; columns
 	 * 0..nstates-1 are the machine's states in its order (3-state:
 	 * IDLE, BLOCKED, BOOSTED; 8-state: IDLE, BLOCKED, BOOSTING,
 	 * BOOSTED, UNBOOST_IDLE, UNBOOST_BLOCKED, UNBOOST_EXITING, EXIT_OK),
 	 * column nstates counts invalid states. */
 	long stats[3][9];
-	/* 8-state machine's counters (article: rbs_boost_wrongstate,
-	 * rbs_boost_cmpxchgfail, rbs_boost_start, rbs_boost_end), and the
-	 * most consecutive compare-and-exchange failures any thread-side
-	 * state change met (the article's bound: one with its locking). */
-	long boost_wrongstate;
-	long boost_cmpxchgfail;
-	long boost_start;
-	long boost_end;
-	long max_task_cmpxchg_fail;
-	/* Userspace additions. */
-	int enabled;          /* compiled in and configured on */
-	int booster_running;
-	int no_permission;    /* real-time priority refused: unboosted */
-	int booster_prio;     /* the booster's current SCHED_RR priority */
-	long too_early;       /* rcb_note_block() before the booster ran */
-	long preempt_enqueued; /* readers enqueued on their behalf */
-	long enqueue_reverted; /* of those, undone: the reader had left */
-	long boost_failed;     /* sched_setattr() refused a boost */
-	long boost_skipped_higher; /* target already ran at or above */
-	long restore_kept_app; /* unboosts that kept the application's change */
-	long passes;           /* booster passes */
-	/* The booster's element-lock hold per target examined (from the
-	 * lock after its yield to the next unlock): the 3-state machine
-	 * changes priorities inside it, the 8-state machine outside. */
-	long lock_holds;
-	long lock_hold_ns_max;
-	long lock_hold_ns_total;
-	/* Enhancements (README "Enhancements"). */
-	int boosters;          /* booster threads (one per CPU group) */
-	int backend;           /* RCB_BACKEND_SCHED or RCB_BACKEND_PI */
-	/* Boost levels at the booster's current priority: a boosted
-	 * reader runs SCHED_FIFO between them (equal without escalation). */
-	int first_level;
-	int ceiling_level;
-	int pressure_active;   /* boosting upon memory pressure right now */
-	long pressure_entries; /* times memory pressure was entered */
-	long pressure_kicks;   /* booster woken early by rcb_call*() */
-	long escalations;      /* one-step raises of still-stalled readers */
-	/* From a thread's queueing to its first boost. */
-	long boost_latency_count;
-	long boost_latency_ns_max;
-	long boost_latency_ns_total;
-	long booster_cpu_ns;   /* CPU time of the booster threads */
-	long sched_syscalls;   /* sched_getattr/sched_setattr (sched backend) */
-	long pi_boosts;        /* proxy locks made for a reader (pi backend) */
-	long pi_handoffs;      /* unlocks that handed the lock to a helper */
-	long pi_syscalls;      /* futex calls of the pi backend */
-	/* The kernel refused a helper's lock: a cycle (or a chain too deep)
-	 * through the application's PI mutexes (EDEADLK, retried after
-	 * 10 ms), or another error (the reader is not boosted). */
-	long pi_deadlocks;
-	long pi_failures;
+	RCB_BOOST_STATS_MORE(RCB__STAT_FIELD)
 };
+
+/* sizeof(struct rcb_boost_stats) in the first layout with a size field
+ * (SONAME 1); what a size of 0 stands for. */
+#define RCB_BOOST_STATS_SIZE_V1 544
 
 /*
  * rcb_booster_set_prio - set every booster thread's SCHED_RR priority to
@@ -483,15 +568,25 @@ RCB_API int rcb_booster_set_prio(int prio);
 RCB_API int rcb_booster_tids(pid_t *tids, int n);
 
 /*
- * rcb_boost_stats - fill @out.  Returns 0, or -ENOTSUP when the library
- * was built without boosting (then @out is zeroed).
+ * rcb_boost_stats - fill @out, whose size the caller set: the first
+ * out->size bytes are written (size 0: RCB_BOOST_STATS_SIZE_V1), except
+ * the size itself; fields this library does not know (a caller built
+ * against a newer, longer layout) are zeroed, fields past out->size (a
+ * caller built against an older layout) are left alone.  Callable from
+ * any thread, also inside a read-side critical section.  Returns 0,
+ * -EINVAL (@out NULL, or a size from 1 to sizeof(size_t)), or -ENOTSUP
+ * when the library was built without boosting (then @out is zeroed as
+ * above, idx -1).
  */
 RCB_API int rcb_boost_stats(struct rcb_boost_stats *out);
 
 /*
  * rcb_boost_stats_format - write @s into @buf (@len bytes) as the
  * article's rcu_boost_dat_stat_print() lines (@json == 0) or as one JSON
- * object (@json != 0).  Returns the length snprintf() would, or -EINVAL.
+ * object (@json != 0).  @s->size is honoured as by rcb_boost_stats():
+ * fields past it print as 0.  Returns the length snprintf() would, or
+ * -EINVAL (@s NULL or with a size from 1 to sizeof(size_t), or @buf NULL
+ * with @len > 0).
  */
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 				   size_t len, int json);

@@ -18,16 +18,23 @@ void rcb__read_unlock_unboost(void)
 
 RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->idx = -1;
+	struct rcb_boost_stats s;
+	size_t usize = out ? rcb__user_size(out->size,
+					    RCB_BOOST_STATS_SIZE_V1) : 0;
+
+	if (!usize)
+		return -EINVAL;
+	memset(&s, 0, sizeof(s));
+	s.idx = -1;
+	rcb__sized_out(out, usize, &s, sizeof(s));
 	return -ENOTSUP;
 }
 
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 				   size_t len, int json)
 {
-	(void)s;
-	if (!buf && len)
+	if (!s || !rcb__user_size(s->size, RCB_BOOST_STATS_SIZE_V1) ||
+	    (!buf && len))
 		return -EINVAL;
 	return json ? snprintf(buf, len, "{\"enabled\":false}\n")
 		    : snprintf(buf, len, "rcuboost: boosting not compiled in\n");

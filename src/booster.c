@@ -182,7 +182,7 @@ static void *rcu_booster(void *arg)
 		}
 		if (b->id == 0 && rcb__settings.stats_interval_s &&
 		    now - last_print >= rcb__settings.stats_interval_s * 1000000000ull) {
-			struct rcb_boost_stats s;
+			struct rcb_boost_stats s = { .size = sizeof(s) };
 			char buf[1024];
 
 			rcb_boost_stats(&s);

@@ -22,6 +22,26 @@
 /* Abort for a failure that cannot happen (a futex or pthread call
  * returning what it never should): prints file:line, function and
  * strerror(@err). */
+/*
+ * Public structs that may grow start with a size_t size set by the caller
+ * (0: the first sized layout, @v1).  Returns the number of bytes of the
+ * caller's struct to use, or 0 for an invalid size (1 to sizeof(size_t)).
+ */
+static inline size_t rcb__user_size(size_t size, size_t v1)
+{
+	if (size == 0)
+		return v1;
+	return size > sizeof(size_t) ? size : 0;
+}
+
+/* Copy the caller's @usize-byte struct @src into the library's @known-byte
+ * @dst: fields past @usize are zero.  Returns whether every byte of @src
+ * past @known is zero (fields of a newer layout left unset). */
+bool rcb__sized_in(void *dst, size_t known, const void *src, size_t usize);
+/* Copy the library's @known-byte struct @src out to the caller's
+ * @usize-byte @dst, leaving @dst's size field, zeroing bytes past @known. */
+void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known);
+
 #define RCB_DIE(what, err) rcb__die(__FILE__, __LINE__, __func__, (what), (err))
 __attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
 					      const char *func,
@@ -153,29 +173,37 @@ void rcb__thread_label(char *buf, size_t len);
 
 /* ---- library state (init.c) -------------------------------------- */
 
+#include "settings.h"
+
+#define RCB__SETTING_FIELD(type, name, env, lo, hi, range, fixed, boost, spec) \
+	type name;
+/* The settings in force, one field per entry of src/settings.h. */
 struct rcb__settings {
-	enum rcb_flavor flavor;
-	enum rcb_misuse_policy misuse; /* WARN or ABORT, never DEFAULT */
-	unsigned int callback_batch_us;
-	int boost; /* 1 on, 0 off */
-	int boost_prio;
-	unsigned int boost_period_ms;
-	unsigned int boost_elements;
-	unsigned int stats_interval_s;
-	int boost_machine; /* 3 or 8 */
-	/* enhancements (include/rcuboost.h, struct rcb_config) */
-	unsigned long pressure_callbacks; /* 0: no count threshold */
-	unsigned long pressure_bytes;     /* 0: no byte threshold */
-	unsigned int pressure_psi;        /* 0: PSI not watched */
-	unsigned int pressure_low_pct;
-	unsigned int escalate_periods;    /* 0: no escalation */
-	int boost_reader_prio;            /* first boost at boost_prio */
-	int boost_ceiling;
-	int booster_cpus;                 /* 0 node, -1 all, N */
-	int boost_backend;                /* RCB_BACKEND_SCHED or _PI */
-	unsigned int pi_helpers;
-	unsigned int stall_ms;            /* 0: stall detector off */
+	RCB__SETTINGS(RCB__SETTING_FIELD)
 };
+#undef RCB__SETTING_FIELD
+
+#ifdef RCB_DEBUG
+#define RCB_DEFAULT_MISUSE RCB_MISUSE_ABORT
+#else
+#define RCB_DEFAULT_MISUSE RCB_MISUSE_WARN
+#endif
+
+/* Fill @s from @cfg (NULL: none), the environment for zero fields, then
+ * defaults; *@req: the flavor asked for.  0 or -EINVAL/-E2BIG, with a
+ * message on stderr naming the setting. */
+int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
+			enum rcb_flavor_request *req);
+/* Name of the first setting in which @a (in force) and @b differ, given
+ * the flavor request @req, or NULL. */
+const char *rcb__settings_differ(const struct rcb__settings *a,
+				 const struct rcb__settings *b,
+				 enum rcb_flavor_request req);
+/* Of settings differing in @diff (from rcb__settings_differ()), the one
+ * that cannot change for the life of the process, as named in the
+ * message, or NULL. */
+const char *rcb__settings_fixed(const struct rcb__settings *a,
+				const struct rcb__settings *b, const char *diff);
 
 /* Settings in force; stable once rcb__initialized is true. */
 extern struct rcb__settings rcb__settings;

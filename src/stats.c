@@ -4,7 +4,33 @@
  * reports, not synchronisation; a snapshot may mix values from slightly
  * different instants.
  */
+#include <string.h>
+
 #include "internal.h"
+
+bool rcb__sized_in(void *dst, size_t known, const void *src, size_t usize)
+{
+	const unsigned char *tail = (const unsigned char *)src + known;
+
+	memset(dst, 0, known);
+	memcpy(dst, src, usize < known ? usize : known);
+	for (size_t i = 0; known + i < usize; i++)
+		if (tail[i])
+			return false;
+	return true;
+}
+
+void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known)
+{
+	unsigned char *d = dst;
+	size_t n = usize < known ? usize : known;
+
+	/* The caller's size field stays as the caller set it. */
+	memcpy(d + sizeof(size_t), (const unsigned char *)src + sizeof(size_t),
+	       n - sizeof(size_t));
+	if (usize > known)
+		memset(d + known, 0, usize - known);
+}
 
 RCB_API void rcb_stats(struct rcb_gp_stats *out)
 {
@@ -71,9 +97,26 @@ static const char *const rcu_boost8_state_error[] = {
 _Static_assert(N_RCU_BOOST_DAT_EVENTS == 3 && N_RCU_BOOST8_STATE == 8,
 	       "struct rcb_boost_stats.stats is [3][9]");
 
+_Static_assert(sizeof(struct rcb_boost_stats) >= RCB_BOOST_STATS_SIZE_V1,
+	       "struct rcb_boost_stats only grows");
+/* The V1 layout ends with pi_failures: the constant is that layout's
+ * size, never to change when fields are added. */
+_Static_assert(offsetof(struct rcb_boost_stats, pi_failures) + sizeof(long) ==
+		       RCB_BOOST_STATS_SIZE_V1,
+	       "RCB_BOOST_STATS_SIZE_V1 is the SONAME 1 layout's size");
+
+/* Counters kept per element as rbs_<name> under the element's lock
+ * (plain) or changed outside it (relaxed atomics). */
+#define RCB__DAT_SUMS(X) \
+	X(blocked) X(boost_attempt) X(boost) X(unlock) X(unboosted) \
+	X(boost_wrongstate) X(boost_cmpxchgfail) X(boost_start) \
+	X(boost_end) X(preempt_enqueued) X(enqueue_reverted)
+#define RCB__DAT_ATOMIC_SUMS(X) \
+	X(boost_failed) X(boost_skipped_higher) X(restore_kept_app)
+
 /* article: the summing half of rcu_boost_dat_stat_print().  Each
  * element's lock is taken so the counters are read consistently. */
-RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
+static void boost_stats_fill(struct rcb_boost_stats *out)
 {
 	int n = rcb__machine8() ? N_RCU_BOOST8_STATE : N_RCU_BOOST_STATE;
 
@@ -116,33 +159,36 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 	out->lock_hold_ns_max = rcb_load_relaxed(&rcb__hold_max_ns);
 	out->lock_hold_ns_total = rcb_load_relaxed(&rcb__hold_total_ns);
 	if (!rcb_load_acquire(&rcb__boost_dat_ready)) /* [BST-DA] */
-		return 0;
+		return;
 	for (int i = 0; i < rcb__boost_ncpus * rcb__boost_nelem; i++) {
 		struct rcu_boost_dat *rbdp = &rcb__boost_dat[i];
 
 		pthread_mutex_lock(&rbdp->rbs_mutex);
-		out->blocked += rbdp->rbs_blocked;
-		out->boost_attempt += rbdp->rbs_boost_attempt;
-		out->boost += rbdp->rbs_boost;
-		out->unlock += rbdp->rbs_unlock;
-		out->unboosted += rbdp->rbs_unboosted;
+#define RCB__SUM(name) out->name += rbdp->rbs_##name;
+#define RCB__SUM_ATOMIC(name) out->name += rcb_load_relaxed(&rbdp->rbs_##name);
+		RCB__DAT_SUMS(RCB__SUM)
+		RCB__DAT_ATOMIC_SUMS(RCB__SUM_ATOMIC)
+#undef RCB__SUM
+#undef RCB__SUM_ATOMIC
 		for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++) {
 			for (int st = 0; st < n; st++)
 				out->stats[e][st] += rbdp->rbs_stats[e][st];
 			out->stats[e][n] += rbdp->rbs_stats[e][RCB_MAX_BOOST_STATES];
 		}
-		out->boost_wrongstate += rbdp->rbs_boost_wrongstate;
-		out->boost_cmpxchgfail += rbdp->rbs_boost_cmpxchgfail;
-		out->boost_start += rbdp->rbs_boost_start;
-		out->boost_end += rbdp->rbs_boost_end;
-		out->preempt_enqueued += rbdp->rbs_preempt_enqueued;
-		out->enqueue_reverted += rbdp->rbs_enqueue_reverted;
-		out->boost_failed += rcb_load_relaxed(&rbdp->rbs_boost_failed);
-		out->boost_skipped_higher +=
-			rcb_load_relaxed(&rbdp->rbs_boost_skipped_higher);
-		out->restore_kept_app += rcb_load_relaxed(&rbdp->rbs_restore_kept_app);
 		pthread_mutex_unlock(&rbdp->rbs_mutex);
 	}
+}
+
+RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
+{
+	struct rcb_boost_stats s;
+	size_t usize = out ? rcb__user_size(out->size,
+					    RCB_BOOST_STATS_SIZE_V1) : 0;
+
+	if (!usize)
+		return -EINVAL;
+	boost_stats_fill(&s);
+	rcb__sized_out(out, usize, &s, sizeof(s));
 	return 0;
 }
 
@@ -203,22 +249,36 @@ static void format_text(const struct rcb_boost_stats *s, char *buf,
 		    s->pressure_kicks);
 }
 
+/* One field of the JSON object, as its kind says. */
+static void json_field(char *buf, size_t len, size_t *off, const char **sep,
+		       const char *name, int kind, long v)
+{
+	if (kind == RCB_STAT_SHAPE)
+		return;
+	put(buf, len, off, "%s\"%s\":", *sep, name);
+	*sep = ",";
+	if (kind == RCB_STAT_BOOL)
+		put(buf, len, off, "%s", v ? "true" : "false");
+	else if (kind == RCB_STAT_BACKEND)
+		put(buf, len, off, "\"%s\"", v == RCB_BACKEND_PI ? "pi" : "sched");
+	else
+		put(buf, len, off, "%ld", v);
+}
+
+#define RCB__STAT_JSON(type, name, kind) \
+	json_field(buf, len, off, &sep, #name, kind, (long)s->name);
+
 static void format_json(const struct rcb_boost_stats *s, char *buf,
 			size_t len, size_t *off)
 {
 	const char *const *names = s->machine == 8 ? rcu_boost8_state_name
 						   : rcu_boost_state_name;
 	int n = s->nstates > 0 && s->nstates <= 8 ? s->nstates : 3;
+	const char *sep = "";
 
-	put(buf, len, off,
-	    "{\"machine\":%d,\"enabled\":%s,\"booster_running\":%s,\"no_permission\":%s,"
-	    "\"booster_prio\":%d,\"idx\":%d,\"blocked\":%ld,\"unlock\":%ld,"
-	    "\"unboosted\":%ld,\"boost_attempt\":%ld,\"boost\":%ld,",
-	    s->machine == 8 ? 8 : 3, s->enabled ? "true" : "false",
-	    s->booster_running ? "true" : "false",
-	    s->no_permission ? "true" : "false", s->booster_prio, s->idx,
-	    s->blocked, s->unlock, s->unboosted, s->boost_attempt, s->boost);
-	put(buf, len, off, "\"states\":[");
+	put(buf, len, off, "{");
+	RCB_BOOST_STATS_ARTICLE(RCB__STAT_JSON)
+	put(buf, len, off, "%s\"states\":[", sep);
 	for (int st = 0; st < n; st++)
 		put(buf, len, off, "%s\"%s\"", st ? "," : "", names[st]);
 	put(buf, len, off, ",\"invalid\"");
@@ -233,49 +293,29 @@ static void format_json(const struct rcb_boost_stats *s, char *buf,
 			    s->stats[e][st]);
 		put(buf, len, off, "]");
 	}
-	put(buf, len, off,
-	    "},\"too_early\":%ld,\"preempt_enqueued\":%ld,"
-	    "\"enqueue_reverted\":%ld,\"boost_failed\":%ld,"
-	    "\"boost_skipped_higher\":%ld,\"restore_kept_app\":%ld,"
-	    "\"passes\":%ld,\"boost_wrongstate\":%ld,\"boost_cmpxchgfail\":%ld,"
-	    "\"boost_start\":%ld,\"boost_end\":%ld,"
-	    "\"max_task_cmpxchg_fail\":%ld,\"lock_holds\":%ld,"
-	    "\"lock_hold_ns_max\":%ld,\"lock_hold_ns_total\":%ld,",
-	    s->too_early, s->preempt_enqueued, s->enqueue_reverted,
-	    s->boost_failed, s->boost_skipped_higher, s->restore_kept_app,
-	    s->passes, s->boost_wrongstate, s->boost_cmpxchgfail,
-	    s->boost_start, s->boost_end, s->max_task_cmpxchg_fail,
-	    s->lock_holds, s->lock_hold_ns_max, s->lock_hold_ns_total);
-	put(buf, len, off,
-	    "\"boosters\":%d,\"backend\":\"%s\",\"first_level\":%d,"
-	    "\"ceiling_level\":%d,\"pressure_active\":%s,\"pressure_entries\":%ld,"
-	    "\"pressure_kicks\":%ld,\"escalations\":%ld,\"boost_latency_count\":%ld,"
-	    "\"boost_latency_ns_max\":%ld,\"boost_latency_ns_total\":%ld,"
-	    "\"booster_cpu_ns\":%ld,\"sched_syscalls\":%ld,\"pi_boosts\":%ld,"
-	    "\"pi_handoffs\":%ld,\"pi_syscalls\":%ld,\"pi_deadlocks\":%ld,"
-	    "\"pi_failures\":%ld}\n",
-	    s->boosters, s->backend == RCB_BACKEND_PI ? "pi" : "sched",
-	    s->first_level, s->ceiling_level,
-	    s->pressure_active ? "true" : "false", s->pressure_entries,
-	    s->pressure_kicks, s->escalations, s->boost_latency_count,
-	    s->boost_latency_ns_max, s->boost_latency_ns_total,
-	    s->booster_cpu_ns, s->sched_syscalls, s->pi_boosts, s->pi_handoffs,
-	    s->pi_syscalls, s->pi_deadlocks, s->pi_failures);
+	put(buf, len, off, "}");
+	RCB_BOOST_STATS_MORE(RCB__STAT_JSON)
+	put(buf, len, off, "}\n");
 }
+#undef RCB__STAT_JSON
 
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 				   size_t len, int json)
 {
-	size_t off = 0;
+	struct rcb_boost_stats c;
+	size_t off = 0, usize = s ? rcb__user_size(s->size,
+						   RCB_BOOST_STATS_SIZE_V1) : 0;
 
-	if (!s || (!buf && len))
+	if (!usize || (!buf && len))
 		return -EINVAL;
+	rcb__sized_in(&c, sizeof(c), s, usize);
+	c.machine = c.machine == 8 ? 8 : 3;
 	if (len)
 		buf[0] = '\0';
 	if (json)
-		format_json(s, buf, len, &off);
+		format_json(&c, buf, len, &off);
 	else
-		format_text(s, buf, len, &off);
+		format_text(&c, buf, len, &off);
 	return (int)off;
 }
 #endif /* RCB_CONFIG_BOOST */

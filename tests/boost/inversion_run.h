@@ -114,6 +114,7 @@ static struct inv_test_run inv_test_run(const struct rcb_config *cfg,
 	atomic_store(&itr_stop_updater, 1);
 	pthread_join(u, NULL);
 	res.rate_per_ms = (double)atomic_load(&itr_queued) / ((rt_now() - u0) * 1e3);
+	res.bs.size = sizeof(res.bs);
 	rcb_boost_stats(&res.bs);
 	res.restored = atomic_load(&itr_restored);
 	CHECK(rcb_shutdown() == 0);

@@ -11,7 +11,7 @@ int main(void)
 {
 	struct rcb_config off_cfg = { .boost = -1 }, on_cfg = { .boost = 1 };
 	struct inv_test_run off, on1, on2;
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	char buf[2048];
 
 	rt_require();

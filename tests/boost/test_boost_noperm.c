@@ -30,7 +30,7 @@ static void *syncer(void *arg)
 
 static int child(void)
 {
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	struct rlimit rl = { 0, 0 };
 	pthread_t r, u;
 

@@ -138,7 +138,7 @@ int main(void)
 		{ .cpu = 0, .policy = SCHED_OTHER, .app_changer = 1 },
 	};
 	int n = (int)(sizeof(w) / sizeof(w[0]));
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	pthread_t up;
 	char buf[2048];
 	int longs = 0, changes = 0;

@@ -58,7 +58,7 @@ static void run(int booster_cpus, int want_boosters)
 {
 	struct rcb_config cfg = { .boost = 1, .booster_cpus = booster_cpus };
 	static pthread_t th[NREADERS];
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	pthread_attr_t attr;
 	pthread_t sy;
 	pid_t tids[4];

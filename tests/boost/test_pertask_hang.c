@@ -41,7 +41,7 @@ static void *reader(void *arg)
 
 int main(void)
 {
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	pthread_t r;
 	double t0, ms;
 	char buf[1024];

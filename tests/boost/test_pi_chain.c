@@ -70,7 +70,7 @@ int main(void)
 {
 	struct rcb_config cfg = { .boost = 1, .boost_backend = RCB_BACKEND_PI };
 	pthread_mutexattr_t ma;
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	pthread_t h, r, w;
 	double t0, gp_ms;
 

@@ -65,7 +65,7 @@ static void *watcher(void *arg)
 int main(void)
 {
 	struct rcb_config cfg = { .boost = 1, .boost_backend = RCB_BACKEND_PI };
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	pthread_t r, w;
 	double t0, gp_ms;
 	char buf[1024];

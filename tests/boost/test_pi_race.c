@@ -75,7 +75,7 @@ int main(void)
 				  .boost_period_ms = 1, .boost_elements = 2,
 				  .escalate_periods = 2, .boost_reader_prio = 20,
 				  .pi_helpers = 2 };
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	pthread_t u, t[THREADS];
 	char buf[1024];
 

@@ -103,7 +103,7 @@ static void thrash(void)
 int main(void)
 {
 	struct rcb_config cfg = { .boost = 1, .pressure_psi = 1 };
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	double t0, t_enter = -1, t_leave = -1;
 	pid_t child;
 	int status;

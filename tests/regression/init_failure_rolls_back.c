@@ -13,7 +13,7 @@
 /* The booster runs, at @prio when we may use real-time priority. */
 static void check_booster(int prio)
 {
-	struct rcb_boost_stats st;
+	struct rcb_boost_stats st = { .size = sizeof(st) };
 	struct sched_param sp;
 	pid_t tid;
 

@@ -33,7 +33,7 @@ static void *reader(void *arg)
 int main(void)
 {
 	struct rcb_config cfg = { .boost = 1, .pressure_bytes = 64 * 4096 };
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	struct sched_param sp = { .sched_priority = 1 };
 	pthread_t r;
 	int kicked_at = 0;

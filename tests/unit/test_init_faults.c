@@ -86,7 +86,7 @@ static void check_clean_failure(int err, const char *what, long n)
  * callback; then shuts down cleanly. */
 static void check_works(int prio)
 {
-	struct rcb_boost_stats st;
+	struct rcb_boost_stats st = { .size = sizeof(st) };
 	struct rcb_head h;
 	int before = atomic_load(&invoked);
 

@@ -214,7 +214,7 @@ static void c_hold(int conf, const struct bo_priv *pv, struct bo_res *r, int mad
 {
 	uint64_t hold_end = t_all + (uint64_t)pv->hold_ms * 1000000;
 	uint64_t deadline = t_create + (uint64_t)BOOST_TIMEOUT_MS * 1000000;
-	struct rcb_boost_stats s1;
+	struct rcb_boost_stats s1 = { .size = sizeof(s1) };
 
 	for (;;) {
 		uint64_t now = tool_now_ns();
@@ -262,7 +262,7 @@ static void child(void *arg)
 	struct bo_res *r = ch->r;
 	struct inv_flavor_ops rb_ops;
 	struct rcb_config cfg = { .boost = 1 };
-	struct rcb_boost_stats s0, s1;
+	struct rcb_boost_stats s0 = { .size = sizeof(s0) }, s1 = { .size = sizeof(s1) };
 	struct c_sync sy = { 0 };
 	pthread_t *th = calloc((size_t)pv->nreaders, sizeof(*th));
 	int made, sync_on = 0;

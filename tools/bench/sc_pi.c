@@ -141,7 +141,7 @@ static void *u_reader_main(void *arg)
 	if (rcb_register_thread() != 0)
 		return NULL;
 	for (int i = 0; i < u->n; i++) {
-		struct rcb_boost_stats s0, s1;
+		struct rcb_boost_stats s0 = { .size = sizeof(s0) }, s1 = { .size = sizeof(s1) };
 		uint64_t t0, t1;
 
 		rcb_boost_stats(&s0);
@@ -396,7 +396,7 @@ out:
 
 static void c_chain(const struct pi_priv *pv, const struct rcb_config *cfg, struct pi_res *r)
 {
-	struct rcb_boost_stats s0, s1;
+	struct rcb_boost_stats s0 = { .size = sizeof(s0) }, s1 = { .size = sizeof(s1) };
 	pthread_mutexattr_t ma;
 	double v[MAX_CHAIN];
 	int err;
@@ -470,7 +470,7 @@ static void child(void *arg)
 	struct pi_res *r = ch->r;
 	struct rcb_config cfg = { .boost = 1 };
 	struct inv_flavor_ops rb_ops;
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	int err;
 
 	inv_watchdog("rcuboost-bench pi (child)", c_child_timeout_s(pv) - 10);

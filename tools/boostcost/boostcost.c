@@ -144,7 +144,7 @@ static int boost_latency(struct result *r, int rounds)
 
 static int measure(struct result *r, int rounds)
 {
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	struct tool_sattr a = { .policy = SCHED_FIFO, .prio = 1 };
 
 	if (rcb_init(NULL) != 0)

@@ -522,49 +522,30 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* @b - @a for the counters; the rest (state, priority, index) from @b.
- * A counter added to struct rcb_boost_stats belongs here too. */
+/* @b - @a for the counters (RCB_STAT_COUNT in include/rcuboost.h's
+ * list); the rest (state, priority, index, maxima, the running boosters'
+ * CPU time) from @b. */
+#define INV_DELTA(type, name, kind) \
+	if (kind == RCB_STAT_COUNT) \
+		d->name -= a->name;
 static void boost_delta(struct rcb_boost_stats *d, const struct rcb_boost_stats *a,
 			const struct rcb_boost_stats *b)
 {
 	*d = *b;
-	d->blocked -= a->blocked;
-	d->boost_attempt -= a->boost_attempt;
-	d->boost -= a->boost;
-	d->unlock -= a->unlock;
-	d->unboosted -= a->unboosted;
+	RCB_BOOST_STATS_ARTICLE(INV_DELTA)
 	for (size_t e = 0; e < sizeof(d->stats) / sizeof(d->stats[0]); e++)
 		for (size_t s = 0; s < sizeof(d->stats[0]) / sizeof(d->stats[0][0]); s++)
 			d->stats[e][s] -= a->stats[e][s];
-	d->too_early -= a->too_early;
-	d->preempt_enqueued -= a->preempt_enqueued;
-	d->enqueue_reverted -= a->enqueue_reverted;
-	d->boost_failed -= a->boost_failed;
-	d->boost_skipped_higher -= a->boost_skipped_higher;
-	d->restore_kept_app -= a->restore_kept_app;
-	d->passes -= a->passes;
-	d->lock_holds -= a->lock_holds;
-	d->lock_hold_ns_total -= a->lock_hold_ns_total;
-	d->pressure_entries -= a->pressure_entries;
-	d->pressure_kicks -= a->pressure_kicks;
-	d->escalations -= a->escalations;
-	d->boost_latency_count -= a->boost_latency_count;
-	d->boost_latency_ns_total -= a->boost_latency_ns_total;
-	d->sched_syscalls -= a->sched_syscalls;
-	d->pi_boosts -= a->pi_boosts;
-	d->pi_handoffs -= a->pi_handoffs;
-	d->pi_syscalls -= a->pi_syscalls;
-	/* lock_hold_ns_max and boost_latency_ns_max are maxima since the
-	 * process started; booster_cpu_ns is that of the running boosters
-	 * (started by this run's init): neither is a difference. */
+	RCB_BOOST_STATS_MORE(INV_DELTA)
 }
+#undef INV_DELTA
 
 #define FAIL(res, ...) snprintf((res)->error, sizeof((res)->error), __VA_ARGS__)
 
 int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 	    struct inv_result *res)
 {
-	struct rcb_boost_stats bs0, bs1;
+	struct rcb_boost_stats bs0 = { .size = sizeof(bs0) }, bs1 = { .size = sizeof(bs1) };
 	struct gp_timer gt = { 0 };
 	struct sampler sm = { 0 };
 	bool up_on = false, gt_on = false, sm_on = false, hog_on = false, rd_on = false;

@@ -121,7 +121,7 @@ void torture_boost_require_rt(void)
 
 int torture_boost_setup(uint64_t watchdog_ns)
 {
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 	cpu_set_t set;
 	int err, cpu;
 

@@ -164,6 +164,7 @@ void boost_check_stats(void)
 	struct rcb_boost_stats *s = &tstate.boost.stats;
 	char text[4096];
 
+	s->size = sizeof(*s);
 	tstate.boost.stats_err = rcb_boost_stats(s);
 	if (tstate.boost.stats_err) {
 		torture_error(TORTURE_ERR_boost_stats, "rcb_boost_stats returned %d",
@@ -207,7 +208,7 @@ void boost_check_stats(void)
 
 void torture_boost_progress(FILE *f)
 {
-	struct rcb_boost_stats s;
+	struct rcb_boost_stats s = { .size = sizeof(s) };
 
 	if (rcb_boost_stats(&s) != 0)
 		memset(&s, 0, sizeof(s));

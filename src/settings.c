@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Settings: struct rcb_config and the environment into struct
+ * rcb__settings, with the range checks, the defaults and the comparison
+ * of two settings.  The list of settings is src/settings.h.
+ *
+ * Invariant: a failing rcb__build_settings() has written nothing but its
+ * own output, which the caller discards: settings are parsed and
+ * validated into a local copy first.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- environment ------------------------------------------------- */
+
+static int env_error(const char *name, const char *val, const char *range)
+{
+	fprintf(stderr,
+		"rcuboost: environment variable %s=\"%s\" is invalid: expected %s\n",
+		name, val, range);
+	return -EINVAL;
+}
+
+/* Parse decimal @name into *@out within [lo, hi]; absent leaves *@out. */
+static int env_uint(const char *name, unsigned long lo, unsigned long hi,
+		    unsigned long *out, bool *present)
+{
+	const char *v = getenv(name);
+	char range[64];
+	char *end;
+	unsigned long x;
+
+	*present = false;
+	if (!v)
+		return 0;
+	snprintf(range, sizeof(range), "an integer from %lu to %lu", lo, hi);
+	errno = 0;
+	if (*v < '0' || *v > '9')
+		return env_error(name, v, range);
+	x = strtoul(v, &end, 10);
+	if (errno || *end != '\0' || x < lo || x > hi)
+		return env_error(name, v, range);
+	*out = x;
+	*present = true;
+	return 0;
+}
+
+static int env_choice(const char *name, const char *const *words, int n,
+		      const char *range, int *out)
+{
+	const char *v = getenv(name);
+
+	if (!v)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(v, words[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	return env_error(name, v, range);
+}
+
+_Static_assert(offsetof(struct rcb_config, stall_ms) + sizeof(int) + 4 ==
+		       RCB_CONFIG_SIZE_V1,
+	       "RCB_CONFIG_SIZE_V1 is the SONAME 1 layout's size (with padding)");
+
+#define RCB_PRIO_MIN 1
+#define RCB_PRIO_MAX 99
+#define RCB_DEFAULT_PRIO 50
+#define RCB_DEFAULT_PERIOD_MS 10
+#define RCB_DEFAULT_ELEMENTS 4
+#define RCB_DEFAULT_STALL_MS 10000
+#define RCB_STALL_MS_MAX 3600000
+
+static int config_error(const char *field, long val, const char *range)
+{
+	fprintf(stderr,
+		"rcuboost: rcb_init: struct rcb_config field %s = %ld is invalid: expected %s\n",
+		field, val, range);
+	return -EINVAL;
+}
+
+/* In a function, so that a field's type never makes the test trivially
+ * true (-Wtype-limits). */
+static bool in_range(long long v, long long lo, long long hi)
+{
+	return v >= lo && v <= hi;
+}
+
+/* Each field of @c within its documented range (0 means default). */
+static int check_config(const struct rcb_config *c)
+{
+	unsigned int e = c->boost_elements;
+
+#define RCB__CHECK(type, name, env, lo, hi, range, fixed, boost, spec) \
+	if ((range) && !in_range((long long)c->name, lo, hi)) \
+		return config_error(#name, (long)c->name, (range) ? (range) : "");
+	RCB__SETTINGS(RCB__CHECK)
+#undef RCB__CHECK
+	/* The rules a range does not say. */
+	if (e == 1 || (e & (e - 1)))
+		return config_error("boost_elements", (long)e,
+				    "0 (default) or a power of two from 2 to 64");
+	if (c->boost_machine != 0 && c->boost_machine != 3 && c->boost_machine != 8)
+		return config_error("boost_machine", c->boost_machine,
+				    "0 (default), 3 or 8");
+	return 0;
+}
+
+/*
+ * The numeric settings of src/settings.h (RCB__ENV_UINT) left 0 in @c:
+ * from their variable, else their default.
+ */
+static int env_numbers(struct rcb_config *c)
+{
+	unsigned long u;
+	bool have;
+	int err;
+
+#define RCB__ENV_(name, env, gen, lo, hi, def) \
+	if ((gen) && c->name == 0) { \
+		if ((err = env_uint(env, lo, hi, &u, &have))) \
+			return err; \
+		c->name = have ? u : (def); \
+	}
+#define RCB__ENV_SPEC(name, env, ...) RCB__ENV_(name, env, __VA_ARGS__)
+#define RCB__ENV(type, name, env, lo, hi, range, fixed, boost, spec) \
+	RCB__ENV_SPEC(name, env, spec)
+	RCB__SETTINGS(RCB__ENV)
+#undef RCB__ENV
+#undef RCB__ENV_SPEC
+#undef RCB__ENV_
+	return 0;
+}
+
+static int combination_error(const char *what)
+{
+	fprintf(stderr, "rcuboost: rcb_init: invalid combination of settings: %s\n",
+		what);
+	return -EINVAL;
+}
+
+/*
+ * The enhancements' settings from @c (zero fields from the environment)
+ * into @s, whose boost_prio and boost_machine are already final.
+ */
+static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
+{
+	static const char *const backends[] = { "sched", "pi" };
+	bool explicit_levels;
+	unsigned long u;
+	int i, err;
+
+	if (c->booster_cpus == 0) {
+		const char *v = getenv("RCUBOOST_BOOSTER_CPUS");
+
+		if (v && strcmp(v, "node") == 0)
+			c->booster_cpus = 0;
+		else if (v && strcmp(v, "all") == 0)
+			c->booster_cpus = -1;
+		else if (v) {
+			char *end;
+
+			errno = 0;
+			u = strtoul(v, &end, 10);
+			if (*v < '0' || *v > '9' || errno || *end || u < 1 || u > 4096)
+				return env_error("RCUBOOST_BOOSTER_CPUS", v,
+						 "node, all, or a CPU count from 1 to 4096");
+			c->booster_cpus = (int)u;
+		}
+	}
+	if (c->boost_backend == RCB_BACKEND_DEFAULT) {
+		i = 0;
+		if ((err = env_choice("RCUBOOST_BACKEND", backends, 2, "sched or pi",
+				      &i)))
+			return err;
+		c->boost_backend = i ? RCB_BACKEND_PI : RCB_BACKEND_SCHED;
+	}
+	/* Boosted readers stay strictly below the booster, which must
+	 * preempt them to manage them (a booster at priority 1, allowed
+	 * before these settings existed, boosts to 1). */
+	explicit_levels = c->boost_reader_prio || c->boost_ceiling;
+	if (!c->boost_reader_prio)
+		c->boost_reader_prio = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
+	if (!c->boost_ceiling)
+		c->boost_ceiling = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
+	if (c->boost_reader_prio > c->boost_ceiling)
+		return combination_error(
+			"the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
+			"is above the ceiling (boost_ceiling, RCUBOOST_CEILING)");
+	if (s->boost && explicit_levels && c->boost_ceiling >= s->boost_prio)
+		return combination_error(
+			"boosted readers must stay below the booster: boost_reader_prio and "
+			"boost_ceiling (RCUBOOST_READER_PRIO, RCUBOOST_CEILING) must be below "
+			"boost_prio (RCUBOOST_PRIO)");
+	if (s->boost_machine == 8 &&
+	    (c->pressure_callbacks || c->pressure_bytes || c->pressure_psi ||
+	     c->escalate_periods || c->booster_cpus > 0 ||
+	     c->boost_backend == RCB_BACKEND_PI))
+		return combination_error(
+			"memory-pressure boosting, escalation, multiple boosters and the pi "
+			"backend need the 3-state machine (boost_machine 3, RCUBOOST_MACHINE=3)");
+	s->pressure_callbacks = c->pressure_callbacks;
+	s->pressure_bytes = c->pressure_bytes;
+	s->pressure_psi = c->pressure_psi;
+	s->pressure_low_pct = c->pressure_low_pct;
+	s->escalate_periods = c->escalate_periods;
+	s->boost_reader_prio = c->boost_reader_prio;
+	s->boost_ceiling = c->boost_ceiling;
+	s->booster_cpus = s->boost_machine == 8 ? -1 : c->booster_cpus;
+	s->boost_backend = c->boost_backend;
+	s->pi_helpers = c->pi_helpers;
+	return 0;
+}
+
+int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
+			enum rcb_flavor_request *flavor_req)
+{
+	static const char *const flavors[] = { "auto", "membarrier", "fence" };
+	static const char *const policies[] = { "warn", "abort" };
+	struct rcb_config c = { 0 };
+	unsigned long u;
+	bool have;
+	int i, err;
+
+	if (cfg) {
+		size_t usize = rcb__user_size(cfg->size, RCB_CONFIG_SIZE_V1);
+
+		if (!usize)
+			return config_error("size", (long)cfg->size,
+					    "0 or sizeof(struct rcb_config)");
+		if (!rcb__sized_in(&c, sizeof(c), cfg, usize)) {
+			fprintf(stderr,
+				"rcuboost: rcb_init: struct rcb_config size %zu is larger than this library's %zu and sets fields it does not know\n",
+				usize, sizeof(c));
+			return -E2BIG;
+		}
+	}
+	if ((err = check_config(&c)) != 0)
+		return err;
+	if ((err = env_numbers(&c)) != 0)
+		return err;
+	if (c.flavor == RCB_FLAVOR_AUTO) {
+		i = 0;
+		if ((err = env_choice("RCUBOOST_FLAVOR", flavors, 3,
+				      "auto, membarrier or fence", &i)))
+			return err;
+		c.flavor = (enum rcb_flavor_request)i;
+	}
+	if (c.misuse == RCB_MISUSE_DEFAULT) {
+		i = -1;
+		if ((err = env_choice("RCUBOOST_MISUSE", policies, 2,
+				      "warn or abort", &i)))
+			return err;
+		if (i >= 0)
+			c.misuse = i ? RCB_MISUSE_ABORT : RCB_MISUSE_WARN;
+	}
+	if (c.misuse == RCB_MISUSE_DEFAULT)
+		c.misuse = RCB_DEFAULT_MISUSE;
+	if (c.boost == 0) {
+		if ((err = env_uint("RCUBOOST_BOOST", 0, 1, &u, &have)))
+			return err;
+		c.boost = have ? (u ? 1 : -1) : 1;
+	}
+	if (c.boost_elements == 0) {
+		const char *v = getenv("RCUBOOST_ELEMENTS");
+
+		if ((err = env_uint("RCUBOOST_ELEMENTS", 2, 64, &u, &have)))
+			return err;
+		if (have && (u & (u - 1)))
+			return env_error("RCUBOOST_ELEMENTS", v,
+					 "a power of two from 2 to 64");
+		c.boost_elements = have ? (unsigned)u : RCB_DEFAULT_ELEMENTS;
+	}
+	if (c.boost_machine == 0) {
+		static const char *const machines[] = { "3", "8" };
+
+		i = -1;
+		if ((err = env_choice("RCUBOOST_MACHINE", machines, 2, "3 or 8",
+				      &i)))
+			return err;
+		c.boost_machine = i == 1 ? 8 : 3;
+	}
+	s->misuse = c.misuse;
+	s->callback_batch_us = c.callback_batch_us;
+	s->boost = c.boost > 0;
+	s->boost_prio = c.boost_prio;
+	s->boost_period_ms = c.boost_period_ms;
+	s->boost_elements = c.boost_elements;
+	s->stats_interval_s = c.stats_interval_s;
+	/* The stall detector works with or without boosting. */
+	s->stall_ms = c.stall_ms < 0 ? 0 : (unsigned)c.stall_ms;
+	s->boost_machine = c.boost_machine;
+	if ((err = build_enhancements(&c, s)))
+		return err;
+	*flavor_req = c.flavor;
+	return 0;
+}
+
+const char *rcb__settings_differ(const struct rcb__settings *a,
+				 const struct rcb__settings *b,
+				 enum rcb_flavor_request req)
+{
+	/* The flavor in force is what the request allows, not a value. */
+	if ((req == RCB_FLAVOR_REQUIRE_FENCE && a->flavor != RCB_FLAVOR_FENCE) ||
+	    (req == RCB_FLAVOR_REQUIRE_MEMBARRIER &&
+	     a->flavor != RCB_FLAVOR_MEMBARRIER))
+		return "flavor";
+#define RCB__DIFF(type, name, env, lo, hi, range, fixed, boost, spec) \
+	if ((RCB_CONFIG_BOOST || !(boost)) && \
+	    strcmp(#name, "flavor") != 0 && a->name != b->name) \
+		return #name;
+	RCB__SETTINGS(RCB__DIFF)
+#undef RCB__DIFF
+	return NULL;
+}
+
+const char *rcb__settings_fixed(const struct rcb__settings *a,
+				const struct rcb__settings *b, const char *diff)
+{
+	if (!diff)
+		return NULL;
+	if (strcmp(diff, "flavor") == 0)
+		return "the flavor";
+	/* By rank: the message names one field even when several differ. */
+	for (int rank = 2; rank <= 5; rank++) {
+#define RCB__FIXED(type, name, env, lo, hi, range, fixed, boost, spec) \
+	if ((fixed) == rank && a->name != b->name) \
+		return #name;
+		RCB__SETTINGS(RCB__FIXED)
+#undef RCB__FIXED
+	}
+	return NULL;
+}

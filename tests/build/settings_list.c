@@ -1,0 +1,18 @@
+/*
+ * Prints the settings of src/settings.h, one a line: the environment
+ * variable, then "fixed" for one that cannot change for the life of the
+ * process.  readme_settings.sh compares this with README.md.
+ */
+#include <stdio.h>
+
+#include "rcuboost.h"
+#include "src/settings.h"
+
+#define PRINT(type, name, env, lo, hi, range, fixed, boost, spec) \
+	printf("%s%s\n", env, (fixed) ? " fixed" : "");
+
+int main(void)
+{
+	RCB__SETTINGS(PRINT)
+	return 0;
+}

@@ -1,0 +1,139 @@
+/*
+ * Public structs that grow behind a leading size: a caller built against
+ * an older (shorter) layout, the current one, a newer (longer) one, and
+ * size 0 (the first sized layout) all get what the contract says.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "rcuboost.h"
+#include "tests/check.h"
+
+#define POISON 0xa5
+#define EXTRA 64
+
+/* Every byte of @p[from, to) is @c. */
+static int all(const unsigned char *p, size_t from, size_t to, int c)
+{
+	for (size_t i = from; i < to; i++)
+		if (p[i] != c)
+			return 0;
+	return 1;
+}
+
+static union {
+	struct rcb_boost_stats s;
+	struct rcb_config c;
+	unsigned char b[sizeof(struct rcb_boost_stats) + EXTRA];
+} u;
+
+static void poison(size_t size)
+{
+	memset(u.b, POISON, sizeof(u.b));
+	u.s.size = size;
+}
+
+static void stats_sizes(void)
+{
+	const size_t cut = offsetof(struct rcb_boost_stats, stats);
+	const size_t full = sizeof(struct rcb_boost_stats);
+	char buf[4096];
+	int ret;
+
+	/* Older caller: the fields that fit are written, the rest untouched. */
+	poison(cut);
+	ret = rcb_boost_stats(&u.s);
+	CHECK(ret == 0 || ret == -ENOTSUP);
+	CHECK_EQ(u.s.size, cut);
+	CHECK(u.s.idx == -1 || u.s.idx >= 0);
+	CHECK(ret == -ENOTSUP || u.s.machine == 3 || u.s.machine == 8);
+	CHECK(ret == -ENOTSUP || u.s.nstates == 3 || u.s.nstates == 8);
+	CHECK(all(u.b, cut, sizeof(u.b), POISON));
+
+	/* Newer caller: what this library does not know reads as zero. */
+	poison(full + EXTRA);
+	ret = rcb_boost_stats(&u.s);
+	CHECK(ret == 0 || ret == -ENOTSUP);
+	CHECK_EQ(u.s.size, full + EXTRA);
+	CHECK(all(u.b, full, full + EXTRA, 0));
+	CHECK(!all(u.b, sizeof(size_t), full, POISON));
+
+	/* Size 0: the first sized layout, the size left at 0. */
+	poison(0);
+	ret = rcb_boost_stats(&u.s);
+	CHECK(ret == 0 || ret == -ENOTSUP);
+	CHECK_EQ(u.s.size, 0);
+	CHECK(all(u.b, RCB_BOOST_STATS_SIZE_V1, sizeof(u.b), POISON));
+
+	/* A size too small to hold even itself. */
+	for (size_t bad = 1; bad <= sizeof(size_t); bad++) {
+		poison(bad);
+		CHECK_EQ(rcb_boost_stats(&u.s), -EINVAL);
+		CHECK_EQ(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1), -EINVAL);
+		CHECK(all(u.b, sizeof(size_t), sizeof(u.b), POISON));
+	}
+	CHECK_EQ(rcb_boost_stats(NULL), -EINVAL);
+	CHECK_EQ(rcb_boost_stats_format(NULL, buf, sizeof(buf), 0), -EINVAL);
+
+	/* Format: fields past the caller's size print as zero. */
+	memset(&u.s, 0, sizeof(u.s));
+	u.s.size = offsetof(struct rcb_boost_stats, passes);
+	u.s.machine = 3;
+	u.s.nstates = 3;
+	u.s.blocked = 7;
+	u.s.passes = 9;
+	ret = rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1);
+	CHECK(ret > 0 && (size_t)ret < sizeof(buf));
+	if (strcmp(buf, "{\"enabled\":false}\n") != 0) {
+		CHECK(strstr(buf, "\"blocked\":7,"));
+		CHECK(strstr(buf, "\"passes\":0,"));
+		CHECK(strstr(buf, "\"pi_failures\":0}\n"));
+	}
+}
+
+static void config_sizes(void)
+{
+	const size_t cut = offsetof(struct rcb_config, stall_ms);
+	const size_t full = sizeof(struct rcb_config);
+
+	/* Too small, and a newer caller setting a field unknown here:
+	 * refused before anything starts. */
+	memset(u.b, 0, sizeof(u.b));
+	u.c.size = sizeof(size_t);
+	CHECK_EQ(rcb_init(&u.c), -EINVAL);
+	u.c.size = full + EXTRA;
+	u.b[full + EXTRA - 1] = 1;
+	CHECK_EQ(rcb_init(&u.c), -E2BIG);
+
+	/* An older caller: the field past its size is not read (a -7
+	 * stall_ms would be refused), so it gets the default. */
+	memset(u.b, POISON, sizeof(u.b));
+	memset(u.b, 0, cut);
+	u.c.size = cut;
+	CHECK(u.c.stall_ms < -1);
+	CHECK_EQ(rcb_init(&u.c), 0);
+
+	/* The same settings again: a newer caller with zeroes past this
+	 * library's struct, the current layout, and size 0. */
+	memset(u.b, 0, sizeof(u.b));
+	u.c.size = full + EXTRA;
+	CHECK_EQ(rcb_init(&u.c), 0);
+	u.c.size = full;
+	CHECK_EQ(rcb_init(&u.c), 0);
+	u.c.size = 0;
+	CHECK_EQ(rcb_init(&u.c), 0);
+	/* A set field is still compared: this one differs. */
+	u.c.stall_ms = -1;
+	CHECK_EQ(rcb_init(&u.c), -EBUSY);
+	CHECK_EQ(rcb_shutdown(), 0);
+}
+
+int main(void)
+{
+	stats_sizes();
+	config_sizes();
+	stats_sizes();
+	printf("ok\n");
+	return 0;
+}
