@@ -11,7 +11,7 @@
  * (rcb_synchronize()), then invokes the batch in queue order.
  * rcb_barrier() queues a marker and waits until the thread reaches it.
  * rcb_shutdown() stops the thread after it has drained the queue.  The
- * batch lives in file-static variables (not in the thread's locals) so
+ * batch lives in static variables (not in the thread's locals) so
  * that a forked child, which has no callback thread, can find it.
  *
  * Invariants.
@@ -86,6 +86,11 @@
  * Debug builds (RCB_DEBUG) also keep the set of queued heads, to report a
  * head queued again before its callback ran as misuse (it would link the
  * queue into a cycle); release builds have no such code.
+ *
+ * Files.  This file: the queue, rcb_call(), the callback thread,
+ * rcb_barrier(), shutdown and the backlog.  callback_fork.c: the fork
+ * handlers (invariants 11 to 14).  callback_debug.c: the debug set.
+ * callback.h: the state they share.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -96,39 +101,28 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "callback.h"
 #include "internal.h"
 
-static struct {
-	struct rcb_head *_Atomic tail;
-	struct rcb_head stub;
-} rcb__cb_q = { .tail = &rcb__cb_q.stub };
+struct rcb__cb_queue rcb__cb_q = { .tail = &rcb__cb_q.stub };
 
-static _Atomic int rcb__cb_futex;
+_Atomic int rcb__cb_futex;
 /* Callback thread created and not joined. */
-static _Atomic bool rcb__cb_started;
-static _Atomic bool rcb__cb_stop;
+_Atomic bool rcb__cb_started;
+_Atomic bool rcb__cb_stop;
 static pthread_t cb_thread;
-static pthread_mutex_t rcb__cb_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Held across a splice and the publication of its batch, and across
- * fork() (invariant 11). */
-static pthread_mutex_t rcb__cb_splice_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rcb__cb_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Held across a splice and its batch's publication, and across fork(). */
+pthread_mutex_t rcb__cb_splice_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/*
- * The batch the callback thread works on (invariant 11); written only by
- * that thread.  todo: the next node to invoke, NULL when none; last: the
- * batch's last node.  n, bytes: callbacks invoked and not yet subtracted
- * from the backlog (invariant 14).
- */
-static struct {
-	struct rcb_head *_Atomic todo, *_Atomic last;
-	_Atomic unsigned long long n, bytes;
-} rcb__cb_batch;
+/* The batch the callback thread works on (callback.h, invariant 11). */
+struct rcb__cb_batch rcb__cb_batch;
 
 /* Advanced after each barrier marker is reached; barrier waiters sleep on
  * it (invariant 10). */
 static _Atomic int barrier_seq;
 
-static _Atomic unsigned long long rcb__cb_pending, rcb__cb_pending_bytes;
+_Atomic unsigned long long rcb__cb_pending, rcb__cb_pending_bytes;
 static _Atomic unsigned long long peak, peak_bytes, invoked;
 
 /* ---- queue -------------------------------------------------------- */
@@ -201,97 +195,6 @@ static bool splice(struct rcb_head **first, struct rcb_head **last)
 	return true;
 }
 
-/* ---- debug builds: heads queued twice ------------------------------- */
-
-#ifdef RCB_DEBUG
-/*
- * The heads queued and not yet invoked, in an open-addressing set
- * searched over a window of DBG_WINDOW slots from the head's hash.
- * Lock-free and relaxed: it orders nothing (the queue does), and a
- * head's insertion precedes its enqueue, which precedes its removal by
- * the callback thread.  Best effort, never a false report: a head that
- * finds no free slot in its window is not tracked.
- */
-#define DBG_SLOTS 16384u
-#define DBG_WINDOW 32u
-#define DBG_FREED ((uintptr_t)1) /* a slot whose head was removed */
-static _Atomic uintptr_t dbg_queued[DBG_SLOTS];
-
-static unsigned int dbg_hash(const struct rcb_head *h)
-{
-	uint64_t x = (uint64_t)(uintptr_t)h;
-
-	x ^= x >> 29;
-	x *= 0x9e3779b97f4a7c15ull;
-	return (unsigned int)(x >> 40) % DBG_SLOTS;
-}
-
-/* Record @h as queued; true if it already was. */
-static bool dbg_track(struct rcb_head *h)
-{
-	uintptr_t key = (uintptr_t)h;
-	unsigned int base = dbg_hash(h);
-
-	for (int attempt = 0; attempt < 4; attempt++) {
-		_Atomic uintptr_t *slot = NULL;
-		uintptr_t seen = 0;
-
-		for (unsigned int i = 0; i < DBG_WINDOW; i++) {
-			_Atomic uintptr_t *s = &dbg_queued[(base + i) % DBG_SLOTS];
-			uintptr_t v = rcb_load_relaxed(s);
-
-			if (v == key)
-				return true;
-			if ((v == 0 || v == DBG_FREED) && !slot) {
-				slot = s;
-				seen = v;
-			}
-			if (v == 0)
-				break; /* no insertion goes past an empty slot */
-		}
-		if (!slot || rcb_cmpxchg_relaxed(slot, &seen, key))
-			return false;
-	}
-	return false;
-}
-
-static void dbg_untrack(struct rcb_head *h)
-{
-	uintptr_t key = (uintptr_t)h;
-	unsigned int base = dbg_hash(h);
-
-	for (unsigned int i = 0; i < DBG_WINDOW; i++) {
-		_Atomic uintptr_t *s = &dbg_queued[(base + i) % DBG_SLOTS];
-
-		if (rcb_load_relaxed(s) == key) {
-			rcb_store_relaxed(s, DBG_FREED);
-			return;
-		}
-	}
-}
-
-static void dbg_forget_all(void)
-{
-	for (unsigned int i = 0; i < DBG_SLOTS; i++)
-		rcb_store_relaxed(&dbg_queued[i], 0);
-}
-#else
-static inline bool dbg_track(struct rcb_head *h)
-{
-	(void)h;
-	return false;
-}
-
-static inline void dbg_untrack(struct rcb_head *h)
-{
-	(void)h;
-}
-
-static inline void dbg_forget_all(void)
-{
-}
-#endif
-
 /* ---- barrier markers ------------------------------------------------ */
 
 struct barrier_marker {
@@ -299,7 +202,7 @@ struct barrier_marker {
 	_Atomic int done;
 };
 
-static void rcb__cb_barrier_reached(struct rcb_head *h)
+void rcb__cb_barrier_reached(struct rcb_head *h)
 {
 	struct barrier_marker *m = (struct barrier_marker *)h;
 
@@ -400,7 +303,7 @@ static void invoke_batch(void)
 				  rcb_load_relaxed(&rcb__cb_batch.n) + 1);
 		rcb_store_relaxed(&rcb__cb_batch.bytes,
 				  rcb_load_relaxed(&rcb__cb_batch.bytes) + h->bytes);
-		dbg_untrack(h);
+		rcb__cb_dbg_untrack(h);
 		/* [CB-C] The node leaves the batch before any store of its
 		 * invocation: store-store order for fork()'s copy of memory,
 		 * which a forked child reads in
@@ -551,7 +454,7 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 			    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
 		return -ESHUTDOWN;
 	}
-	if (RCB_UNLIKELY(dbg_track(head))) {
+	if (RCB_UNLIKELY(rcb__cb_dbg_track(head))) {
 		rcb_read_unlock();
 		rcb__misuse("rcb_call",
 			    "rcb_head %p is already queued (its callback has not run yet); nothing queued",
@@ -671,116 +574,4 @@ RCB_API void rcb_backlog_reset_peak(void)
 	rcb_store_relaxed(&peak, rcb_load_relaxed(&rcb__cb_pending));
 	rcb_store_relaxed(&peak_bytes,
 			  rcb_load_relaxed(&rcb__cb_pending_bytes));
-}
-
-/* ---- fork() --------------------------------------------------------- */
-
-void rcb__callbacks_fork_prepare(void)
-{
-	pthread_mutex_lock(&rcb__cb_lock);
-	pthread_mutex_lock(&rcb__cb_splice_lock);
-}
-
-void rcb__callbacks_fork_parent(void)
-{
-	pthread_mutex_unlock(&rcb__cb_splice_lock);
-	pthread_mutex_unlock(&rcb__cb_lock);
-}
-
-/* A chain of nodes rebuilt in the child, with the callbacks it counts. */
-struct chain {
-	struct rcb_head *first, *last;
-	unsigned long long n, bytes;
-};
-
-/*
- * Append to @c the nodes from @n to @end, following their links, without
- * barrier markers, and stopping at a missing link (invariant 13).
- * Context: the child of fork(), single-threaded.
- */
-static void chain_take(struct chain *c, struct rcb_head *n,
-		       struct rcb_head *end)
-{
-	while (n) {
-		struct rcb_head *next = n == end ? NULL :
-					rcb_load_relaxed(&n->next);
-
-		if (n->func != rcb__cb_barrier_reached) {
-			if (c->last)
-				rcb_store_relaxed(&c->last->next, n);
-			else
-				c->first = n;
-			c->last = n;
-			c->n++;
-			c->bytes += n->bytes;
-		}
-		n = next;
-	}
-	if (c->last)
-		rcb_store_relaxed(&c->last->next, NULL);
-}
-
-/* Debug builds: the heads of @c are the queued ones. */
-static void chain_track(const struct chain *c)
-{
-	for (struct rcb_head *n = c->first; n; n = rcb_load_relaxed(&n->next)) {
-		dbg_track(n);
-		if (n == c->last)
-			break;
-	}
-}
-
-/*
- * The child has no callback thread (unless a callback forked: invariant
- * 14).  Rebuild the queue from what the parent's thread had not invoked
- * yet and what was queued (invariant 13), and recount the backlog.
- */
-void rcb__callbacks_after_fork_child(void)
-{
-	struct rcb_head *tail = rcb_load_relaxed(&rcb__cb_q.tail);
-	struct rcb_head *todo = rcb_load_relaxed(&rcb__cb_batch.todo);
-	struct rcb_head *last = rcb_load_relaxed(&rcb__cb_batch.last);
-	struct chain rest = { 0 }, queued = { 0 };
-	bool forked_in_callback = rcb__self()->in_callback;
-	unsigned long long n, bytes;
-
-	if (tail != &rcb__cb_q.stub)
-		chain_take(&queued, rcb_load_relaxed(&rcb__cb_q.stub.next), tail);
-	if (todo)
-		chain_take(&rest, todo, last);
-	n = rest.n + queued.n;
-	bytes = rest.bytes + queued.bytes;
-	dbg_forget_all();
-	if (forked_in_callback) {
-		/* The forking thread finishes the batch it is invoking,
-		 * and subtracts the rcb__cb_batch.n callbacks it has invoked. */
-		rcb_store_relaxed(&rcb__cb_batch.todo, rest.first);
-		rcb_store_relaxed(&rcb__cb_batch.last, rest.last);
-		n += rcb_load_relaxed(&rcb__cb_batch.n);
-		bytes += rcb_load_relaxed(&rcb__cb_batch.bytes);
-		chain_track(&rest);
-	} else {
-		/* The rest of the batch goes first, then the queue. */
-		if (rest.first) {
-			rcb_store_relaxed(&rest.last->next, queued.first);
-			queued.first = rest.first;
-			if (!queued.last)
-				queued.last = rest.last;
-		}
-		rcb_store_relaxed(&rcb__cb_batch.todo, NULL);
-		rcb_store_relaxed(&rcb__cb_batch.last, NULL);
-		rcb_store_relaxed(&rcb__cb_batch.n, 0);
-		rcb_store_relaxed(&rcb__cb_batch.bytes, 0);
-		rcb_store_relaxed(&rcb__cb_started, false);
-		rcb_store_relaxed(&rcb__cb_stop, false);
-		rcb_store_relaxed(&rcb__cb_futex, 0);
-	}
-	rcb_store_relaxed(&rcb__cb_q.stub.next, queued.first);
-	rcb_store_relaxed(&rcb__cb_q.tail,
-			  queued.last ? queued.last : &rcb__cb_q.stub);
-	chain_track(&queued);
-	rcb_store_relaxed(&rcb__cb_pending, n);
-	rcb_store_relaxed(&rcb__cb_pending_bytes, bytes);
-	pthread_mutex_init(&rcb__cb_lock, NULL);
-	pthread_mutex_init(&rcb__cb_splice_lock, NULL);
 }
