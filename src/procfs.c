@@ -17,23 +17,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "procfs.h"
-
-/* Read @path into @buf (NUL-terminated); length, or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
 
 /* Parse /proc/<pid>/task/<tid>/stat (proc(5) field numbers). */
 bool rcb__proc_read_task(int pid, int tid, struct task_info *ti)
@@ -43,7 +28,7 @@ bool rcb__proc_read_task(int pid, int tid, struct task_info *ti)
 	int n = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
+	if (rcb__read_small(path, buf, sizeof(buf)) <= 0)
 		return false;
 	open_p = strchr(buf, '(');
 	close_p = strrchr(buf, ')');
@@ -84,7 +69,7 @@ long long rcb__proc_run_ns(int tid)
 	char path[64], buf[128];
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
+	if (rcb__read_small(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	return strtoll(buf, NULL, 10);
 }
