@@ -1,67 +1,68 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Callbacks: rcb_call(), the callback thread, rcb_barrier(), the
- * backlog, and what becomes of all of them at rcb_shutdown() and fork().
+ * Callbacks: rcb_call(), the callback thread, rcb_barrier(), the backlog,
+ * and what becomes of all of them at rcb_shutdown() and fork().
  *
  * Algorithm.  rcb_call() appends to one intrusive multi-producer,
  * single-consumer queue with a stub node: a producer exchanges the tail
  * and then links the previous tail to its node (wait-free: no loop).  The
- * callback thread sleeps on cb_futex while the queue is empty, splices
- * everything queued into a batch, waits for one grace period
+ * callback thread sleeps on rcb__cb_futex while the queue is empty,
+ * splices everything queued into a batch, waits for one grace period
  * (rcb_synchronize()), then invokes the batch in queue order.
  * rcb_barrier() queues a marker and waits until the thread reaches it.
  * rcb_shutdown() stops the thread after it has drained the queue.  The
- * batch lives in file-static variables (not in the thread's locals) so
+ * batch lives in static variables (not in the thread's locals) so
  * that a forked child, which has no callback thread, can find it.
  *
  * Invariants.
  *  1. Only the callback thread (or, when it is not running, a caller
- *     holding cb_lock) removes nodes; producers only append.
+ *     holding rcb__cb_lock) removes nodes; producers only append.
  *  2. A node is invoked only after a grace period that started after it
  *     was queued: the splice that takes it precedes rcb_synchronize().
- *  3. Queue order is invocation order, so a barrier marker is reached
- *     only after every node queued before it has been invoked.
- *  4. cb_futex is -1 only while the callback thread may sleep on an empty
- *     queue; a producer that sees -1 after its enqueue wakes it.
- *  5. pending/pending_bytes count every user callback from rcb_call*()
- *     until its invocation returns; barrier markers are not counted.
+ *  3. Queue order is invocation order, so a barrier marker is reached only
+ *     after every node queued before it has been invoked.
+ *  4. rcb__cb_futex is -1 only while the callback thread may sleep on an
+ *     empty queue; a producer that sees -1 after its enqueue wakes it.
+ *  5. rcb__cb_pending/rcb__cb_pending_bytes count every user callback from
+ *     rcb_call*() until its invocation returns; barrier markers are not
+ *     counted.
  *  6. rcb_call() runs its check of rcb__running and its enqueue inside a
  *     read-side critical section, so rcb_shutdown()'s grace period
  *     separates every accepted enqueue from the stop of the thread.
  *
  * Shutdown and barriers.
- *  7. cb_started and cb_stop change only under cb_lock, and cb_lock is
- *     held from the store of cb_stop until the thread is joined and
- *     cb_started is false again: under cb_lock, cb_started implies that
- *     the thread has not been told to stop.
- *  8. The thread exits only when it has read cb_stop as true and then,
- *     after that read, found the queue empty.  Hence a marker that
- *     rcb_barrier() enqueues under cb_lock while cb_started is true is
- *     taken by the thread: the enqueue precedes the store of cb_stop
- *     (cb_lock orders them), which precedes the thread's final look at
- *     the queue ([CB-SA]).  A barrier that finds cb_started false under
- *     cb_lock has nothing to wait for: the last stop drained the queue,
- *     or the queue holds callbacks inherited across fork(), which it runs
- *     first.
- *  9. The thread is started only under cb_lock, and, except to drain the
- *     queue for rcb_shutdown() or a barrier after it, only while
- *     rcb__running, read under cb_lock: rcb_shutdown() clears
- *     rcb__running before it takes cb_lock to stop the thread, so a start
- *     that comes after the stop sees it cleared and starts nothing.
- * 10. After barrier_reached() sets the marker's done word, neither it nor
- *     anything else touches the marker, which lives in the waiter's stack
- *     frame: the waiter may return at once.  The wake-up goes to the
+ *  7. rcb__cb_started and rcb__cb_stop change only under rcb__cb_lock, and
+ *     rcb__cb_lock is held from the store of rcb__cb_stop until the thread
+ *     is joined and rcb__cb_started is false again: under rcb__cb_lock,
+ *     rcb__cb_started implies that the thread has not been told to stop.
+ *  8. The thread exits only when it has read rcb__cb_stop as true and
+ *     then, after that read, found the queue empty.  Hence a marker that
+ *     rcb_barrier() enqueues under rcb__cb_lock while rcb__cb_started is
+ *     true is taken by the thread: the enqueue precedes the store of
+ *     rcb__cb_stop (rcb__cb_lock orders them), which precedes the thread's
+ *     final look at the queue ([CB-SA]).  A barrier that finds
+ *     rcb__cb_started false under rcb__cb_lock has nothing to wait for:
+ *     the last stop drained the queue, or the queue holds callbacks
+ *     inherited across fork(), which it runs first.
+ *  9. The thread is started only under rcb__cb_lock, and, except to drain
+ *     the queue for rcb_shutdown() or a barrier after it, only while
+ *     rcb__running, read under rcb__cb_lock: rcb_shutdown() clears
+ *     rcb__running before it takes rcb__cb_lock to stop the thread, so a
+ *     start that comes after the stop sees it cleared and starts nothing.
+ * 10. After rcb__cb_barrier_reached() sets the marker's done word, neither
+ *     it nor anything else touches the marker, which lives in the waiter's
+ *     stack frame: the waiter may return at once.  The wake-up goes to the
  *     static word barrier_seq, advanced after done ([CB-BS]).
  *
  * fork().  The child has only the forking thread and a copy of memory.
- * 11. The batch is the nodes from batch.todo (the next node to invoke) to
- *     batch.last, linked by their next fields.  The splice and the
- *     publication of a new batch happen under splice_lock, which the fork
- *     handlers hold across fork(): the child never sees nodes that are in
- *     neither the queue nor the batch.  The thread moves batch.todo past a
- *     node before it invokes the node, with a fence ([CB-C]) between: in
- *     the child's copy, a node whose invocation left any trace is not in
- *     the batch any more.
+ * 11. The batch is the nodes from rcb__cb_batch.todo (the next node to
+ *     invoke) to rcb__cb_batch.last, linked by their next fields.  The
+ *     splice and the publication of a new batch happen under
+ *     rcb__cb_splice_lock, which the fork handlers hold across fork(): the
+ *     child never sees nodes that are in neither the queue nor the batch.
+ *     The thread moves rcb__cb_batch.todo past a node before it invokes
+ *     the node, with a fence ([CB-C]) between: in the child's copy, a node
+ *     whose invocation left any trace is not in the batch any more.
  * 12. The callback being invoked at the instant of fork() is not invoked
  *     in the child: its invocation was work in progress of a thread the
  *     child does not have, like any other thread's.  The child neither
@@ -70,20 +71,26 @@
  *     queue (in order, before what was queued) and waits for a grace
  *     period of the child's own; barrier markers are dropped (their
  *     waiters do not exist in the child, and their stacks may be reused);
- *     a producer that was between its exchange and its link cuts the
- *     chain there (the nodes after the missing link are lost in the
- *     child).  pending/pending_bytes are then recounted from the nodes:
- *     the backlog is exactly what the child will run.  The child starts
- *     its callback thread at its next rcb_call(), rcb_barrier() or
+ *     a producer that was between its exchange and its link cuts the chain
+ *     there (the nodes after the missing link are lost in the child).
+ *     rcb__cb_pending/rcb__cb_pending_bytes are then recounted from the
+ *     nodes: the backlog is exactly what the child will run.  The child
+ *     starts its callback thread at its next rcb_call(), rcb_barrier() or
  *     rcb_shutdown().
  * 14. A callback that calls fork() makes its child's callback thread the
  *     forking thread itself, which finishes its batch there: the child
- *     keeps cb_started, trims the batch in place (same rules as 13), and
- *     counts the callbacks that thread has invoked and not yet accounted.
+ *     keeps rcb__cb_started, trims the batch in place (same rules as 13),
+ *     and counts the callbacks that thread has invoked and not yet
+ *     accounted.
  *
  * Debug builds (RCB_DEBUG) also keep the set of queued heads, to report a
  * head queued again before its callback ran as misuse (it would link the
  * queue into a cycle); release builds have no such code.
+ *
+ * Files.  This file: the queue, rcb_call(), the callback thread,
+ * rcb_barrier(), shutdown and the backlog.  callback_fork.c: the fork
+ * handlers (invariants 11 to 14).  callback_debug.c: the debug set.
+ * callback.h: the state they share.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -94,38 +101,28 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "callback.h"
 #include "internal.h"
 
-static struct {
-	struct rcb_head *_Atomic tail;
-	struct rcb_head stub;
-} q = { .tail = &q.stub };
+struct rcb__cb_queue rcb__cb_q = { .tail = &rcb__cb_q.stub };
 
-static _Atomic int cb_futex;
-static _Atomic bool cb_started;  /* callback thread created and not joined */
-static _Atomic bool cb_stop;
+_Atomic int rcb__cb_futex;
+/* Callback thread created and not joined. */
+_Atomic bool rcb__cb_started;
+_Atomic bool rcb__cb_stop;
 static pthread_t cb_thread;
-static pthread_mutex_t cb_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Held across a splice and the publication of its batch, and across
- * fork() (invariant 11). */
-static pthread_mutex_t splice_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rcb__cb_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Held across a splice and its batch's publication, and across fork(). */
+pthread_mutex_t rcb__cb_splice_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/*
- * The batch the callback thread works on (invariant 11); written only by
- * that thread.  todo: the next node to invoke, NULL when none; last: the
- * batch's last node.  n, bytes: callbacks invoked and not yet subtracted
- * from the backlog (invariant 14).
- */
-static struct {
-	struct rcb_head *_Atomic todo, *_Atomic last;
-	_Atomic unsigned long long n, bytes;
-} batch;
+/* The batch the callback thread works on (callback.h, invariant 11). */
+struct rcb__cb_batch rcb__cb_batch;
 
 /* Advanced after each barrier marker is reached; barrier waiters sleep on
  * it (invariant 10). */
 static _Atomic int barrier_seq;
 
-static _Atomic unsigned long long pending, pending_bytes;
+_Atomic unsigned long long rcb__cb_pending, rcb__cb_pending_bytes;
 static _Atomic unsigned long long peak, peak_bytes, invoked;
 
 /* ---- queue -------------------------------------------------------- */
@@ -133,20 +130,20 @@ static _Atomic unsigned long long peak, peak_bytes, invoked;
 static bool queue_empty(void)
 {
 	/* [CB-E] seq_cst: the consumer's side of [CB-S]/[CB-Q]. */
-	return rcb_load_seq_cst(&q.tail) == &q.stub;
+	return rcb_load_seq_cst(&rcb__cb_q.tail) == &rcb__cb_q.stub;
 }
 
 /*
- * pending_bytes += @bytes; returns the new value.  Written with an empty
- * asm between the fetch-add and the addition: GCC 12.2 (Debian 12)
- * compiles "if (b) x = fetch_add(p, b) + b" (and __atomic_add_fetch) at
+ * rcb__cb_pending_bytes += @bytes; returns the new value.  Written with
+ * an empty asm between the fetch-add and the addition: GCC 12.2 (Debian
+ * 12) compiles "if (b) x = fetch_add(p, b) + b" (and __atomic_add_fetch) at
  * every -O level into "lock xadd %r, p; add %r, %r", twice the old
  * value, since xadd overwrites the register that held b
  * (tests/regression/pressure_bytes_kick.c).
  */
 static unsigned long long add_return_bytes(unsigned long long bytes)
 {
-	unsigned long long old = rcb_add_relaxed(&pending_bytes, bytes);
+	unsigned long long old = rcb_add_relaxed(&rcb__cb_pending_bytes, bytes);
 
 	__asm__("" : "+r"(old));
 	return old + bytes;
@@ -161,7 +158,7 @@ static void enqueue(struct rcb_head *h)
 	 * bytes, next) before its publication, and is sequentially
 	 * consistent for the handshake with the sleeping consumer:
 	 * pairs with [CB-S] in wait_for_work(). */
-	prev = rcb_xchg_seq_cst(&q.tail, h);
+	prev = rcb_xchg_seq_cst(&rcb__cb_q.tail, h);
 	/* [CB-L] Link after publishing the tail; pairs with [CB-N] in
 	 * next_of(), which waits for this store. */
 	rcb_store_release(&prev->next, h);
@@ -189,105 +186,14 @@ static bool splice(struct rcb_head **first, struct rcb_head **last)
 {
 	if (queue_empty())
 		return false;
-	*first = next_of(&q.stub);
+	*first = next_of(&rcb__cb_q.stub);
 	/* No producer writes stub.next until the tail points at the stub
 	 * again, which only our exchange below does. */
-	rcb_store_relaxed(&q.stub.next, NULL);
+	rcb_store_relaxed(&rcb__cb_q.stub.next, NULL);
 	/* [CB-X] pairs with [CB-Q]: every node up to *last is ours. */
-	*last = rcb_xchg_acq_rel(&q.tail, &q.stub);
+	*last = rcb_xchg_acq_rel(&rcb__cb_q.tail, &rcb__cb_q.stub);
 	return true;
 }
-
-/* ---- debug builds: heads queued twice ------------------------------- */
-
-#ifdef RCB_DEBUG
-/*
- * The heads queued and not yet invoked, in an open-addressing set
- * searched over a window of DBG_WINDOW slots from the head's hash.
- * Lock-free and relaxed: it orders nothing (the queue does), and a
- * head's insertion precedes its enqueue, which precedes its removal by
- * the callback thread.  Best effort, never a false report: a head that
- * finds no free slot in its window is not tracked.
- */
-#define DBG_SLOTS 16384u
-#define DBG_WINDOW 32u
-#define DBG_FREED ((uintptr_t)1) /* a slot whose head was removed */
-static _Atomic uintptr_t dbg_queued[DBG_SLOTS];
-
-static unsigned int dbg_hash(const struct rcb_head *h)
-{
-	uint64_t x = (uint64_t)(uintptr_t)h;
-
-	x ^= x >> 29;
-	x *= 0x9e3779b97f4a7c15ull;
-	return (unsigned int)(x >> 40) % DBG_SLOTS;
-}
-
-/* Record @h as queued; true if it already was. */
-static bool dbg_track(struct rcb_head *h)
-{
-	uintptr_t key = (uintptr_t)h;
-	unsigned int base = dbg_hash(h);
-
-	for (int attempt = 0; attempt < 4; attempt++) {
-		_Atomic uintptr_t *slot = NULL;
-		uintptr_t seen = 0;
-
-		for (unsigned int i = 0; i < DBG_WINDOW; i++) {
-			_Atomic uintptr_t *s = &dbg_queued[(base + i) % DBG_SLOTS];
-			uintptr_t v = rcb_load_relaxed(s);
-
-			if (v == key)
-				return true;
-			if ((v == 0 || v == DBG_FREED) && !slot) {
-				slot = s;
-				seen = v;
-			}
-			if (v == 0)
-				break; /* no insertion goes past an empty slot */
-		}
-		if (!slot || rcb_cmpxchg_relaxed(slot, &seen, key))
-			return false;
-	}
-	return false;
-}
-
-static void dbg_untrack(struct rcb_head *h)
-{
-	uintptr_t key = (uintptr_t)h;
-	unsigned int base = dbg_hash(h);
-
-	for (unsigned int i = 0; i < DBG_WINDOW; i++) {
-		_Atomic uintptr_t *s = &dbg_queued[(base + i) % DBG_SLOTS];
-
-		if (rcb_load_relaxed(s) == key) {
-			rcb_store_relaxed(s, DBG_FREED);
-			return;
-		}
-	}
-}
-
-static void dbg_forget_all(void)
-{
-	for (unsigned int i = 0; i < DBG_SLOTS; i++)
-		rcb_store_relaxed(&dbg_queued[i], 0);
-}
-#else
-static inline bool dbg_track(struct rcb_head *h)
-{
-	(void)h;
-	return false;
-}
-
-static inline void dbg_untrack(struct rcb_head *h)
-{
-	(void)h;
-}
-
-static inline void dbg_forget_all(void)
-{
-}
-#endif
 
 /* ---- barrier markers ------------------------------------------------ */
 
@@ -296,7 +202,7 @@ struct barrier_marker {
 	_Atomic int done;
 };
 
-static void barrier_reached(struct rcb_head *h)
+void rcb__cb_barrier_reached(struct rcb_head *h)
 {
 	struct barrier_marker *m = (struct barrier_marker *)h;
 
@@ -314,18 +220,18 @@ static void barrier_reached(struct rcb_head *h)
 
 static void wait_for_work(void)
 {
-	while (queue_empty() && !rcb_load_seq_cst(&cb_stop)) { /* [CB-S] */
+	while (queue_empty() && !rcb_load_seq_cst(&rcb__cb_stop)) { /* [CB-S] */
 		/* [CB-S] Announce the sleep before re-checking the queue and
 		 * the stop flag: store-buffering with the producer's exchange
-		 * and its load of cb_futex, and with the stopper's two
+		 * and its load of rcb__cb_futex, and with the stopper's two
 		 * stores.  Pairs with [CB-Q], [CB-F] and [CB-STOP]. */
-		rcb_store_seq_cst(&cb_futex, -1);
-		if (!queue_empty() || rcb_load_seq_cst(&cb_stop)) { /* [CB-S] */
-			rcb_store_relaxed(&cb_futex, 0);
+		rcb_store_seq_cst(&rcb__cb_futex, -1);
+		if (!queue_empty() || rcb_load_seq_cst(&rcb__cb_stop)) { /* [CB-S] */
+			rcb_store_relaxed(&rcb__cb_futex, 0);
 			break;
 		}
-		rcb__futex_wait(&cb_futex, -1, 0);
-		rcb_store_relaxed(&cb_futex, 0);
+		rcb__futex_wait(&rcb__cb_futex, -1, 0);
+		rcb_store_relaxed(&rcb__cb_futex, 0);
 	}
 }
 
@@ -333,8 +239,8 @@ static void wake_thread(void)
 {
 	int expect = -1;
 
-	if (rcb_cmpxchg_relaxed(&cb_futex, &expect, 0))
-		rcb__futex_wake(&cb_futex, 1);
+	if (rcb_cmpxchg_relaxed(&rcb__cb_futex, &expect, 0))
+		rcb__futex_wake(&rcb__cb_futex, 1);
 }
 
 /*
@@ -345,16 +251,16 @@ static void wake_thread(void)
  */
 static void account_invoked(void)
 {
-	unsigned long long n = rcb_load_relaxed(&batch.n);
-	unsigned long long bytes = rcb_load_relaxed(&batch.bytes);
+	unsigned long long n = rcb_load_relaxed(&rcb__cb_batch.n);
+	unsigned long long bytes = rcb_load_relaxed(&rcb__cb_batch.bytes);
 
-	rcb_max_relaxed(&peak, rcb_load_relaxed(&pending));
-	rcb_max_relaxed(&peak_bytes, rcb_load_relaxed(&pending_bytes));
-	rcb_sub_relaxed(&pending, n);
-	rcb_sub_relaxed(&pending_bytes, bytes);
+	rcb_max_relaxed(&peak, rcb_load_relaxed(&rcb__cb_pending));
+	rcb_max_relaxed(&peak_bytes, rcb_load_relaxed(&rcb__cb_pending_bytes));
+	rcb_sub_relaxed(&rcb__cb_pending, n);
+	rcb_sub_relaxed(&rcb__cb_pending_bytes, bytes);
 	rcb_add_relaxed(&invoked, n);
-	rcb_store_relaxed(&batch.n, 0);
-	rcb_store_relaxed(&batch.bytes, 0);
+	rcb_store_relaxed(&rcb__cb_batch.n, 0);
+	rcb_store_relaxed(&rcb__cb_batch.bytes, 0);
 }
 
 /* Splice the queue into a new batch (invariant 11).  False if empty. */
@@ -363,40 +269,41 @@ static bool take_batch(void)
 	struct rcb_head *first, *last;
 	bool got;
 
-	pthread_mutex_lock(&splice_lock);
+	pthread_mutex_lock(&rcb__cb_splice_lock);
 	got = splice(&first, &last);
 	if (got) {
-		rcb_store_relaxed(&batch.last, last);
-		rcb_store_relaxed(&batch.todo, first);
+		rcb_store_relaxed(&rcb__cb_batch.last, last);
+		rcb_store_relaxed(&rcb__cb_batch.todo, first);
 	}
-	pthread_mutex_unlock(&splice_lock);
+	pthread_mutex_unlock(&rcb__cb_splice_lock);
 	return got;
 }
 
 /*
- * Invoke the batch in order.  The loop reads batch.todo and batch.last
- * anew for each node: a fork() from inside a callback may have trimmed
- * them (invariant 14).
+ * Invoke the batch in order.  The loop reads rcb__cb_batch.todo and
+ * rcb__cb_batch.last anew for each node: a fork() from inside a callback
+ * may have trimmed them (invariant 14).
  */
 static void invoke_batch(void)
 {
 	struct rcb_head *h, *next;
 
-	while ((h = rcb_load_relaxed(&batch.todo))) {
+	while ((h = rcb_load_relaxed(&rcb__cb_batch.todo))) {
 		/* Read before invoking: the callback frees the node. */
-		next = h == rcb_load_relaxed(&batch.last) ? NULL : next_of(h);
-		rcb_store_relaxed(&batch.todo, next);
-		if (h->func == barrier_reached) {
+		next = h == rcb_load_relaxed(&rcb__cb_batch.last) ? NULL : next_of(h);
+		rcb_store_relaxed(&rcb__cb_batch.todo, next);
+		if (h->func == rcb__cb_barrier_reached) {
 			/* The waiter sees the backlog without what it
 			 * waited for. */
 			account_invoked();
-			barrier_reached(h);
+			rcb__cb_barrier_reached(h);
 			continue;
 		}
-		rcb_store_relaxed(&batch.n, rcb_load_relaxed(&batch.n) + 1);
-		rcb_store_relaxed(&batch.bytes,
-				  rcb_load_relaxed(&batch.bytes) + h->bytes);
-		dbg_untrack(h);
+		rcb_store_relaxed(&rcb__cb_batch.n,
+				  rcb_load_relaxed(&rcb__cb_batch.n) + 1);
+		rcb_store_relaxed(&rcb__cb_batch.bytes,
+				  rcb_load_relaxed(&rcb__cb_batch.bytes) + h->bytes);
+		rcb__cb_dbg_untrack(h);
 		/* [CB-C] The node leaves the batch before any store of its
 		 * invocation: store-store order for fork()'s copy of memory,
 		 * which a forked child reads in
@@ -433,9 +340,9 @@ static void *callback_thread(void *arg)
 			nanosleep(&ts, NULL);
 		}
 		/* [CB-SA] The stop flag before the queue (invariant 8):
-		 * pairs with [CB-STOP], whose store follows, under cb_lock,
+		 * pairs with [CB-STOP], whose store follows, under rcb__cb_lock,
 		 * every marker enqueued while the thread was running. */
-		stop = rcb_load_acquire(&cb_stop);
+		stop = rcb_load_acquire(&rcb__cb_stop);
 		if (!take_batch()) {
 			if (stop)
 				break;
@@ -452,24 +359,25 @@ static void *callback_thread(void *arg)
 
 /*
  * Start the callback thread unless it runs.  Without @drain, only while
- * the library runs (invariant 9).  Context: cb_lock held, not a callback.
+ * the library runs (invariant 9).  Context: rcb__cb_lock held, not a callback.
  */
 static int start_thread_locked(bool drain)
 {
 	int err;
 
-	if (rcb_load_relaxed(&cb_started))
+	if (rcb_load_relaxed(&rcb__cb_started))
 		return 0;
 	if (!drain && !rcb_load_relaxed(&rcb__running))
 		return 0;
-	rcb_store_relaxed(&cb_stop, false);
+	rcb_store_relaxed(&rcb__cb_stop, false);
 	err = pthread_create(&cb_thread, NULL, callback_thread, NULL);
 	if (err) {
 		fprintf(stderr, "rcuboost: cannot start the callback thread: %s\n",
 			strerror(err));
 		return -err;
 	}
-	rcb_store_release(&cb_started, true); /* [CB-TR] pairs with [CB-T] */
+	/* [CB-TR] pairs with [CB-T] */
+	rcb_store_release(&rcb__cb_started, true);
 	return 0;
 }
 
@@ -478,38 +386,38 @@ static int start_thread(void)
 	int err;
 
 	/* [CB-T] pairs with [CB-TR] in start_thread_locked(). */
-	if (rcb_load_acquire(&cb_started))
+	if (rcb_load_acquire(&rcb__cb_started))
 		return 0;
-	pthread_mutex_lock(&cb_lock);
+	pthread_mutex_lock(&rcb__cb_lock);
 	err = start_thread_locked(false);
-	pthread_mutex_unlock(&cb_lock);
+	pthread_mutex_unlock(&rcb__cb_lock);
 	return err;
 }
 
 /*
  * Drain the queue and stop the callback thread: start it first if
- * callbacks inherited across fork() have no thread.  Context: cb_lock
+ * callbacks inherited across fork() have no thread.  Context: rcb__cb_lock
  * held (invariant 7), not a callback.
  */
 static int stop_locked(void)
 {
 	int err;
 
-	if (!rcb_load_relaxed(&cb_started) && !queue_empty() &&
+	if (!rcb_load_relaxed(&rcb__cb_started) && !queue_empty() &&
 	    (err = start_thread_locked(true)) != 0)
 		return err;
-	if (!rcb_load_relaxed(&cb_started))
+	if (!rcb_load_relaxed(&rcb__cb_started))
 		return 0;
 	/* [CB-STOP] Stop flag, then an unconditional wake-up, both
 	 * sequentially consistent: pairs with [CB-S] and [CB-SA].  Either
 	 * the thread's re-check sees the flag, or our futex store comes
 	 * after its -1 and its futex_wait() returns at once. */
-	rcb_store_seq_cst(&cb_stop, true);
-	rcb_store_seq_cst(&cb_futex, 0); /* [CB-STOP] */
-	rcb__futex_wake(&cb_futex, 1);
+	rcb_store_seq_cst(&rcb__cb_stop, true);
+	rcb_store_seq_cst(&rcb__cb_futex, 0); /* [CB-STOP] */
+	rcb__futex_wake(&rcb__cb_futex, 1);
 	if ((err = pthread_join(cb_thread, NULL)) != 0)
 		RCB_DIE("pthread_join(callback thread)", err);
-	rcb_store_relaxed(&cb_started, false);
+	rcb_store_relaxed(&rcb__cb_started, false);
 	return 0;
 }
 
@@ -525,7 +433,7 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 			    head ? "the callback function" : "the rcb_head");
 		return -EINVAL;
 	}
-	if (RCB_UNLIKELY(!rcb_load_acquire(&cb_started))) { /* [CB-T] */
+	if (RCB_UNLIKELY(!rcb_load_acquire(&rcb__cb_started))) { /* [CB-T] */
 		if ((err = rcb__ensure_init()) != 0)
 			return err;
 		if (rcb__self()->in_callback) {
@@ -546,7 +454,7 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 			    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
 		return -ESHUTDOWN;
 	}
-	if (RCB_UNLIKELY(dbg_track(head))) {
+	if (RCB_UNLIKELY(rcb__cb_dbg_track(head))) {
 		rcb_read_unlock();
 		rcb__misuse("rcb_call",
 			    "rcb_head %p is already queued (its callback has not run yet); nothing queued",
@@ -557,14 +465,14 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 
 	head->func = func;
 	head->bytes = bytes;
-	n = rcb_add_relaxed(&pending, 1) + 1;
+	n = rcb_add_relaxed(&rcb__cb_pending, 1) + 1;
 	if (bytes)
 		nbytes = add_return_bytes(bytes);
 	enqueue(head);
 	/* [CB-F] Load after the seq_cst exchange in enqueue(): pairs with
 	 * [CB-S]: either the consumer's re-check sees our node, or we see
 	 * its -1 and wake it. */
-	if (RCB_UNLIKELY(rcb_load_seq_cst(&cb_futex) == -1))
+	if (RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_futex) == -1))
 		wake_thread();
 	rcb_read_unlock();
 	/* Memory pressure: the boosters learn of it now, not a period
@@ -600,29 +508,29 @@ RCB_API int rcb_barrier(void)
 			    "called from an RCU callback; the callback thread would wait for itself");
 		return -EDEADLK;
 	}
-	m.head.func = barrier_reached;
+	m.head.func = rcb__cb_barrier_reached;
 	m.head.bytes = 0;
-	/* Invariant 8: the marker is enqueued under cb_lock, while the
+	/* Invariant 8: the marker is enqueued under rcb__cb_lock, while the
 	 * thread runs and has not been told to stop. */
-	pthread_mutex_lock(&cb_lock);
-	if (!rcb_load_relaxed(&cb_started) && !queue_empty()) {
+	pthread_mutex_lock(&rcb__cb_lock);
+	if (!rcb_load_relaxed(&rcb__cb_started) && !queue_empty()) {
 		/* Callbacks inherited across fork(): run them on a thread
 		 * of our own, or, once the library is shut down, drain them
 		 * as rcb_shutdown() would. */
 		err = start_thread_locked(false);
-		if (!err && !rcb_load_relaxed(&cb_started))
+		if (!err && !rcb_load_relaxed(&rcb__cb_started))
 			err = stop_locked();
 	}
-	if (err || !rcb_load_relaxed(&cb_started)) {
+	if (err || !rcb_load_relaxed(&rcb__cb_started)) {
 		/* Nothing was queued since the thread last stopped, or the
 		 * drain above ran it all. */
-		pthread_mutex_unlock(&cb_lock);
+		pthread_mutex_unlock(&rcb__cb_lock);
 		return err;
 	}
 	enqueue(&m.head);
-	if (rcb_load_seq_cst(&cb_futex) == -1) /* [CB-F] */
+	if (rcb_load_seq_cst(&rcb__cb_futex) == -1) /* [CB-F] */
 		wake_thread();
-	pthread_mutex_unlock(&cb_lock);
+	pthread_mutex_unlock(&rcb__cb_lock);
 	for (;;) {
 		/* [CB-WS] pairs with [CB-BS]: if the sequence read is the
 		 * one after our marker's, done reads set below. */
@@ -642,16 +550,16 @@ int rcb__callbacks_stop(void)
 {
 	int err;
 
-	pthread_mutex_lock(&cb_lock);
+	pthread_mutex_lock(&rcb__cb_lock);
 	err = stop_locked();
-	pthread_mutex_unlock(&cb_lock);
+	pthread_mutex_unlock(&rcb__cb_lock);
 	return err;
 }
 
 RCB_API void rcb_backlog(struct rcb_backlog *out)
 {
-	out->callbacks = rcb_load_relaxed(&pending);
-	out->bytes = rcb_load_relaxed(&pending_bytes);
+	out->callbacks = rcb_load_relaxed(&rcb__cb_pending);
+	out->bytes = rcb_load_relaxed(&rcb__cb_pending_bytes);
 	out->peak_callbacks = rcb_load_relaxed(&peak);
 	out->peak_bytes = rcb_load_relaxed(&peak_bytes);
 	if (out->callbacks > out->peak_callbacks)
@@ -663,117 +571,7 @@ RCB_API void rcb_backlog(struct rcb_backlog *out)
 
 RCB_API void rcb_backlog_reset_peak(void)
 {
-	rcb_store_relaxed(&peak, rcb_load_relaxed(&pending));
-	rcb_store_relaxed(&peak_bytes, rcb_load_relaxed(&pending_bytes));
-}
-
-/* ---- fork() --------------------------------------------------------- */
-
-void rcb__callbacks_fork_prepare(void)
-{
-	pthread_mutex_lock(&cb_lock);
-	pthread_mutex_lock(&splice_lock);
-}
-
-void rcb__callbacks_fork_parent(void)
-{
-	pthread_mutex_unlock(&splice_lock);
-	pthread_mutex_unlock(&cb_lock);
-}
-
-/* A chain of nodes rebuilt in the child, with the callbacks it counts. */
-struct chain {
-	struct rcb_head *first, *last;
-	unsigned long long n, bytes;
-};
-
-/*
- * Append to @c the nodes from @n to @end, following their links, without
- * barrier markers, and stopping at a missing link (invariant 13).
- * Context: the child of fork(), single-threaded.
- */
-static void chain_take(struct chain *c, struct rcb_head *n,
-		       struct rcb_head *end)
-{
-	while (n) {
-		struct rcb_head *next = n == end ? NULL :
-					rcb_load_relaxed(&n->next);
-
-		if (n->func != barrier_reached) {
-			if (c->last)
-				rcb_store_relaxed(&c->last->next, n);
-			else
-				c->first = n;
-			c->last = n;
-			c->n++;
-			c->bytes += n->bytes;
-		}
-		n = next;
-	}
-	if (c->last)
-		rcb_store_relaxed(&c->last->next, NULL);
-}
-
-/* Debug builds: the heads of @c are the queued ones. */
-static void chain_track(const struct chain *c)
-{
-	for (struct rcb_head *n = c->first; n; n = rcb_load_relaxed(&n->next)) {
-		dbg_track(n);
-		if (n == c->last)
-			break;
-	}
-}
-
-/*
- * The child has no callback thread (unless a callback forked: invariant
- * 14).  Rebuild the queue from what the parent's thread had not invoked
- * yet and what was queued (invariant 13), and recount the backlog.
- */
-void rcb__callbacks_after_fork_child(void)
-{
-	struct rcb_head *tail = rcb_load_relaxed(&q.tail);
-	struct rcb_head *todo = rcb_load_relaxed(&batch.todo);
-	struct rcb_head *last = rcb_load_relaxed(&batch.last);
-	struct chain rest = { 0 }, queued = { 0 };
-	bool forked_in_callback = rcb__self()->in_callback;
-	unsigned long long n, bytes;
-
-	if (tail != &q.stub)
-		chain_take(&queued, rcb_load_relaxed(&q.stub.next), tail);
-	if (todo)
-		chain_take(&rest, todo, last);
-	n = rest.n + queued.n;
-	bytes = rest.bytes + queued.bytes;
-	dbg_forget_all();
-	if (forked_in_callback) {
-		/* The forking thread finishes the batch it is invoking,
-		 * and subtracts the batch.n callbacks it has invoked. */
-		rcb_store_relaxed(&batch.todo, rest.first);
-		rcb_store_relaxed(&batch.last, rest.last);
-		n += rcb_load_relaxed(&batch.n);
-		bytes += rcb_load_relaxed(&batch.bytes);
-		chain_track(&rest);
-	} else {
-		/* The rest of the batch goes first, then the queue. */
-		if (rest.first) {
-			rcb_store_relaxed(&rest.last->next, queued.first);
-			queued.first = rest.first;
-			if (!queued.last)
-				queued.last = rest.last;
-		}
-		rcb_store_relaxed(&batch.todo, NULL);
-		rcb_store_relaxed(&batch.last, NULL);
-		rcb_store_relaxed(&batch.n, 0);
-		rcb_store_relaxed(&batch.bytes, 0);
-		rcb_store_relaxed(&cb_started, false);
-		rcb_store_relaxed(&cb_stop, false);
-		rcb_store_relaxed(&cb_futex, 0);
-	}
-	rcb_store_relaxed(&q.stub.next, queued.first);
-	rcb_store_relaxed(&q.tail, queued.last ? queued.last : &q.stub);
-	chain_track(&queued);
-	rcb_store_relaxed(&pending, n);
-	rcb_store_relaxed(&pending_bytes, bytes);
-	pthread_mutex_init(&cb_lock, NULL);
-	pthread_mutex_init(&splice_lock, NULL);
+	rcb_store_relaxed(&peak, rcb_load_relaxed(&rcb__cb_pending));
+	rcb_store_relaxed(&peak_bytes,
+			  rcb_load_relaxed(&rcb__cb_pending_bytes));
 }

@@ -40,7 +40,7 @@
  *     invariant 3) and last_lock with a trylock (a reader may call
  *     rcb_stall_report()).  No stdio (stderr's FILE lock) and no malloc
  *     (arena locks): output by write(2) from a static buffer, /proc read
- *     with open/read/getdents64 into stack buffers.
+ *     with open/read/getdents64 into stack buffers (procfs.c).
  *  3. It runs in a thread that is waiting for a stalled grace period
  *     anyway, once per stall, never on a path whose latency matters: its
  *     cost (a scan of /proc, a sleep of STALL_RUN_SAMPLE_NS) is bounded
@@ -53,21 +53,19 @@
  *     view (a tid with a stale since) is harmless and bounded by now.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "probes.h"
+#include "procfs.h"
 #include "states.h"
 
 #define STALL_MAX_READERS 32    /* readers detailed per report */
@@ -140,127 +138,6 @@ __attribute__((format(printf, 2, 3))) static void out_printf(struct out *o,
 		o->pos += (size_t)n;
 }
 
-/* ---- /proc, without stdio or malloc (invariant 2) ------------------ */
-
-/* Read @path into @buf (NUL-terminated); length, or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
-struct task_info {
-	int pid, tid;
-	char comm[20];
-	char state;    /* R, S, D, T, t, Z... */
-	int cpu;       /* last CPU */
-	int policy;    /* SCHED_* */
-	int rt_prio;   /* sched_priority */
-	int nice;
-	long kprio;    /* the kernel's effective prio: < 0 for real-time */
-};
-
-/* Parse /proc/<pid>/task/<tid>/stat (proc(5) field numbers). */
-static bool read_task(int pid, int tid, struct task_info *ti)
-{
-	char path[64], buf[1024], *open_p, *close_p, *p;
-	long f[40];
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return false;
-	open_p = strchr(buf, '(');
-	close_p = strrchr(buf, ')');
-	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ')
-		return false;
-	memset(ti, 0, sizeof(*ti));
-	ti->pid = pid;
-	ti->tid = tid;
-	snprintf(ti->comm, sizeof(ti->comm), "%.*s",
-		 (int)(close_p - open_p - 1), open_p + 1);
-	ti->state = close_p[2];
-	/* Tokens after the state: field k is f[k - 4]. */
-	p = close_p + 3;
-	while (n < 40 && *p) {
-		char *end;
-
-		while (*p == ' ')
-			p++;
-		f[n] = strtol(p, &end, 10);
-		if (end == p)
-			break;
-		n++;
-		p = end;
-	}
-	if (n < 38)
-		return false;
-	ti->kprio = f[18 - 4];
-	ti->nice = (int)f[19 - 4];
-	ti->cpu = (int)f[39 - 4];
-	ti->rt_prio = (int)f[40 - 4];
-	ti->policy = (int)f[41 - 4];
-	return true;
-}
-
-/* Time on CPU in ns (/proc/.../schedstat), or -1. */
-static long long run_ns(int tid)
-{
-	char path[64], buf[128];
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	return strtoll(buf, NULL, 10);
-}
-
-struct dirent64_k {
-	unsigned long long d_ino;
-	long long d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/*
- * Call @fn(@arg, number) for each numeric entry of directory @path,
- * at most *@budget times in all.
- */
-static void for_each_number(const char *path, int *budget,
-			    void (*fn)(void *arg, int num), void *arg)
-{
-	char buf[4096] __attribute__((aligned(8)));
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	long n;
-
-	if (fd < 0)
-		return;
-	while (*budget > 0 &&
-	       (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n && *budget > 0;) {
-			struct dirent64_k *d = (struct dirent64_k *)(buf + off);
-			char *end;
-			long v = strtol(d->d_name, &end, 10);
-
-			off += d->d_reclen;
-			if (end == d->d_name || *end || v <= 0)
-				continue;
-			(*budget)--;
-			fn(arg, (int)v);
-		}
-	}
-	close(fd);
-}
-
 /* ---- the report ----------------------------------------------------- */
 
 struct reader_snap {
@@ -315,7 +192,7 @@ static void scan_task(void *arg, int tid)
 	struct scan *s = arg;
 	struct task_info ti;
 
-	if (!read_task(s->pid, tid, &ti) || ti.state != 'R')
+	if (!rcb__proc_read_task(s->pid, tid, &ti) || ti.state != 'R')
 		return;
 	if (s->pid == s->self_pid && tid == s->self_tid)
 		return; /* the detector, which sleeps while it samples */
@@ -336,7 +213,7 @@ static void scan_process(void *arg, int pid)
 		return; /* read first, as "this process" */
 	s->pid = pid;
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	for_each_number(path, &s->budget, scan_task, s);
+	rcb__proc_for_each_number(path, &s->budget, scan_task, s);
 }
 
 static const char *policy_name(int policy)
@@ -465,11 +342,11 @@ static int build_report(struct out *o, unsigned long gp,
 	*first = r[0].tid;
 
 	for (int i = 0; i < nr; i++) {
-		r[i].have_ti = read_task(self_pid, r[i].tid, &r[i].ti);
+		r[i].have_ti = rcb__proc_read_task(self_pid, r[i].tid, &r[i].ti);
 		if (!r[i].have_ti || r[i].ti.state != 'R')
 			continue;
 		any_r = true;
-		r[i].run0 = run_ns(r[i].tid);
+		r[i].run0 = rcb__proc_run_ns(r[i].tid);
 		int k = 0;
 
 		while (k < ncpus && cpus[k].cpu != r[i].ti.cpu)
@@ -488,8 +365,8 @@ static int build_report(struct out *o, unsigned long gp,
 		char path[48];
 
 		snprintf(path, sizeof(path), "/proc/%d/task", self_pid);
-		for_each_number(path, &s.budget, scan_task, &s);
-		for_each_number("/proc", &s.budget, scan_process, &s);
+		rcb__proc_for_each_number(path, &s.budget, scan_task, &s);
+		rcb__proc_for_each_number("/proc", &s.budget, scan_process, &s);
 		now = rcb__now_ns();
 		if (now - sampled < STALL_RUN_SAMPLE_NS)
 			sleep_ns(STALL_RUN_SAMPLE_NS - (now - sampled));
@@ -498,7 +375,7 @@ static int build_report(struct out *o, unsigned long gp,
 
 			if (!r[i].have_ti || r[i].ti.state != 'R')
 				continue;
-			run1 = run_ns(r[i].tid);
+			run1 = rcb__proc_run_ns(r[i].tid);
 			r[i].running = r[i].run0 >= 0 && run1 > r[i].run0;
 		}
 	}
@@ -560,7 +437,7 @@ static int build_report(struct out *o, unsigned long gp,
 		int tid = rcb_load_relaxed(&leader_tid);
 		unsigned long long since = rcb_load_relaxed(&leader_since_ns);
 		struct task_info ti;
-		bool ok = read_task(self_pid, tid, &ti);
+		bool ok = rcb__proc_read_task(self_pid, tid, &ti);
 
 		out_printf(o, "rcuboost: stall: updater %d \"%s\" leads the grace period, waiting %llu ms\n",
 			   tid, ok ? ti.comm : "?",
@@ -574,7 +451,7 @@ static int build_report(struct out *o, unsigned long gp,
 		if (!tid)
 			continue;
 		out_printf(o, "rcuboost: stall: updater %d \"%s\" waiting %llu ms for it\n",
-			   tid, read_task(self_pid, tid, &ti) ? ti.comm : "?",
+			   tid, rcb__proc_read_task(self_pid, tid, &ti) ? ti.comm : "?",
 			   since && since <= now ? (now - since) / 1000000 : 0);
 	}
 	if (rcb_load_relaxed(&waiters_overflow))
