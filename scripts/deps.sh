@@ -9,7 +9,8 @@ set -eu
 PKGS="cmake:build gcc:build clang:second-compiler make:build
 pkg-config:install-test binutils:symbol-and-disassembly-tests
 man-db:man-page-install-test clang-format:format-lint
-liburcu-dev:benchmark-and-demo-peer spin:model-checks
+liburcu-dev:benchmark-and-demo-peer libck-dev:benchmark-peer-ck_epoch
+rt-tests:cyclictest-latency-measurement spin:model-checks
 systemtap-sdt-dev:USDT-probes bpftrace:USDT-trace-test gnuplot-nox:demo-plot"
 
 missing=""
