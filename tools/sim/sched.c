@@ -114,6 +114,7 @@ struct st {
 	pid_t tid;
 	_Atomic int baton;
 	int policy, prio;
+	int pin; /* virtual CPU it is pinned to, -1: any */
 	int wkind;
 	const void *waddr;
 	uint64_t deadline; /* 0: none */
@@ -294,35 +295,73 @@ static void baton_give(struct st *n)
  * slicing).  @self stays on with probability 1 - switch_pm/1000 when it
  * is among them; otherwise a uniform choice.  NULL if none is runnable.
  */
+/* The owner of PI mutex @m, or NULL (mutexes are further down). */
+static struct st *pi_owner(const void *m);
+
 static struct st *pick(struct st *self)
 {
-	int order[MAXT], n = 0, i, j, cut, ncand;
+	int order[MAXT], cand[MAXT], eff[MAXT], n = 0, i, j, c, ncand = 0;
+	bool used[16] = { false };
 
+	/* Priority inheritance through PI mutexes, along chains of up to
+	 * four owners. */
+	for (i = 0; i < nt; i++)
+		eff[i] = T[i].prio;
+	for (c = 0; c < 4; c++)
+		for (i = 0; i < nt; i++) {
+			struct st *o;
+
+			if (T[i].state == T_BLOCK && T[i].wkind == W_MUTEX &&
+			    (o = pi_owner(T[i].waddr)) && eff[o->id] < eff[i])
+				eff[o->id] = eff[i];
+		}
 	for (i = 0; i < nt; i++) {
 		if (T[i].state != T_RUN)
 			continue;
-		for (j = n; j > 0 && T[order[j - 1]].prio < T[i].prio; j--)
+		for (j = n; j > 0 && eff[order[j - 1]] < eff[i]; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
 		n++;
 	}
 	if (!n)
 		return NULL;
-	ncand = n;
-	if (n > sim_opts.ncpu) {
-		cut = T[order[sim_opts.ncpu - 1]].prio;
-		for (ncand = sim_opts.ncpu; ncand < n && T[order[ncand]].prio == cut;
-		     ncand++)
+	/* Equal priorities in random order: time slicing. */
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && eff[order[j]] == eff[order[i]]; j++)
 			;
+		for (c = j - 1; c > i; c--) {
+			int k = i + (int)sim_rand((unsigned int)(c - i + 1));
+			int x = order[c];
+
+			order[c] = order[k];
+			order[k] = x;
+		}
+	}
+	/* Give CPUs in priority order: a pinned thread only its own, the
+	 * others the highest free one (leaving CPU 0, where the hogs are
+	 * pinned, to the threads pinned there). */
+	for (i = 0; i < n && ncand < sim_opts.ncpu; i++) {
+		struct st *t = &T[order[i]];
+
+		if (t->pin >= 0) {
+			if (used[t->pin])
+				continue;
+			used[t->pin] = true;
+		} else {
+			for (c = sim_opts.ncpu - 1; c >= 0 && used[c]; c--)
+				;
+			used[c] = true;
+		}
+		cand[ncand++] = order[i];
 	}
 	if (self && self->state == T_RUN) {
 		for (i = 0; i < ncand; i++)
-			if (order[i] == self->id)
+			if (cand[i] == self->id)
 				break;
 		if (i < ncand && sim_rand(1000) >= sim_opts.switch_pm)
 			return self;
 	}
-	return &T[order[sim_rand((unsigned int)ncand)]];
+	return &T[cand[sim_rand((unsigned int)ncand)]];
 }
 
 static void wake(struct st *t, int how)
@@ -417,6 +456,12 @@ static void point(struct st *s, const char *file, int line, bool sig)
 		deliver(s);
 }
 
+void sim_busy(uint64_t ns)
+{
+	vtime += ns;
+	point(me, "busy", 0, true);
+}
+
 void rcb__sim_point(const char *file, int line)
 {
 	int e = errno;
@@ -508,6 +553,12 @@ int sim_prio_of(int id)
 	return T[id].prio;
 }
 
+void sim_pin(int cpu)
+{
+	me->pin = cpu < sim_opts.ncpu ? cpu : -1;
+	point(me, "pin", 0, false);
+}
+
 void sim_setprio(int policy, int prio)
 {
 	me->policy = policy;
@@ -574,6 +625,7 @@ void sim_start(void)
 	pthread_key_create(&sim_key, thread_gone);
 	T[0].id = 0;
 	T[0].state = T_RUN;
+	T[0].pin = -1;
 	snprintf(T[0].name, sizeof(T[0].name), "driver");
 	T[0].pt = pthread_self();
 	T[0].tid = gettid();
@@ -598,6 +650,7 @@ int __wrap_pthread_create(pthread_t *pt, const pthread_attr_t *a,
 	memset(s, 0, sizeof(*s));
 	s->id = nt;
 	snprintf(s->name, sizeof(s->name), "t%d", nt);
+	s->pin = -1;
 	s->policy = me->policy;
 	s->prio = me->prio;
 	if (a && pthread_attr_getinheritsched(a, &inh) == 0 &&
@@ -643,6 +696,7 @@ int __wrap_pthread_join(pthread_t pt, void **ret)
 struct mx {
 	const void *addr;
 	int type;
+	bool pi;
 	struct st *owner;
 };
 static struct mx mxs[MX_N];
@@ -664,10 +718,14 @@ int __wrap_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 {
 	struct mx *x = mx_get(m);
 	int type = PTHREAD_MUTEX_NORMAL;
+	int proto = PTHREAD_PRIO_NONE;
 
-	if (a)
+	if (a) {
 		pthread_mutexattr_gettype(a, &type);
+		pthread_mutexattr_getprotocol(a, &proto);
+	}
 	x->type = type;
+	x->pi = proto == PTHREAD_PRIO_INHERIT;
 	x->owner = NULL;
 	return __real_pthread_mutex_init(m, a);
 }
@@ -689,6 +747,13 @@ static int mx_lock(struct st *s, pthread_mutex_t *m)
 		}
 		block(s, W_MUTEX, m, 0);
 	}
+}
+
+static struct st *pi_owner(const void *m)
+{
+	struct mx *x = mx_get(m);
+
+	return x->pi ? x->owner : NULL;
 }
 
 static void mx_unlock(struct st *s, pthread_mutex_t *m)
@@ -836,7 +901,7 @@ int __wrap_sched_getcpu(void)
 {
 	if (!me)
 		return __real_sched_getcpu();
-	return me->id % sim_opts.ncpu;
+	return me->pin >= 0 ? me->pin : me->id % sim_opts.ncpu;
 }
 
 /* ---- clock ---------------------------------------------------------- */

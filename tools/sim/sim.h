@@ -19,7 +19,7 @@
 
 struct sim_opts {
 	unsigned long long seed;
-	int ncpu;              /* virtual CPUs */
+	int ncpu;              /* virtual CPUs, at most 16 */
 	unsigned int switch_pm; /* per-mille chance to switch at a point */
 	uint64_t vtime_limit;  /* virtual ns before "hang" */
 	int trace_lines;       /* trace shown on failure */
@@ -33,6 +33,8 @@ void sim_start(void);
 /* A simulation point in workload code. */
 #define sim_point() rcb__sim_point(__FILE__, __LINE__)
 void rcb__sim_point(const char *file, int line);
+/* A simulation point after @ns of work without shared accesses. */
+void sim_busy(uint64_t ns);
 /* Uniform pseudo-random number below @n from the seeded generator. */
 unsigned int sim_rand(unsigned int n);
 /* Virtual time, ns. */
@@ -54,6 +56,8 @@ void sim_name(const char *name);
 int sim_prio_of(int id);
 /* Set the caller's simulated policy and priority (a hog's SCHED_FIFO). */
 void sim_setprio(int policy, int prio);
+/* Pin the caller to virtual CPU @cpu (-1: any). */
+void sim_pin(int cpu);
 /* A simulated thread exited, then the library tried sched_setattr on it. */
 extern unsigned long sim_boost_after_exit;
 /* Hash of the whole schedule so far (replay check). */
