@@ -68,6 +68,8 @@ int __real_pthread_setschedparam(pthread_t t, int pol,
 int __real_sched_getscheduler(pid_t pid);
 int __real_sched_getparam(pid_t pid, struct sched_param *sp);
 int __real_sched_getcpu(void);
+int __real_sched_yield(void);
+int __real_rcb__sched_last_cpu(pid_t tid);
 /* Their replacements, called instead by the library. */
 long __wrap_syscall(long nr, ...);
 int __wrap_clock_gettime(clockid_t c, struct timespec *ts);
@@ -91,6 +93,8 @@ int __wrap_pthread_setschedparam(pthread_t t, int pol,
 int __wrap_sched_getscheduler(pid_t pid);
 int __wrap_sched_getparam(pid_t pid, struct sched_param *sp);
 int __wrap_sched_getcpu(void);
+int __wrap_sched_yield(void);
+int __wrap_rcb__sched_last_cpu(pid_t tid);
 
 struct sim_opts sim_opts = {
 	.seed = 1, .ncpu = 2, .switch_pm = 100,
@@ -902,6 +906,29 @@ int __wrap_sched_getcpu(void)
 	if (!me)
 		return __real_sched_getcpu();
 	return me->pin >= 0 ? me->pin : me->id % sim_opts.ncpu;
+}
+
+int __wrap_sched_yield(void)
+{
+	if (!me)
+		return __real_sched_yield();
+	point(me, "sched_yield", 0, true);
+	return 0;
+}
+
+/* The library's reading of /proc/self/task/TID/stat (src/boost_sched.c):
+ * the virtual CPU instead of the real one. */
+int __wrap_rcb__sched_last_cpu(pid_t tid)
+{
+	bool dead;
+	struct st *t;
+
+	if (!me)
+		return __real_rcb__sched_last_cpu(tid);
+	t = by_tid(tid, &dead);
+	if (!t)
+		return -1;
+	return t->pin >= 0 ? t->pin : t->id % sim_opts.ncpu;
 }
 
 /* ---- clock ---------------------------------------------------------- */
