@@ -395,6 +395,8 @@ static void usage(FILE *f)
 		"  --readers N  --updaters N  --rounds N   workload size (3, 1, 6)\n"
 		"  --boost           boosting on (default off: RCUBOOST_BOOST=0)\n"
 		"  --vtime-ms N      virtual time before a run counts as hung (20000)\n"
+		"  --max-points N    simulation points before a run counts as hung\n"
+		"                    (a livelock; default 2000000)\n"
 		"  --trace N         trace lines shown on failure (40)\n"
 		"  --keep-going      run every seed even after a failure\n"
 		"  --quiet           print only failures and the summary\n"
@@ -414,7 +416,7 @@ int main(int argc, char **argv)
 		{ "boost", 0, 0, 'b' },     { "vtime-ms", 1, 0, 't' },
 		{ "trace", 1, 0, 'T' },     { "keep-going", 0, 0, 'k' },
 		{ "quiet", 0, 0, 'q' },     { "verbose", 0, 0, 'v' },
-		{ "help", 0, 0, 'h' },      { 0, 0, 0, 0 },
+		{ "max-points", 1, 0, 'M' }, { "help", 0, 0, 'h' },      { 0, 0, 0, 0 },
 	};
 	unsigned long long seed = 1, nseeds = 1, s, failed = 0, first = 0;
 	int ncpu = 0, sw = -1, c, keep = 0, quiet = 0;
@@ -432,6 +434,7 @@ int main(int argc, char **argv)
 		case 'R': rounds = atoi(optarg); break;
 		case 'b': boost_on = true; break;
 		case 't': sim_opts.vtime_limit = strtoull(optarg, NULL, 0) * 1000000ull; break;
+		case 'M': sim_opts.max_points = strtoull(optarg, NULL, 0); break;
 		case 'T': sim_opts.trace_lines = atoi(optarg); break;
 		case 'k': keep = 1; break;
 		case 'q': quiet = 1; break;

@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
@@ -99,6 +100,7 @@ int __wrap_rcb__sched_last_cpu(pid_t tid);
 struct sim_opts sim_opts = {
 	.seed = 1, .ncpu = 2, .switch_pm = 100,
 	.vtime_limit = 20ull * 1000 * 1000 * 1000, .trace_lines = 40,
+	.max_points = 2000000,
 };
 unsigned long sim_boost_after_exit;
 
@@ -126,6 +128,7 @@ struct st {
 	int woke;          /* 1 woken, 2 timed out */
 	void (*sig)(void);
 	bool in_handler;
+	int exit_rounds; /* rounds of thread-specific destructors seen */
 	bool reaped; /* joined: its handle may belong to a new thread */
 	void *(*fn)(void *);
 	void *arg;
@@ -400,6 +403,9 @@ static void expire(void)
 
 static void check_time(void)
 {
+	if (npoints > sim_opts.max_points)
+		sim_fail("hang: %llu simulation points and the run goes on (a livelock, or a loop that never ends)",
+			 sim_opts.max_points);
 	if (vtime > sim_opts.vtime_limit)
 		sim_fail("hang: virtual time passed %llu ms (a waiter never returns under this schedule)",
 			 (unsigned long long)(sim_opts.vtime_limit / 1000000));
@@ -579,6 +585,13 @@ static void thread_gone(void *arg)
 
 	if (!running || me != s)
 		return;
+	/* Leave the simulation only in the last round of destructors:
+	 * the library's own destructor (its exit key, which a library may
+	 * create after ours) must still run as this simulated thread. */
+	if (++s->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS) {
+		pthread_setspecific(sim_key, s);
+		return;
+	}
 	s->state = T_DEAD;
 	tr(s->id, 'E', "exit", 0, 0);
 	wake_on(W_JOIN, s, MAXT);

@@ -22,6 +22,7 @@ struct sim_opts {
 	int ncpu;              /* virtual CPUs, at most 16 */
 	unsigned int switch_pm; /* per-mille chance to switch at a point */
 	uint64_t vtime_limit;  /* virtual ns before "hang" */
+	unsigned long long max_points; /* points before "hang" (livelock) */
 	int trace_lines;       /* trace shown on failure */
 	bool verbose;          /* print every event */
 };
