@@ -70,12 +70,32 @@ static int nreaders = 3, nupdaters = 1, rounds = 6;
 static bool boost_on;
 static bool pin_readers; /* hog workload: readers share CPU 0 with it */
 static volatile int readers_ready;
+static int reader_sid[8];      /* simulated thread ids, 0: not started */
+static volatile int readers_done;
+static bool rw_signals;        /* rw: signal handlers read on readers */
 
 static void check_obj(struct obj *p, const char *who)
 {
 	if (p->retired)
 		sim_fail("grace period ended under a reader: object %d retired while %s read it",
 			 (int)(p - pool), who);
+}
+
+/* The contract lets a handler's read side interrupt anything but the
+ * thread's own rcb_read_lock/unlock (and rcb_init): hold signals back
+ * around those only. */
+static void rlock(void)
+{
+	sim_sigmask(true);
+	rcb_read_lock();
+	sim_sigmask(false);
+}
+
+static void runlock(void)
+{
+	sim_sigmask(true);
+	rcb_read_unlock();
+	sim_sigmask(false);
 }
 
 /* One read-side critical section of a few points, maybe nested, maybe
@@ -85,15 +105,15 @@ static void read_section(const char *who)
 	struct obj *p;
 	int len = (int)sim_rand(8), i;
 
-	rcb_read_lock();
+	rlock();
 	p = rcb_dereference(gptr);
 	for (i = 0; i < len; i++) {
 		sim_point();
 		check_obj(p, who);
 		if (sim_rand(16) == 0) {
-			rcb_read_lock();
+			rlock();
 			check_obj(rcb_dereference(gptr), who);
-			rcb_read_unlock();
+			runlock();
 		}
 		if (sim_rand(32) == 0) {
 			struct timespec ts = { 0, 1000 * (long)sim_rand(50000) };
@@ -102,7 +122,7 @@ static void read_section(const char *who)
 		}
 	}
 	check_obj(p, who);
-	rcb_read_unlock();
+	runlock();
 }
 
 static void *reader(void *arg)
@@ -124,9 +144,17 @@ static void *reader(void *arg)
 	base = sim_prio_of(sim_self());
 	if (sim_rand(2))
 		rcb_register_thread();
+	reader_sid[id] = sim_self();
 	for (i = 0; i < n; i++) {
 		read_section(who);
 		sim_point();
+		/* Leave and come back now and then: a handler's section may
+		 * land in the middle of either (13cc0e3). */
+		if (sim_rand(4) == 0 && !pin_readers) {
+			rcb_unregister_thread();
+			if (sim_rand(2))
+				rcb_register_thread();
+		}
 	}
 	if (boost_on && sim_prio_of(sim_self()) != base)
 		sim_fail("residual boost: %s ends at priority %d, not %d", who,
@@ -134,6 +162,8 @@ static void *reader(void *arg)
 	/* Exit registered (the destructor unregisters) or unregister. */
 	if (sim_rand(2))
 		rcb_unregister_thread();
+	sim_sigmask(true);
+	readers_done++;
 	return NULL;
 }
 
@@ -206,12 +236,27 @@ static void check_callbacks(void)
 				 pool[k].invoked);
 }
 
+/* A handler's section on a reader thread, registered or not. */
+static void rw_handler(void)
+{
+	struct obj *p;
+
+	rcb_read_lock();
+	p = rcb_dereference(gptr);
+	sim_point();
+	check_obj(p, "a signal handler");
+	rcb_read_unlock();
+}
+
 static void run_rw(bool hogs)
 {
 	pthread_t t[16];
 	int n = 0, i;
 
 	gptr = obj_new();
+	rw_signals = !hogs && sim_rand(2);
+	if (rw_signals && rcb_init(NULL) != 0)
+		sim_fail("rcb_init failed");
 	if (hogs) {
 		/* Let the boosters start and raise themselves before the hog
 		 * takes the only CPU. */
@@ -229,6 +274,16 @@ static void run_rw(bool hogs)
 		sim_point();
 	if (hogs)
 		pthread_create(&t[n++], NULL, hog, NULL);
+	while (rw_signals && readers_done < nreaders) {
+		int r = (int)sim_rand((unsigned int)nreaders);
+
+		struct timespec ts = { 0, 200 * (1 + (long)sim_rand(20)) };
+
+		if (reader_sid[r])
+			sim_signal(reader_sid[r], rw_handler);
+		/* Sleep, not spin: readers may sleep for milliseconds. */
+		nanosleep(&ts, NULL);
+	}
 	for (i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	if (rcb_barrier() != 0)
@@ -374,8 +429,8 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 		fprintf(stderr, "rcuboost-sim: unknown workload %s\n", wl);
 		_exit(2);
 	}
-	printf("%-8s cpus=%d switch=%u/1000 ", wl, sim_opts.ncpu,
-	       sim_opts.switch_pm);
+	printf("%-8s cpus=%d switch=%u/1000%s ", wl, sim_opts.ncpu,
+	       sim_opts.switch_pm, rw_signals ? " signals" : "");
 	sim_pass();
 }
 

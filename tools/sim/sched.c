@@ -128,6 +128,7 @@ struct st {
 	int woke;          /* 1 woken, 2 timed out */
 	void (*sig)(void);
 	bool in_handler;
+	bool sigblocked; /* sim_sigmask() */
 	int exit_rounds; /* rounds of thread-specific destructors seen */
 	bool reaped; /* joined: its handle may belong to a new thread */
 	void *(*fn)(void *);
@@ -444,7 +445,7 @@ static void deliver(struct st *s)
 {
 	void (*h)(void) = s->sig;
 
-	if (!h || s->in_handler)
+	if (!h || s->in_handler || s->sigblocked)
 		return;
 	s->sig = NULL;
 	s->in_handler = true;
@@ -556,6 +557,13 @@ void sim_signal(int id, void (*handler)(void))
 {
 	if (id >= 0 && id < nt && T[id].state != T_DEAD)
 		T[id].sig = handler;
+}
+
+void sim_sigmask(bool blocked)
+{
+	me->sigblocked = blocked;
+	if (!blocked)
+		deliver(me);
 }
 
 int sim_prio_of(int id)

@@ -50,6 +50,8 @@ int sim_self(void);
 /* Give thread @id a pending simulated signal: @handler runs on its stack
  * at its next simulation point (not inside another handler). */
 void sim_signal(int id, void (*handler)(void));
+/* Hold back (true) or allow simulated signals to the caller. */
+void sim_sigmask(bool blocked);
 /* Name the calling simulated thread in traces. */
 void sim_name(const char *name);
 /* Scheduling class of the caller, as the simulated kernel sees it:
