@@ -8,7 +8,7 @@ PREFIX  ?= /usr/local
 JOBS    ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench install models-deep clean
+.PHONY: all deps configure build test demo bench install models-deep sim clean
 
 all: build
 
@@ -37,6 +37,13 @@ install: build
 # the ones make test runs.
 models-deep: deps
 	sh models/run_model.sh --deep
+
+# The longer deterministic-simulation sweep (make test runs the short
+# one, CTest label sim): SEEDS seeds of every workload, then boosting.
+SEEDS ?= 20000
+sim: build
+	$(BUILD)/tools/sim/rcuboost-sim --seeds $(SEEDS) --quiet
+	$(BUILD)/tools/sim/rcuboost-sim --boost --seeds $$(($(SEEDS) / 4)) --seed 1000001 --quiet
 
 clean:
 	rm -rf $(BUILD)

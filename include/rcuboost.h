@@ -725,6 +725,26 @@ void __tsan_release(void *addr);
 #define rcb__tsan_release(p) ((void)0)
 #endif
 
+/*
+ * Simulation build (tools/sim/, -DRCB_SIM, never installed): a simulation
+ * point between the outermost lock's snapshot load and its ctr store, and
+ * between the outermost unlock's ctr store and its loads, where the
+ * simulator may preempt the reader.  Normal builds: no code at all.
+ */
+#ifdef RCB_SIM
+void rcb__sim_point(const char *file, int line);
+static inline unsigned long rcb__sim_pass(unsigned long v)
+{
+	rcb__sim_point("rcuboost.h", __LINE__);
+	return v;
+}
+#define RCB__SIM_RD(e) rcb__sim_pass(e)
+#define RCB__SIM_POINT() rcb__sim_point("rcuboost.h", __LINE__)
+#else
+#define RCB__SIM_RD(e) (e)
+#define RCB__SIM_POINT() ((void)0)
+#endif
+
 static inline void rcb_read_lock(void)
 {
 	struct rcb_reader *r = &rcb__reader;
@@ -739,7 +759,8 @@ static inline void rcb_read_lock(void)
 		}
 		rcb__tsan_acquire(&rcb__gp.ctr);
 		atomic_store_explicit(&r->ctr,
-			atomic_load_explicit(&rcb__gp.ctr, memory_order_relaxed) +
+			RCB__SIM_RD(atomic_load_explicit(&rcb__gp.ctr,
+							 memory_order_relaxed)) +
 				RCB__NEST_ONE,
 			memory_order_relaxed);
 		/*
@@ -788,6 +809,7 @@ static inline void rcb_read_unlock(void)
 		 * in src/booster.c.
 		 */
 		rcb__compiler_barrier();
+		RCB__SIM_POINT();
 		if (RCB_UNLIKELY(atomic_load_explicit(&r->special,
 						      memory_order_relaxed) !=
 				 RCB__READER_FAST))

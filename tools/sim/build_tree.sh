@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# build_tree.sh TREE OUT
+#
+# Build rcuboost-sim against the library sources of another checkout
+# TREE (e.g. a pre-fix commit in a scratch worktree) into OUT/rcuboost-sim.
+# TREE's own sources and public header are used unchanged; only its
+# src/atomic.h is replaced by this tree's, which adds the simulation
+# points (atomic.h has not changed otherwise since those commits).  The
+# read side's two points in rcuboost.h are then missing: the readers are
+# preempted only at the workload's points.
+set -eu
+
+[ $# -eq 2 ] || { echo "usage: $0 TREE OUT" >&2; exit 2; }
+tree=$(cd "$1" && pwd)
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+cc=${CC:-cc}
+
+mkdir -p "$out/src" "$out/include/rcuboost"
+cp "$tree"/src/*.c "$tree"/src/*.h "$out/src/"
+cp "$here/../../src/atomic.h" "$out/src/atomic.h"
+sed 's/@RCB_CONFIG_BOOST@/1/' "$tree/include/rcuboost/config.h.in" \
+	>"$out/include/rcuboost/config.h"
+# The library with boosting compiled in: every source but the stand-ins
+# and the test-only per-task-lock machine.
+srcs=$(ls "$out"/src/*.c | grep -v -e '/boost_off\.c$' -e '/boost_pertask\.c$')
+wrap=$(sed 's/^/,--wrap=/' "$here/wrapped.txt" | tr -d '\n')
+# shellcheck disable=SC2086
+$cc -std=c11 -O2 -g -Wall -DRCB_SIM -DRCB_BUILDING_LIBRARY -DRCB_HAVE_SDT=0 \
+	-fvisibility=hidden -I"$out/include" -I"$tree/include" -I"$out/src" \
+	$srcs "$here/main.c" "$here/sched.c" -o "$out/rcuboost-sim" -pthread \
+	"-Wl$wrap"
+echo "$out/rcuboost-sim"

@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-sim: run the real library (the RCB_SIM build) under the
+ * deterministic scheduler of sched.c, one seed after another, each in a
+ * forked child, with checks in every run:
+ *  - no grace period ends under a reader (readers check, at every point
+ *    of their sections, that the object they read was not retired);
+ *  - no callback lost or invoked twice; rcb_barrier() waits for every
+ *    callback queued before it;
+ *  - no residual boost when a reader is done, no sched_setattr on an
+ *    exited thread;
+ *  - no hang: all threads blocked for ever, or virtual time past a bound.
+ * A failure prints the seed and the trace; the same seed replays the
+ * same schedule (the summary line's hash).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rcuboost.h"
+#include "sim.h"
+
+/* ---- shared objects ------------------------------------------------- */
+
+struct obj {
+	struct rcb_head head;
+	int retired; /* set when its grace period has ended */
+	int invoked; /* callback invocations */
+	int queued;
+};
+
+#define NOBJ 512
+static struct obj pool[NOBJ];
+static int npool;
+static struct obj *gptr;
+static int queued, invoked;
+
+static struct obj *obj_new(void)
+{
+	struct obj *o;
+
+	if (npool == NOBJ)
+		sim_fail("workload: object pool exhausted");
+	o = &pool[npool++];
+	return o;
+}
+
+static void retire_cb(struct rcb_head *h)
+{
+	struct obj *o = (struct obj *)h;
+
+	if (o->invoked++)
+		sim_fail("callback of object %d invoked twice", (int)(o - pool));
+	o->retired = 1;
+	invoked++;
+}
+
+/* ---- workload parameters --------------------------------------------- */
+
+static const char *workload = "mix";
+static int nreaders = 3, nupdaters = 1, rounds = 6;
+static bool boost_on;
+static bool pin_readers; /* hog workload: readers share CPU 0 with it */
+static volatile int readers_ready;
+static int reader_sid[8];      /* simulated thread ids, 0: not started */
+static volatile int readers_done;
+static bool rw_signals;        /* rw: signal handlers read on readers */
+
+static void check_obj(struct obj *p, const char *who)
+{
+	if (p->retired)
+		sim_fail("grace period ended under a reader: object %d retired while %s read it",
+			 (int)(p - pool), who);
+}
+
+/* The contract lets a handler's read side interrupt anything but the
+ * thread's own rcb_read_lock/unlock (and rcb_init): hold signals back
+ * around those only. */
+static void rlock(void)
+{
+	sim_sigmask(true);
+	rcb_read_lock();
+	sim_sigmask(false);
+}
+
+static void runlock(void)
+{
+	sim_sigmask(true);
+	rcb_read_unlock();
+	sim_sigmask(false);
+}
+
+/* One read-side critical section of a few points, maybe nested, maybe
+ * blocking (rcb_nanosleep) inside. */
+static void read_section(const char *who)
+{
+	struct obj *p;
+	int len = (int)sim_rand(8), i;
+
+	rlock();
+	p = rcb_dereference(gptr);
+	for (i = 0; i < len; i++) {
+		sim_point();
+		check_obj(p, who);
+		if (sim_rand(16) == 0) {
+			rlock();
+			check_obj(rcb_dereference(gptr), who);
+			runlock();
+		}
+		if (sim_rand(32) == 0) {
+			struct timespec ts = { 0, 1000 * (long)sim_rand(50000) };
+
+			rcb_nanosleep(&ts, NULL);
+		}
+	}
+	check_obj(p, who);
+	runlock();
+}
+
+static void *reader(void *arg)
+{
+	int id = (int)(long)arg, n = rounds * 2, i;
+	char who[16];
+	int base;
+
+	snprintf(who, sizeof(who), "reader%d", id);
+	sim_name(who);
+	if (pin_readers) {
+		/* Registered before the hog starts: a reader preempted while
+		 * it holds the registry lock is not in a section, so no
+		 * booster would help it (doc/sim.md). */
+		sim_pin(0);
+		rcb_register_thread();
+		readers_ready++;
+	}
+	base = sim_prio_of(sim_self());
+	if (sim_rand(2))
+		rcb_register_thread();
+	reader_sid[id] = sim_self();
+	for (i = 0; i < n; i++) {
+		read_section(who);
+		sim_point();
+		/* Leave and come back now and then: a handler's section may
+		 * land in the middle of either (13cc0e3). */
+		if (sim_rand(4) == 0 && !pin_readers) {
+			rcb_unregister_thread();
+			if (sim_rand(2))
+				rcb_register_thread();
+		}
+	}
+	if (boost_on && sim_prio_of(sim_self()) != base)
+		sim_fail("residual boost: %s ends at priority %d, not %d", who,
+			 sim_prio_of(sim_self()), base);
+	/* Exit registered (the destructor unregisters) or unregister. */
+	if (sim_rand(2))
+		rcb_unregister_thread();
+	sim_sigmask(true);
+	readers_done++;
+	return NULL;
+}
+
+static void *updater(void *arg)
+{
+	int id = (int)(long)arg, i;
+	char who[16];
+
+	snprintf(who, sizeof(who), "updater%d", id);
+	sim_name(who);
+	for (i = 0; i < rounds; i++) {
+		struct obj *n = obj_new(), *old;
+
+		old = rcb_xchg_pointer(&gptr, n);
+		switch (sim_rand(3)) {
+		case 0:
+			if (rcb_synchronize() != 0)
+				sim_fail("rcb_synchronize failed");
+			old->retired = 1;
+			break;
+		case 1:
+		case 2:
+			old->queued = 1;
+			queued++;
+			if (rcb_call(&old->head, retire_cb) != 0)
+				sim_fail("rcb_call failed");
+			break;
+		}
+		if (sim_rand(4) == 0) {
+			int q = npool, k;
+
+			if (rcb_barrier() != 0)
+				sim_fail("rcb_barrier failed");
+			for (k = 0; k < q; k++)
+				if (pool[k].queued && !pool[k].invoked &&
+				    &pool[k] != rcb_dereference(gptr))
+					sim_fail("rcb_barrier returned before the callback of object %d",
+						 k);
+		}
+	}
+	return NULL;
+}
+
+/* A real-time hog on the first CPU: SCHED_FIFO above the readers, for a
+ * bounded virtual time, then it stops by itself. */
+static void *hog(void *arg)
+{
+	uint64_t end;
+
+	(void)arg;
+	sim_name("hog");
+	sim_pin(0);
+	sim_setprio(SCHED_FIFO, 10);
+	end = sim_now() + 200ull * 1000 * 1000;
+	while (sim_now() < end)
+		sim_busy(5000);
+	return NULL;
+}
+
+static void check_callbacks(void)
+{
+	int k;
+
+	if (invoked != queued)
+		sim_fail("%d callbacks queued, %d invoked (lost callback)", queued,
+			 invoked);
+	for (k = 0; k < npool; k++)
+		if (pool[k].queued && pool[k].invoked != 1)
+			sim_fail("object %d: callback invoked %d times", k,
+				 pool[k].invoked);
+}
+
+/* A handler's section on a reader thread, registered or not. */
+static void rw_handler(void)
+{
+	struct obj *p;
+
+	rcb_read_lock();
+	p = rcb_dereference(gptr);
+	sim_point();
+	check_obj(p, "a signal handler");
+	rcb_read_unlock();
+}
+
+static void run_rw(bool hogs)
+{
+	pthread_t t[16];
+	int n = 0, i;
+
+	gptr = obj_new();
+	rw_signals = !hogs && sim_rand(2);
+	if (rw_signals && rcb_init(NULL) != 0)
+		sim_fail("rcb_init failed");
+	if (hogs) {
+		/* Let the boosters start and raise themselves before the hog
+		 * takes the only CPU. */
+		struct timespec ts = { 0, 2000000 };
+
+		if (rcb_init(NULL) != 0)
+			sim_fail("rcb_init failed");
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < nreaders; i++)
+		pthread_create(&t[n++], NULL, reader, (void *)(long)i);
+	for (i = 0; i < nupdaters; i++)
+		pthread_create(&t[n++], NULL, updater, (void *)(long)i);
+	while (hogs && readers_ready < nreaders)
+		sim_point();
+	if (hogs)
+		pthread_create(&t[n++], NULL, hog, NULL);
+	while (rw_signals && readers_done < nreaders) {
+		int r = (int)sim_rand((unsigned int)nreaders);
+
+		struct timespec ts = { 0, 200 * (1 + (long)sim_rand(20)) };
+
+		if (reader_sid[r])
+			sim_signal(reader_sid[r], rw_handler);
+		/* Sleep, not spin: readers may sleep for milliseconds. */
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	if (rcb_barrier() != 0)
+		sim_fail("final rcb_barrier failed");
+	check_callbacks();
+	if (rcb_shutdown() != 0)
+		sim_fail("rcb_shutdown failed");
+	check_callbacks();
+}
+
+/* rcb_barrier() racing rcb_shutdown() (the hang fixed in f886afa). */
+static struct obj one;
+static volatile int called;
+static void *barrier_thread(void *arg)
+{
+	(void)arg;
+	sim_name("barrier");
+	one.queued = 1;
+	queued++;
+	if (rcb_call(&one.head, retire_cb) != 0)
+		sim_fail("rcb_call failed");
+	called = 1;
+	for (int i = (int)sim_rand(40); i > 0; i--)
+		sim_point();
+	/* Before, during or after the shutdown: it must return, and only
+	 * after the callback queued before it ran. */
+	if (rcb_barrier() == 0 && !one.invoked)
+		sim_fail("rcb_barrier returned before the callback ran");
+	return NULL;
+}
+
+static void run_shutdown(void)
+{
+	struct rcb_config cfg = { .boost = boost_on ? 0 : -1 };
+	pthread_t t;
+
+	if (rcb_init(&cfg) != 0)
+		sim_fail("rcb_init failed");
+	pthread_create(&t, NULL, barrier_thread, NULL);
+	while (!called)
+		sim_point();
+	for (int i = (int)sim_rand(40); i > 0; i--)
+		sim_point();
+	if (rcb_shutdown() != 0)
+		sim_fail("rcb_shutdown failed");
+	if (!one.invoked)
+		sim_fail("rcb_shutdown returned before the callback ran");
+	pthread_join(t, NULL);
+	check_callbacks();
+}
+
+/* A signal handler's read-side section on a thread that never
+ * registered and keeps taking the registry lock (13cc0e3, 011c0ef). */
+static int sig_value = 42;
+static int *sig_pub = &sig_value;
+static volatile int sig_done, sig_handled;
+
+static void on_signal(void)
+{
+	rcb_read_lock();
+	if (*rcb_dereference(sig_pub) != 42)
+		sim_fail("signal handler read a bad value");
+	rcb_read_lock();
+	rcb_read_unlock();
+	rcb_read_unlock();
+	sig_handled++;
+}
+
+static void *unregistered(void *arg)
+{
+	struct rcb_gp_stats st;
+
+	(void)arg;
+	sim_name("unregistered");
+	for (int i = 0; i < rounds; i++) {
+		if (rcb_synchronize() != 0)
+			sim_fail("rcb_synchronize failed");
+		rcb_stats(&st);
+		rcb_unregister_thread();
+		if (rcb_register_thread() != 0)
+			sim_fail("rcb_register_thread failed");
+		if (rcb_unregister_thread() != 0)
+			sim_fail("rcb_unregister_thread failed");
+	}
+	sig_done = 1;
+	return NULL;
+}
+
+static void run_signal(void)
+{
+	pthread_t t;
+	int id;
+
+	/* The contract: a handler's read side is async-signal-safe once
+	 * the library is initialised. */
+	if (rcb_init(NULL) != 0)
+		sim_fail("rcb_init failed");
+	pthread_create(&t, NULL, unregistered, NULL);
+	id = sim_self() + 1; /* the thread just created */
+	while (!sig_done) {
+		if (sim_rand(4) == 0)
+			sim_signal(id, on_signal);
+		sim_point();
+	}
+	pthread_join(t, NULL);
+}
+
+/* ---- driver ----------------------------------------------------------- */
+
+static const char *const workloads[] = { "rw", "hog", "shutdown", "signal" };
+
+static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
+		   int switch_opt)
+{
+	sim_opts.seed = seed;
+	sim_start();
+	/* The workload, CPUs and switch rate are part of the seed unless
+	 * given. */
+	if (!strcmp(wl, "mix"))
+		wl = workloads[sim_rand(4)];
+	sim_opts.ncpu = ncpu_opt ? ncpu_opt : 1 + (int)sim_rand(4);
+	if (switch_opt >= 0)
+		sim_opts.switch_pm = (unsigned int)switch_opt;
+	else {
+		static const unsigned int rates[] = { 10, 50, 200, 600 };
+
+		sim_opts.switch_pm = rates[sim_rand(4)];
+	}
+	if (!strcmp(wl, "hog")) {
+		sim_opts.ncpu = 2;
+		pin_readers = true;
+	}
+	sim_name("driver");
+	if (!strcmp(wl, "rw"))
+		run_rw(false);
+	else if (!strcmp(wl, "hog"))
+		run_rw(true);
+	else if (!strcmp(wl, "shutdown"))
+		run_shutdown();
+	else if (!strcmp(wl, "signal"))
+		run_signal();
+	else {
+		fprintf(stderr, "rcuboost-sim: unknown workload %s\n", wl);
+		_exit(2);
+	}
+	printf("%-8s cpus=%d switch=%u/1000%s ", wl, sim_opts.ncpu,
+	       sim_opts.switch_pm, rw_signals ? " signals" : "");
+	sim_pass();
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rcuboost-sim [options]\n"
+		"Runs the rcuboost library (its simulation build) under a deterministic\n"
+		"scheduler, one seed per run, and checks every run.\n"
+		"  --seed N          first seed (default 1)\n"
+		"  --seeds N         number of seeds (default 1)\n"
+		"  --workload W      rw, hog, shutdown, signal or mix (default: mix,\n"
+		"                    the seed chooses)\n"
+		"  --cpus N          virtual CPUs (default: the seed chooses 1-4)\n"
+		"  --switch PM       per-mille chance of a switch at each point\n"
+		"                    (default: the seed chooses)\n"
+		"  --readers N  --updaters N  --rounds N   workload size (3, 1, 6)\n"
+		"  --boost           boosting on (default off: RCUBOOST_BOOST=0)\n"
+		"  --vtime-ms N      virtual time before a run counts as hung (20000)\n"
+		"  --max-points N    simulation points before a run counts as hung\n"
+		"                    (a livelock; default 2000000)\n"
+		"  --trace N         trace lines shown on failure (40)\n"
+		"  --keep-going      run every seed even after a failure\n"
+		"  --quiet           print only failures and the summary\n"
+		"  -v, --verbose     print every event (one seed)\n"
+		"  --help\n"
+		"Exit status: 0 all passed, 1 a check failed.  Summary line:\n"
+		"  sim: seeds=N failed=N first_fail=SEED seconds=S\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "seed", 1, 0, 's' },      { "seeds", 1, 0, 'n' },
+		{ "workload", 1, 0, 'w' },  { "cpus", 1, 0, 'c' },
+		{ "switch", 1, 0, 'p' },    { "readers", 1, 0, 'r' },
+		{ "updaters", 1, 0, 'u' },  { "rounds", 1, 0, 'R' },
+		{ "boost", 0, 0, 'b' },     { "vtime-ms", 1, 0, 't' },
+		{ "trace", 1, 0, 'T' },     { "keep-going", 0, 0, 'k' },
+		{ "quiet", 0, 0, 'q' },     { "verbose", 0, 0, 'v' },
+		{ "max-points", 1, 0, 'M' }, { "help", 0, 0, 'h' },      { 0, 0, 0, 0 },
+	};
+	unsigned long long seed = 1, nseeds = 1, s, failed = 0, first = 0;
+	int ncpu = 0, sw = -1, c, keep = 0, quiet = 0;
+	struct timespec t0, t1;
+
+	while ((c = getopt_long(argc, argv, "v", lo, NULL)) != -1) {
+		switch (c) {
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'n': nseeds = strtoull(optarg, NULL, 0); break;
+		case 'w': workload = optarg; break;
+		case 'c': ncpu = atoi(optarg); break;
+		case 'p': sw = atoi(optarg); break;
+		case 'r': nreaders = atoi(optarg); break;
+		case 'u': nupdaters = atoi(optarg); break;
+		case 'R': rounds = atoi(optarg); break;
+		case 'b': boost_on = true; break;
+		case 't': sim_opts.vtime_limit = strtoull(optarg, NULL, 0) * 1000000ull; break;
+		case 'M': sim_opts.max_points = strtoull(optarg, NULL, 0); break;
+		case 'T': sim_opts.trace_lines = atoi(optarg); break;
+		case 'k': keep = 1; break;
+		case 'q': quiet = 1; break;
+		case 'v': sim_opts.verbose = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (ncpu < 0 || ncpu > 16 || nreaders < 0 || nreaders > 8 ||
+	    nupdaters < 0 || nupdaters > 4 || rounds < 1 ||
+	    rounds * (nupdaters + 1) > NOBJ / 2) {
+		fprintf(stderr, "rcuboost-sim: bad size option\n");
+		return 2;
+	}
+	/* Library settings for every run: boosting off unless asked, no
+	 * stall reports (they only print), the membarrier flavor. */
+	setenv("RCUBOOST_BOOST", boost_on ? "1" : "0", 1);
+	setenv("RCUBOOST_STALL_MS", "0", 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (s = seed; s < seed + nseeds; s++) {
+		pid_t pid;
+		int st;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			return 2;
+		}
+		if (pid == 0) {
+			if (quiet && !freopen("/dev/null", "w", stdout))
+				_exit(2);
+			run_one(s, workload, ncpu, sw);
+		}
+		if (waitpid(pid, &st, 0) < 0) {
+			perror("waitpid");
+			return 2;
+		}
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			if (!failed++)
+				first = s;
+			if (WIFSIGNALED(st))
+				fprintf(stderr, "FAIL seed=%llu: killed by signal %d\n",
+					s, WTERMSIG(st));
+			if (!keep)
+				break;
+		}
+		if (nseeds > 20 && (s - seed) % 100 == 99)
+			fprintf(stderr, "sim: %llu seeds done\n", s - seed + 1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("sim: seeds=%llu failed=%llu first_fail=%llu seconds=%.2f\n",
+	       s - seed + (s < seed + nseeds ? 1 : 0), failed, first,
+	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return failed ? 1 : 0;
+}

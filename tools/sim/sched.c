@@ -1,0 +1,1080 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-sim's scheduler: runs the real library (built with -DRCB_SIM)
+ * one thread at a time on virtual CPUs, in virtual time.
+ *
+ * How.  Every simulated thread is a real pthread with a baton (a futex
+ * word); exactly one holds it.  The holder runs until a simulation point
+ * (rcb__sim_point(): every shared access of the library through
+ * src/atomic.h, the read side's two points in rcuboost.h, each wrapped
+ * call below, and the workload's own points), where pick() chooses the
+ * next thread and the baton moves.  The system calls and pthread calls
+ * that block or read the clock are replaced at link time (-Wl,--wrap):
+ * futex, membarrier, sched_setattr/getattr, clock_gettime, nanosleep,
+ * pthread mutexes, condition variables, create and join.  They act on
+ * the scheduler's own state (virtual futexes, mutex owners, priorities),
+ * never on the kernel's, so no real-time policy is ever set.
+ *
+ * Invariants.
+ *  1. Only the baton holder (cur) reads or writes the scheduler state;
+ *     the watchdog thread reads only the progress counter.
+ *  2. The choice at each point depends only on the generator (seeded
+ *     once), the thread states and the priorities: a seed replays.
+ *  3. A thread that blocks leaves the runnable set; when none is
+ *     runnable, virtual time jumps to the earliest timeout; when there is
+ *     no timeout either, every simulated thread is blocked for ever: a
+ *     hang, reported with each thread's wait.
+ *  4. Calls from threads that are not simulated (the parent process, the
+ *     watchdog, a thread past its exit) go to the real functions.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+/* The real functions (-Wl,--wrap=NAME). */
+long __real_syscall(long nr, ...);
+int __real_clock_gettime(clockid_t c, struct timespec *ts);
+int __real_nanosleep(const struct timespec *req, struct timespec *rem);
+int __real_clock_nanosleep(clockid_t c, int flags, const struct timespec *req,
+			   struct timespec *rem);
+int __real_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a);
+int __real_pthread_mutex_lock(pthread_mutex_t *m);
+int __real_pthread_mutex_trylock(pthread_mutex_t *m);
+int __real_pthread_mutex_unlock(pthread_mutex_t *m);
+int __real_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+int __real_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+				  const struct timespec *t);
+int __real_pthread_cond_signal(pthread_cond_t *c);
+int __real_pthread_cond_broadcast(pthread_cond_t *c);
+int __real_pthread_create(pthread_t *t, const pthread_attr_t *a,
+			  void *(*fn)(void *), void *arg);
+int __real_pthread_join(pthread_t t, void **ret);
+int __real_pthread_setschedparam(pthread_t t, int pol,
+				 const struct sched_param *sp);
+int __real_sched_getscheduler(pid_t pid);
+int __real_sched_getparam(pid_t pid, struct sched_param *sp);
+int __real_sched_getcpu(void);
+int __real_sched_yield(void);
+int __real_rcb__sched_last_cpu(pid_t tid);
+/* Their replacements, called instead by the library. */
+long __wrap_syscall(long nr, ...);
+int __wrap_clock_gettime(clockid_t c, struct timespec *ts);
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem);
+int __wrap_clock_nanosleep(clockid_t c, int flags, const struct timespec *req,
+			   struct timespec *rem);
+int __wrap_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a);
+int __wrap_pthread_mutex_lock(pthread_mutex_t *m);
+int __wrap_pthread_mutex_trylock(pthread_mutex_t *m);
+int __wrap_pthread_mutex_unlock(pthread_mutex_t *m);
+int __wrap_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+int __wrap_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+				  const struct timespec *t);
+int __wrap_pthread_cond_signal(pthread_cond_t *c);
+int __wrap_pthread_cond_broadcast(pthread_cond_t *c);
+int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a,
+			  void *(*fn)(void *), void *arg);
+int __wrap_pthread_join(pthread_t t, void **ret);
+int __wrap_pthread_setschedparam(pthread_t t, int pol,
+				 const struct sched_param *sp);
+int __wrap_sched_getscheduler(pid_t pid);
+int __wrap_sched_getparam(pid_t pid, struct sched_param *sp);
+int __wrap_sched_getcpu(void);
+int __wrap_sched_yield(void);
+int __wrap_rcb__sched_last_cpu(pid_t tid);
+
+struct sim_opts sim_opts = {
+	.seed = 1, .ncpu = 2, .switch_pm = 100,
+	.vtime_limit = 20ull * 1000 * 1000 * 1000, .trace_lines = 40,
+	.max_points = 2000000,
+};
+unsigned long sim_boost_after_exit;
+
+#define MAXT 64
+#define STEP_NS 50
+#define VT_BASE 1000000000ull
+
+enum { T_FREE, T_RUN, T_BLOCK, T_DEAD };
+enum { W_NONE, W_FUTEX, W_MUTEX, W_COND, W_JOIN, W_SLEEP };
+static const char *const wname[] = { "running", "futex", "mutex", "condvar",
+				     "join", "sleep" };
+
+struct st {
+	int id, state;
+	char name[24];
+	pthread_t pt;
+	pid_t tid;
+	_Atomic int baton;
+	int policy, prio;
+	int pin; /* virtual CPU it is pinned to, -1: any */
+	int wkind;
+	const void *waddr;
+	uint64_t deadline; /* 0: none */
+	uint64_t wseq;     /* order of blocking, for FIFO wake-ups */
+	int woke;          /* 1 woken, 2 timed out */
+	void (*sig)(void);
+	bool in_handler;
+	bool sigblocked; /* sim_sigmask() */
+	int exit_rounds; /* rounds of thread-specific destructors seen */
+	bool reaped; /* joined: its handle may belong to a new thread */
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static struct st T[MAXT];
+static int nt;
+static __thread struct st *me;
+static struct st *cur;
+static bool running;
+static uint64_t vtime, wseq_next;
+static unsigned long long npoints;
+static _Atomic unsigned long long progress;
+static uint64_t rng;
+static uint64_t thash = 1469598103934665603ull;
+static pthread_key_t sim_key;
+
+/* ---- trace ---------------------------------------------------------- */
+
+#define TRACE_N 4096
+struct tev {
+	uint64_t vt;
+	short id;
+	char kind;
+	const char *file;
+	int line;
+	long aux;
+};
+static struct tev trace[TRACE_N];
+static unsigned long ntrace;
+
+static void tr(int id, char kind, const char *file, int line, long aux)
+{
+	struct tev *e = &trace[ntrace++ % TRACE_N];
+
+	e->vt = vtime;
+	e->id = (short)id;
+	e->kind = kind;
+	e->file = file;
+	e->line = line;
+	e->aux = aux;
+	thash = (thash ^ (uint64_t)(id * 131 + kind)) * 1099511628211ull;
+	thash = (thash ^ (uint64_t)line) * 1099511628211ull;
+	if (sim_opts.verbose)
+		fprintf(stderr, "  %10llu t%d %c %s:%d %ld\n",
+			(unsigned long long)vtime, id, kind, file, line, aux);
+}
+
+static const char *base(const char *f)
+{
+	const char *s = strrchr(f, '/');
+
+	return s ? s + 1 : f;
+}
+
+static void dump_trace(void)
+{
+	unsigned long n = (unsigned long)sim_opts.trace_lines, i;
+	static const char *const kinds[128] = {
+		['P'] = "point", ['S'] = "signal", ['B'] = "block",
+		['W'] = "wake", ['X'] = "switch", ['E'] = "exit",
+		['C'] = "create", ['T'] = "timeout", ['R'] = "prio",
+	};
+
+	if (n > ntrace)
+		n = ntrace;
+	if (n > TRACE_N)
+		n = TRACE_N;
+	fprintf(stderr, "last %lu of %lu events (vtime ns, thread, event, where):\n",
+		n, ntrace);
+	for (i = ntrace - n; i < ntrace; i++) {
+		struct tev *e = &trace[i % TRACE_N];
+		const char *k = kinds[(int)e->kind & 127];
+
+		fprintf(stderr, "  %12llu  t%-2d %-14s %-7s %s:%d", (unsigned long long)e->vt,
+			e->id, T[e->id].name, k ? k : "?", base(e->file), e->line);
+		if (e->kind == 'X' || e->kind == 'W' || e->kind == 'C')
+			fprintf(stderr, " -> t%ld", e->aux);
+		if (e->kind == 'R')
+			fprintf(stderr, " prio %ld", e->aux);
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "threads:\n");
+	for (i = 0; i < (unsigned long)nt; i++) {
+		struct st *t = &T[i];
+
+		fprintf(stderr, "  t%-2lu %-14s %-6s prio %2d %s", i, t->name,
+			t->state == T_DEAD ? "exited" :
+			t->state == T_BLOCK ? "blocked" : "ready",
+			t->prio, t->state == T_BLOCK ? wname[t->wkind] : "");
+		if (t->state == T_BLOCK && t->waddr)
+			fprintf(stderr, " on %p", t->waddr);
+		if (t->state == T_BLOCK && t->deadline)
+			fprintf(stderr, " until %llu",
+				(unsigned long long)t->deadline);
+		fputc('\n', stderr);
+	}
+}
+
+void sim_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "FAIL seed=%llu vtime=%lluns points=%llu: ",
+		sim_opts.seed, (unsigned long long)vtime, npoints);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	dump_trace();
+	fprintf(stderr, "replay: rcuboost-sim --seed %llu (same options) -v\n",
+		sim_opts.seed);
+	fflush(stderr);
+	_exit(1);
+}
+
+void sim_pass(void)
+{
+	printf("ok seed=%llu vtime=%lluns points=%llu hash=%016llx\n",
+	       sim_opts.seed, (unsigned long long)vtime, npoints,
+	       (unsigned long long)thash);
+	fflush(stdout);
+	_exit(0);
+}
+
+uint64_t sim_trace_hash(void) { return thash; }
+unsigned long long sim_points(void) { return npoints; }
+uint64_t sim_now(void) { return vtime; }
+int sim_self(void) { return me ? me->id : -1; }
+
+void sim_name(const char *name)
+{
+	if (me)
+		snprintf(me->name, sizeof(me->name), "%s", name);
+}
+
+/* splitmix64: small, and the same sequence everywhere. */
+unsigned int sim_rand(unsigned int n)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return n ? (unsigned int)(z % n) : 0;
+}
+
+/* ---- baton ---------------------------------------------------------- */
+
+static void baton_wait(struct st *s)
+{
+	while (!atomic_exchange(&s->baton, 0))
+		__real_syscall(SYS_futex, &s->baton, FUTEX_WAIT_PRIVATE, 0,
+			       NULL, NULL, 0);
+}
+
+static void baton_give(struct st *n)
+{
+	cur = n;
+	atomic_store(&n->baton, 1);
+	__real_syscall(SYS_futex, &n->baton, FUTEX_WAKE_PRIVATE, 1, NULL,
+		       NULL, 0);
+}
+
+/* ---- choice --------------------------------------------------------- */
+
+/*
+ * The threads that are on a virtual CPU: the ncpu highest priorities
+ * among the runnable ones, all of a tied priority at the boundary (time
+ * slicing).  @self stays on with probability 1 - switch_pm/1000 when it
+ * is among them; otherwise a uniform choice.  NULL if none is runnable.
+ */
+/* The owner of PI mutex @m, or NULL (mutexes are further down). */
+static struct st *pi_owner(const void *m);
+
+static struct st *pick(struct st *self)
+{
+	int order[MAXT], cand[MAXT], eff[MAXT], n = 0, i, j, c, ncand = 0;
+	bool used[16] = { false };
+
+	/* Priority inheritance through PI mutexes, along chains of up to
+	 * four owners. */
+	for (i = 0; i < nt; i++)
+		eff[i] = T[i].prio;
+	for (c = 0; c < 4; c++)
+		for (i = 0; i < nt; i++) {
+			struct st *o;
+
+			if (T[i].state == T_BLOCK && T[i].wkind == W_MUTEX &&
+			    (o = pi_owner(T[i].waddr)) && eff[o->id] < eff[i])
+				eff[o->id] = eff[i];
+		}
+	for (i = 0; i < nt; i++) {
+		if (T[i].state != T_RUN)
+			continue;
+		for (j = n; j > 0 && eff[order[j - 1]] < eff[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+		n++;
+	}
+	if (!n)
+		return NULL;
+	/* Equal priorities in random order: time slicing. */
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && eff[order[j]] == eff[order[i]]; j++)
+			;
+		for (c = j - 1; c > i; c--) {
+			int k = i + (int)sim_rand((unsigned int)(c - i + 1));
+			int x = order[c];
+
+			order[c] = order[k];
+			order[k] = x;
+		}
+	}
+	/* Give CPUs in priority order: a pinned thread only its own, the
+	 * others the highest free one (leaving CPU 0, where the hogs are
+	 * pinned, to the threads pinned there). */
+	for (i = 0; i < n && ncand < sim_opts.ncpu; i++) {
+		struct st *t = &T[order[i]];
+
+		if (t->pin >= 0) {
+			if (used[t->pin])
+				continue;
+			used[t->pin] = true;
+		} else {
+			for (c = sim_opts.ncpu - 1; c >= 0 && used[c]; c--)
+				;
+			used[c] = true;
+		}
+		cand[ncand++] = order[i];
+	}
+	if (self && self->state == T_RUN) {
+		for (i = 0; i < ncand; i++)
+			if (cand[i] == self->id)
+				break;
+		if (i < ncand && sim_rand(1000) >= sim_opts.switch_pm)
+			return self;
+	}
+	return &T[cand[sim_rand((unsigned int)ncand)]];
+}
+
+static void wake(struct st *t, int how)
+{
+	t->state = T_RUN;
+	t->woke = how;
+	t->wkind = W_NONE;
+	tr(me ? me->id : 0, how == 2 ? 'T' : 'W', "sched", 0, t->id);
+}
+
+static uint64_t min_deadline(void)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < nt; i++)
+		if (T[i].state == T_BLOCK && T[i].deadline &&
+		    (!m || T[i].deadline < m))
+			m = T[i].deadline;
+	return m;
+}
+
+static void expire(void)
+{
+	int i;
+
+	for (i = 0; i < nt; i++)
+		if (T[i].state == T_BLOCK && T[i].deadline &&
+		    T[i].deadline <= vtime)
+			wake(&T[i], 2);
+}
+
+static void check_time(void)
+{
+	if (npoints > sim_opts.max_points)
+		sim_fail("hang: %llu simulation points and the run goes on (a livelock, or a loop that never ends)",
+			 sim_opts.max_points);
+	if (vtime > sim_opts.vtime_limit)
+		sim_fail("hang: virtual time passed %llu ms (a waiter never returns under this schedule)",
+			 (unsigned long long)(sim_opts.vtime_limit / 1000000));
+}
+
+/* The next thread to run after @self (NULL: self cannot run), moving
+ * virtual time past idle gaps (invariant 3). */
+static struct st *next_after(struct st *self)
+{
+	struct st *n;
+	uint64_t d;
+
+	for (;;) {
+		n = pick(self);
+		if (n)
+			return n;
+		d = min_deadline();
+		if (!d)
+			sim_fail("hang: every simulated thread is blocked, none with a timeout");
+		vtime = d;
+		check_time();
+		expire();
+	}
+}
+
+static void switch_to(struct st *s, struct st *n)
+{
+	if (n == s)
+		return;
+	tr(s->id, 'X', "sched", 0, n->id);
+	baton_give(n);
+	baton_wait(s);
+}
+
+static void deliver(struct st *s)
+{
+	void (*h)(void) = s->sig;
+
+	if (!h || s->in_handler || s->sigblocked)
+		return;
+	s->sig = NULL;
+	s->in_handler = true;
+	tr(s->id, 'S', "signal", 0, 0);
+	h();
+	s->in_handler = false;
+}
+
+static void point(struct st *s, const char *file, int line, bool sig)
+{
+	npoints++;
+	atomic_store_explicit(&progress, npoints, memory_order_relaxed);
+	vtime += STEP_NS;
+	tr(s->id, 'P', file, line, 0);
+	check_time();
+	expire();
+	switch_to(s, next_after(s));
+	if (sig)
+		deliver(s);
+}
+
+void sim_busy(uint64_t ns)
+{
+	vtime += ns;
+	point(me, "busy", 0, true);
+}
+
+void rcb__sim_point(const char *file, int line)
+{
+	int e = errno;
+
+	if (me && running)
+		point(me, file, line, true);
+	errno = e;
+}
+
+/* Block the caller: returns 1 when woken, 2 on timeout. */
+static int block(struct st *s, int kind, const void *addr, uint64_t deadline)
+{
+	s->state = T_BLOCK;
+	s->wkind = kind;
+	s->waddr = addr;
+	s->deadline = deadline;
+	s->wseq = wseq_next++;
+	s->woke = 0;
+	tr(s->id, 'B', wname[kind], 0, 0);
+	switch_to(s, next_after(NULL));
+	s->deadline = 0;
+	return s->woke;
+}
+
+/* Wake up to @nr threads blocked as @kind on @addr, highest priority
+ * first, then in blocking order; returns how many. */
+static int wake_on(int kind, const void *addr, int nr)
+{
+	int n = 0;
+
+	while (n < nr) {
+		struct st *best = NULL;
+		int i;
+
+		for (i = 0; i < nt; i++) {
+			struct st *t = &T[i];
+
+			if (t->state != T_BLOCK || t->wkind != kind ||
+			    t->waddr != addr)
+				continue;
+			if (!best || t->prio > best->prio ||
+			    (t->prio == best->prio && t->wseq < best->wseq))
+				best = t;
+		}
+		if (!best)
+			break;
+		wake(best, 1);
+		n++;
+	}
+	return n;
+}
+
+static struct st *by_tid(pid_t tid, bool *dead)
+{
+	int i;
+
+	*dead = false;
+	for (i = nt - 1; i >= 0; i--)
+		if (T[i].tid == tid) {
+			if (T[i].state == T_DEAD) {
+				*dead = true;
+				continue;
+			}
+			return &T[i];
+		}
+	return NULL;
+}
+
+static struct st *by_pt(pthread_t pt)
+{
+	int i;
+
+	/* Newest first, reaped ones skipped: glibc reuses thread handles. */
+	for (i = nt - 1; i >= 0; i--)
+		if (T[i].state != T_FREE && !T[i].reaped &&
+		    pthread_equal(T[i].pt, pt))
+			return &T[i];
+	return NULL;
+}
+
+void sim_signal(int id, void (*handler)(void))
+{
+	if (id >= 0 && id < nt && T[id].state != T_DEAD)
+		T[id].sig = handler;
+}
+
+void sim_sigmask(bool blocked)
+{
+	me->sigblocked = blocked;
+	if (!blocked)
+		deliver(me);
+}
+
+int sim_prio_of(int id)
+{
+	return T[id].prio;
+}
+
+void sim_pin(int cpu)
+{
+	me->pin = cpu < sim_opts.ncpu ? cpu : -1;
+	point(me, "pin", 0, false);
+}
+
+void sim_setprio(int policy, int prio)
+{
+	me->policy = policy;
+	me->prio = policy == SCHED_OTHER ? 0 : prio;
+	tr(me->id, 'R', "setprio", 0, me->prio);
+	point(me, "setprio", 0, false);
+}
+
+/* ---- threads -------------------------------------------------------- */
+
+static void thread_gone(void *arg)
+{
+	struct st *s = arg;
+
+	if (!running || me != s)
+		return;
+	/* Leave the simulation only in the last round of destructors:
+	 * the library's own destructor (its exit key, which a library may
+	 * create after ours) must still run as this simulated thread. */
+	if (++s->exit_rounds < PTHREAD_DESTRUCTOR_ITERATIONS) {
+		pthread_setspecific(sim_key, s);
+		return;
+	}
+	s->state = T_DEAD;
+	tr(s->id, 'E', "exit", 0, 0);
+	wake_on(W_JOIN, s, MAXT);
+	me = NULL;
+	baton_give(next_after(NULL));
+}
+
+static void *trampoline(void *arg)
+{
+	struct st *s = arg;
+
+	me = s;
+	s->tid = gettid();
+	pthread_setspecific(sim_key, s);
+	baton_wait(s);
+	deliver(s);
+	return s->fn(s->arg);
+}
+
+static void *watchdog(void *arg)
+{
+	unsigned long long last = 0, now;
+	int still = 0;
+	struct timespec ts = { 1, 0 };
+
+	(void)arg;
+	for (;;) {
+		__real_nanosleep(&ts, NULL);
+		now = atomic_load_explicit(&progress, memory_order_relaxed);
+		still = now == last ? still + 1 : 0;
+		last = now;
+		if (still >= 20) {
+			fprintf(stderr, "FAIL seed=%llu: hang outside the simulation: t%d \"%s\" made no simulation point for 20 s (a real blocking call or a loop without a point)\n",
+				sim_opts.seed, cur ? cur->id : -1,
+				cur ? cur->name : "?");
+			dump_trace();
+			_exit(3);
+		}
+	}
+	return NULL;
+}
+
+void sim_start(void)
+{
+	pthread_t w;
+
+	rng = sim_opts.seed * 0x2545f4914f6cdd1dull + 1;
+	pthread_key_create(&sim_key, thread_gone);
+	T[0].id = 0;
+	T[0].state = T_RUN;
+	T[0].pin = -1;
+	snprintf(T[0].name, sizeof(T[0].name), "driver");
+	T[0].pt = pthread_self();
+	T[0].tid = gettid();
+	nt = 1;
+	me = cur = &T[0];
+	pthread_setspecific(sim_key, &T[0]);
+	__real_pthread_create(&w, NULL, watchdog, NULL);
+	running = true;
+}
+
+int __wrap_pthread_create(pthread_t *pt, const pthread_attr_t *a,
+			  void *(*fn)(void *), void *arg)
+{
+	struct st *s;
+	int inh = PTHREAD_INHERIT_SCHED, err;
+
+	if (!me)
+		return __real_pthread_create(pt, a, fn, arg);
+	if (nt == MAXT)
+		return EAGAIN;
+	s = &T[nt];
+	memset(s, 0, sizeof(*s));
+	s->id = nt;
+	snprintf(s->name, sizeof(s->name), "t%d", nt);
+	s->pin = -1;
+	s->policy = me->policy;
+	s->prio = me->prio;
+	if (a && pthread_attr_getinheritsched(a, &inh) == 0 &&
+	    inh == PTHREAD_EXPLICIT_SCHED) {
+		struct sched_param sp;
+
+		pthread_attr_getschedpolicy(a, &s->policy);
+		pthread_attr_getschedparam(a, &sp);
+		s->prio = s->policy == SCHED_OTHER ? 0 : sp.sched_priority;
+	}
+	s->fn = fn;
+	s->arg = arg;
+	s->state = T_RUN;
+	nt++;
+	err = __real_pthread_create(pt, NULL, trampoline, s);
+	if (err) {
+		s->state = T_FREE;
+		nt--;
+		return err;
+	}
+	s->pt = *pt;
+	tr(me->id, 'C', "create", 0, s->id);
+	point(me, "pthread_create", 0, true);
+	return 0;
+}
+
+int __wrap_pthread_join(pthread_t pt, void **ret)
+{
+	struct st *t;
+
+	if (!me || !(t = by_pt(pt)))
+		return __real_pthread_join(pt, ret);
+	point(me, "pthread_join", 0, true);
+	while (t->state != T_DEAD)
+		block(me, W_JOIN, t, 0);
+	t->reaped = true;
+	return __real_pthread_join(pt, ret);
+}
+
+/* ---- mutexes and condition variables ------------------------------- */
+
+#define MX_N 4096
+struct mx {
+	const void *addr;
+	int type;
+	bool pi;
+	struct st *owner;
+};
+static struct mx mxs[MX_N];
+
+static struct mx *mx_get(const void *m)
+{
+	size_t h = ((uintptr_t)m >> 3) * 2654435761u % MX_N;
+
+	while (mxs[h].addr && mxs[h].addr != m)
+		h = (h + 1) % MX_N;
+	if (!mxs[h].addr) {
+		mxs[h].addr = m;
+		mxs[h].type = PTHREAD_MUTEX_NORMAL;
+	}
+	return &mxs[h];
+}
+
+int __wrap_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
+{
+	struct mx *x = mx_get(m);
+	int type = PTHREAD_MUTEX_NORMAL;
+	int proto = PTHREAD_PRIO_NONE;
+
+	if (a) {
+		pthread_mutexattr_gettype(a, &type);
+		pthread_mutexattr_getprotocol(a, &proto);
+	}
+	x->type = type;
+	x->pi = proto == PTHREAD_PRIO_INHERIT;
+	x->owner = NULL;
+	return __real_pthread_mutex_init(m, a);
+}
+
+static int mx_lock(struct st *s, pthread_mutex_t *m)
+{
+	struct mx *x = mx_get(m);
+
+	for (;;) {
+		if (!x->owner) {
+			x->owner = s;
+			return 0;
+		}
+		if (x->owner == s) {
+			if (x->type == PTHREAD_MUTEX_ERRORCHECK)
+				return EDEADLK;
+			sim_fail("hang: t%d \"%s\" locks mutex %p that it holds (self-deadlock)",
+				 s->id, s->name, (void *)m);
+		}
+		block(s, W_MUTEX, m, 0);
+	}
+}
+
+static struct st *pi_owner(const void *m)
+{
+	struct mx *x = mx_get(m);
+
+	return x->pi ? x->owner : NULL;
+}
+
+static void mx_unlock(struct st *s, pthread_mutex_t *m)
+{
+	struct mx *x = mx_get(m);
+
+	if (x->owner != s)
+		sim_fail("t%d \"%s\" unlocks mutex %p it does not hold", s->id,
+			 s->name, (void *)m);
+	x->owner = NULL;
+	wake_on(W_MUTEX, m, 1);
+}
+
+int __wrap_pthread_mutex_lock(pthread_mutex_t *m)
+{
+	if (!me)
+		return __real_pthread_mutex_lock(m);
+	point(me, "pthread_mutex_lock", 0, true);
+	return mx_lock(me, m);
+}
+
+int __wrap_pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	struct mx *x;
+
+	if (!me)
+		return __real_pthread_mutex_trylock(m);
+	point(me, "pthread_mutex_trylock", 0, true);
+	x = mx_get(m);
+	if (x->owner)
+		return x->owner == me && x->type == PTHREAD_MUTEX_ERRORCHECK ?
+			       EDEADLK : EBUSY;
+	x->owner = me;
+	return 0;
+}
+
+int __wrap_pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	if (!me)
+		return __real_pthread_mutex_unlock(m);
+	mx_unlock(me, m);
+	point(me, "pthread_mutex_unlock", 0, true);
+	return 0;
+}
+
+static uint64_t abs_to_v(const struct timespec *t)
+{
+	uint64_t a = (uint64_t)t->tv_sec * 1000000000ull + (uint64_t)t->tv_nsec;
+
+	return a > VT_BASE ? a - VT_BASE : 1;
+}
+
+static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m,
+		     const struct timespec *t)
+{
+	int r;
+
+	point(me, "pthread_cond_wait", 0, true);
+	mx_unlock(me, m);
+	r = block(me, W_COND, c, t ? abs_to_v(t) : 0);
+	mx_lock(me, m);
+	return r == 2 ? ETIMEDOUT : 0;
+}
+
+int __wrap_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	if (!me)
+		return __real_pthread_cond_wait(c, m);
+	return cond_wait(c, m, NULL);
+}
+
+int __wrap_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+				  const struct timespec *t)
+{
+	if (!me)
+		return __real_pthread_cond_timedwait(c, m, t);
+	return cond_wait(c, m, t);
+}
+
+int __wrap_pthread_cond_signal(pthread_cond_t *c)
+{
+	if (!me)
+		return __real_pthread_cond_signal(c);
+	wake_on(W_COND, c, 1);
+	point(me, "pthread_cond_signal", 0, true);
+	return 0;
+}
+
+int __wrap_pthread_cond_broadcast(pthread_cond_t *c)
+{
+	if (!me)
+		return __real_pthread_cond_broadcast(c);
+	wake_on(W_COND, c, MAXT);
+	point(me, "pthread_cond_broadcast", 0, true);
+	return 0;
+}
+
+/* ---- scheduling attributes ------------------------------------------ */
+
+struct sim_sched_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t rt, dl, pd;
+};
+
+static void set_prio(struct st *t, int policy, int prio)
+{
+	t->policy = policy;
+	t->prio = (policy == SCHED_FIFO || policy == SCHED_RR) ? prio : 0;
+	tr(me->id, 'R', "sched_setattr", t->id, t->prio);
+}
+
+int __wrap_pthread_setschedparam(pthread_t pt, int pol,
+				 const struct sched_param *sp)
+{
+	struct st *t;
+
+	if (!me || !(t = by_pt(pt)))
+		return __real_pthread_setschedparam(pt, pol, sp);
+	if (t->state == T_DEAD)
+		return ESRCH;
+	set_prio(t, pol, sp->sched_priority);
+	point(me, "pthread_setschedparam", 0, true);
+	return 0;
+}
+
+int __wrap_sched_getscheduler(pid_t pid)
+{
+	if (!me || pid)
+		return __real_sched_getscheduler(pid);
+	return me->policy;
+}
+
+int __wrap_sched_getparam(pid_t pid, struct sched_param *sp)
+{
+	if (!me || pid)
+		return __real_sched_getparam(pid, sp);
+	sp->sched_priority = me->prio;
+	return 0;
+}
+
+int __wrap_sched_getcpu(void)
+{
+	if (!me)
+		return __real_sched_getcpu();
+	return me->pin >= 0 ? me->pin : me->id % sim_opts.ncpu;
+}
+
+int __wrap_sched_yield(void)
+{
+	if (!me)
+		return __real_sched_yield();
+	point(me, "sched_yield", 0, true);
+	return 0;
+}
+
+/* The library's reading of /proc/self/task/TID/stat (src/boost_sched.c):
+ * the virtual CPU instead of the real one. */
+int __wrap_rcb__sched_last_cpu(pid_t tid)
+{
+	bool dead;
+	struct st *t;
+
+	if (!me)
+		return __real_rcb__sched_last_cpu(tid);
+	t = by_tid(tid, &dead);
+	if (!t)
+		return -1;
+	return t->pin >= 0 ? t->pin : t->id % sim_opts.ncpu;
+}
+
+/* ---- clock ---------------------------------------------------------- */
+
+int __wrap_clock_gettime(clockid_t c, struct timespec *ts)
+{
+	uint64_t v;
+
+	if (!me || !running)
+		return __real_clock_gettime(c, ts);
+	v = vtime + VT_BASE;
+	ts->tv_sec = (time_t)(v / 1000000000ull);
+	ts->tv_nsec = (long)(v % 1000000000ull);
+	return 0;
+}
+
+static uint64_t rel_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ull + (uint64_t)t->tv_nsec;
+}
+
+int __wrap_nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	if (!me)
+		return __real_nanosleep(req, rem);
+	point(me, "nanosleep", 0, true);
+	block(me, W_SLEEP, NULL, vtime + rel_ns(req) + 1);
+	return 0;
+}
+
+int __wrap_clock_nanosleep(clockid_t c, int flags, const struct timespec *req,
+			   struct timespec *rem)
+{
+	if (!me)
+		return __real_clock_nanosleep(c, flags, req, rem);
+	point(me, "clock_nanosleep", 0, true);
+	block(me, W_SLEEP, NULL,
+	      flags & TIMER_ABSTIME ? abs_to_v(req) : vtime + rel_ns(req) + 1);
+	return 0;
+}
+
+/* ---- system calls ------------------------------------------------------ */
+
+static long sim_futex(int *uaddr, int op, int val, const struct timespec *t)
+{
+	int cmd = op & FUTEX_CMD_MASK;
+
+	switch (cmd) {
+	case FUTEX_WAIT:
+		point(me, "futex_wait", 0, true);
+		if (atomic_load((_Atomic int *)uaddr) != val) {
+			errno = EAGAIN;
+			return -1;
+		}
+		if (block(me, W_FUTEX, uaddr, t ? vtime + rel_ns(t) + 1 : 0) == 2) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		return 0;
+	case FUTEX_WAKE: {
+		int n = wake_on(W_FUTEX, uaddr, val);
+
+		point(me, "futex_wake", 0, true);
+		return n;
+	}
+	default:
+		sim_fail("futex operation %d is not simulated", cmd);
+	}
+}
+
+static long sim_sched_attr(long nr, pid_t tid, struct sim_sched_attr *a)
+{
+	bool dead;
+	struct st *t = tid ? by_tid(tid, &dead) : me;
+
+	if (!t) {
+		if (dead && nr == SYS_sched_setattr) {
+			sim_boost_after_exit++;
+			sim_fail("sched_setattr on thread %d after its exit (boost after exit)",
+				 (int)tid);
+		}
+		errno = ESRCH;
+		return -1;
+	}
+	if (nr == SYS_sched_getattr) {
+		memset(a, 0, sizeof(*a));
+		a->size = sizeof(*a);
+		a->sched_policy = (uint32_t)t->policy;
+		a->sched_priority = (uint32_t)t->prio;
+		point(me, "sched_getattr", 0, true);
+		return 0;
+	}
+	set_prio(t, (int)a->sched_policy, (int)a->sched_priority);
+	point(me, "sched_setattr", 0, true);
+	return 0;
+}
+
+long __wrap_syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6];
+	int i;
+
+	va_start(ap, nr);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (me && running) {
+		switch (nr) {
+		case SYS_futex:
+			return sim_futex((int *)a[0], (int)a[1], (int)a[2],
+					 (const struct timespec *)a[3]);
+		case SYS_membarrier:
+			if ((int)a[0] == MEMBARRIER_CMD_PRIVATE_EXPEDITED) {
+				point(me, "membarrier", 0, true);
+				return 0;
+			}
+			break;
+		case SYS_sched_setattr:
+		case SYS_sched_getattr:
+			return sim_sched_attr(nr, (pid_t)a[0],
+					      (struct sim_sched_attr *)a[1]);
+		default:
+			break;
+		}
+	}
+	return __real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost-sim's scheduler (sched.c) as the workloads (main.c) see it.
+ *
+ * Every simulated thread is a real pthread, but only one runs at a time:
+ * it holds the baton until its next simulation point (a shared access of
+ * the library through src/atomic.h, a wrapped blocking call, or a point a
+ * workload asks for), where the scheduler picks, from a pseudo-random
+ * generator seeded once, which thread of the highest-priority ones that
+ * fit on the virtual CPUs runs next.  The schedule is therefore a pure
+ * function of the seed and the options.
+ */
+#ifndef RCB_SIM_H
+#define RCB_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct sim_opts {
+	unsigned long long seed;
+	int ncpu;              /* virtual CPUs, at most 16 */
+	unsigned int switch_pm; /* per-mille chance to switch at a point */
+	uint64_t vtime_limit;  /* virtual ns before "hang" */
+	unsigned long long max_points; /* points before "hang" (livelock) */
+	int trace_lines;       /* trace shown on failure */
+	bool verbose;          /* print every event */
+};
+
+extern struct sim_opts sim_opts;
+
+/* Become simulated thread 0 (the driver) and start the schedule. */
+void sim_start(void);
+/* A simulation point in workload code. */
+#define sim_point() rcb__sim_point(__FILE__, __LINE__)
+void rcb__sim_point(const char *file, int line);
+/* A simulation point after @ns of work without shared accesses. */
+void sim_busy(uint64_t ns);
+/* Uniform pseudo-random number below @n from the seeded generator. */
+unsigned int sim_rand(unsigned int n);
+/* Virtual time, ns. */
+uint64_t sim_now(void);
+/* Report a failed check: trace, seed, exit status 1. */
+__attribute__((noreturn, format(printf, 1, 2))) void sim_fail(const char *fmt,
+							       ...);
+/* End a passing run: prints the summary line, exits 0. */
+__attribute__((noreturn)) void sim_pass(void);
+/* Simulated thread id of the caller (0: driver), -1 if not simulated. */
+int sim_self(void);
+/* Give thread @id a pending simulated signal: @handler runs on its stack
+ * at its next simulation point (not inside another handler). */
+void sim_signal(int id, void (*handler)(void));
+/* Hold back (true) or allow simulated signals to the caller. */
+void sim_sigmask(bool blocked);
+/* Name the calling simulated thread in traces. */
+void sim_name(const char *name);
+/* Scheduling class of the caller, as the simulated kernel sees it:
+ * 0 for SCHED_OTHER, else the real-time priority. */
+int sim_prio_of(int id);
+/* Set the caller's simulated policy and priority (a hog's SCHED_FIFO). */
+void sim_setprio(int policy, int prio);
+/* Pin the caller to virtual CPU @cpu (-1: any). */
+void sim_pin(int cpu);
+/* A simulated thread exited, then the library tried sched_setattr on it. */
+extern unsigned long sim_boost_after_exit;
+/* Hash of the whole schedule so far (replay check). */
+uint64_t sim_trace_hash(void);
+unsigned long long sim_points(void);
+
+#endif
