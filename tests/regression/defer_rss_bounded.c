@@ -27,8 +27,8 @@
 
 #if defined(__SANITIZE_ADDRESS__)
 /* ASan's quarantine would hold every freed object (256 MB by default). */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
+__attribute__((visibility("default"))) const char *__asan_default_options(void);
+__attribute__((visibility("default"))) const char *__asan_default_options(void)
 {
 	return "quarantine_size_mb=1:thread_local_quarantine_size_kb=64";
 }
