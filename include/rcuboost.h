@@ -622,6 +622,130 @@ RCB_API int rcb_futex_wait(uint32_t *uaddr, uint32_t val,
 			   const struct timespec *timeout);
 
 /* ------------------------------------------------------------------ */
+/* Deferred reclamation with a bounded queue (defer_rcu) (src/defer.c) */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Entries a thread's defer queue holds.  A thread that finds its queue
+ * full waits for one grace period and runs the queue itself before it
+ * queues more (liburcu's defer_rcu() throttles the same way), so the
+ * memory a thread's deferred work holds is bounded by this many objects.
+ */
+#define RCB_DEFER_QUEUE_LEN 4096
+
+/*
+ * rcb_defer_register_thread - give the calling thread its defer queue.
+ * Optional: rcb_defer() registers a thread that did not.  The queue is
+ * flushed (rcb_defer_unregister_thread()) when the thread exits.
+ * Context: any thread, outside or inside read-side critical sections.
+ * Returns 0 (also when already registered) or -ENOMEM.
+ */
+RCB_API int rcb_defer_register_thread(void);
+
+/*
+ * rcb_defer_unregister_thread - wait for a grace period, run every entry
+ * of the calling thread's queue, and release the queue (another thread
+ * may reuse it).  Context: outside read-side critical sections.
+ * Returns 0, -ENOENT (no queue), or -EDEADLK inside a read-side critical
+ * section or from an entry's function that runs this queue (reported as
+ * misuse; the queue stays registered).
+ */
+RCB_API int rcb_defer_unregister_thread(void);
+
+/*
+ * rcb_defer - run @fct(@p) after a grace period: every read-side
+ * critical section that began before the call has ended first.  The
+ * entry goes into the calling thread's queue (registered on first use);
+ * the callback thread runs it after a grace period, or the thread itself
+ * when its queue is full (it then waits for one grace period: defer may
+ * block, like liburcu's defer_rcu()).  Entries of one thread run in
+ * queue order; @fct runs on the callback thread or on a thread calling
+ * rcb_defer*() and must not itself wait for the defer queue it runs
+ * from (rcb_defer_barrier*()).
+ * Ordering: as rcb_call(): the caller's accesses before the call happen
+ * before @fct runs, after the end of those critical sections.
+ * Context: outside read-side critical sections (it may wait for a grace
+ * period).  Returns 0, -EINVAL (@fct NULL), -EDEADLK inside a read-side
+ * critical section (both reported as misuse; nothing is queued, @fct is
+ * never called), or -ENOMEM (no queue could be allocated; nothing done).
+ */
+RCB_API int rcb_defer(void (*fct)(void *p), void *p);
+
+/*
+ * rcb_defer_barrier_thread - wait for a grace period and run every entry
+ * the calling thread queued before the call.  Context and returns: as
+ * rcb_defer_unregister_thread(), except 0 for a thread without a queue.
+ */
+RCB_API int rcb_defer_barrier_thread(void);
+
+/*
+ * rcb_defer_barrier - run every entry any thread queued before the call
+ * (after one grace period), including the queues of exited threads and,
+ * in a forked child, those inherited from the parent's threads.
+ * Context and returns: as rcb_defer_barrier_thread().
+ */
+RCB_API int rcb_defer_barrier(void);
+
+/* ------------------------------------------------------------------ */
+/* Polled grace periods (src/gp_poll.c)                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A cookie names a grace period: rcb_poll_state() reports whether a full
+ * grace period has elapsed since the cookie was taken.  Cookies are
+ * 64-bit grace-period sequence numbers: they never wrap (at one grace
+ * period a nanosecond, 584 years).  0 is never returned and always
+ * reads as elapsed (a "nothing to wait for" initialiser).  A cookie
+ * passed to another thread needs the usual happens-before (a lock, a
+ * release/acquire pair) like any other datum.  None of these calls takes
+ * a lock that another thread may hold: callable from real-time threads.
+ */
+
+/*
+ * rcb_get_state - a cookie for "now", without starting a grace period.
+ * Full barrier before the snapshot: accesses before the call are ordered
+ * before the grace period the cookie waits for.  Context: any thread,
+ * also inside a read-side critical section.  Lock-free, never blocks.
+ */
+RCB_API uint64_t rcb_get_state(void);
+
+/*
+ * rcb_start_poll - rcb_get_state(), and make sure a grace period that
+ * satisfies the cookie will run: if none has started since the
+ * snapshot, the callback thread is asked for one (the caller never runs
+ * it and never waits for it).  Context: any thread, also inside a
+ * read-side critical section.  Never blocks, except that a thread's
+ * first call may register it and the process's first call may start
+ * the callback thread (as rcb_call()).  After rcb_shutdown() no grace
+ * period is started; the cookie stays valid and elapses with the next
+ * rcb_synchronize().
+ */
+RCB_API uint64_t rcb_start_poll(void);
+
+/*
+ * rcb_poll_state - has a full grace period elapsed since @cookie was
+ * taken?  Returns 1 (yes: like a return from rcb_synchronize(), every
+ * read-side critical section that began before the cookie was taken has
+ * ended, and the caller's later accesses are ordered after them, full
+ * barrier), 0 (not yet), or -EINVAL for a cookie no rcb_get_state() has
+ * returned yet (from the future: forged or corrupted; never reads as
+ * elapsed).  Context: any thread, also inside a read-side critical
+ * section and from a signal handler.  Wait-free: two loads (and a fence
+ * when it returns 1).
+ */
+RCB_API int rcb_poll_state(uint64_t cookie);
+
+/*
+ * rcb_cond_synchronize - rcb_synchronize() unless rcb_poll_state(@cookie)
+ * says a grace period has already elapsed.  Same ordering as
+ * rcb_synchronize().  Context: outside read-side critical sections.
+ * Returns 0, -EINVAL (a cookie from the future; it does not wait), or
+ * -EDEADLK inside a read-side critical section (reported as misuse even
+ * when the cookie has elapsed: the call may wait).
+ */
+RCB_API int rcb_cond_synchronize(uint64_t cookie);
+
+/* ------------------------------------------------------------------ */
 /* Implementation detail: the inline read side.  Not part of the API;  */
 /* the names below may change with RCB_SONAME_MAJOR.                   */
 /* ------------------------------------------------------------------ */

@@ -277,7 +277,10 @@ RCB_API int rcb_synchronize(void)
 	} else {
 		rcb_store_relaxed(&gp_seq_started, rcb_load_relaxed(&gp_seq_started) + 1);
 		do_grace_period();
-		rcb_store_relaxed(&gp_seq_done, rcb_load_relaxed(&gp_seq_started));
+		/* [GP-D] The grace period ([GP-B]) is complete before a
+		 * lock-free poller sees it counted.  Pairs with [PO-D] in
+		 * rcb__gp_seq_done() (polled grace periods). */
+		rcb_store_release(&gp_seq_done, rcb_load_relaxed(&gp_seq_started));
 	}
 	pthread_mutex_unlock(&rcb__gp_lock);
 	/* [GP-E] A batched caller's later accesses follow the leader's
@@ -288,6 +291,35 @@ RCB_API int rcb_synchronize(void)
 	rcb_fence_seq_cst();
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_SYNC], 1);
 	return 0;
+}
+
+/*
+ * Polled grace periods (src/gp_poll.c) read the counters of invariant 5
+ * without the lock.  rcb__gp_seq_snap(): the number of the latest grace
+ * period started, read after a full barrier, so that any grace period
+ * numbered higher started after the caller's earlier accesses.
+ */
+unsigned long long rcb__gp_seq_snap(void)
+{
+	/* [PO-S] As [GP-S] in rcb_synchronize(): our prior accesses are
+	 * ordered before the read of gp_seq_started.  Pairs with the
+	 * leader's [GP-A], which follows its increment. */
+	rcb_fence_seq_cst();
+	return rcb_load_relaxed(&gp_seq_started);
+}
+
+/* The latest grace period started, no barrier (a hint). */
+unsigned long long rcb__gp_seq_started_hint(void)
+{
+	return rcb_load_relaxed(&gp_seq_started);
+}
+
+/* The latest grace period completed; the caller's later accesses follow
+ * its [GP-B]. */
+unsigned long long rcb__gp_seq_done(void)
+{
+	/* [PO-D] pairs with [GP-D] in rcb_synchronize(). */
+	return rcb_load_acquire(&gp_seq_done);
 }
 
 /*

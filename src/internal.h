@@ -260,6 +260,10 @@ static inline bool rcb__holds_gp(unsigned long ctr, unsigned long gp)
 
 int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out);
 void rcb__gp_after_fork_child(void);
+/* Polled grace periods: the counters of gp.c's invariant 5. */
+unsigned long long rcb__gp_seq_snap(void);
+unsigned long long rcb__gp_seq_started_hint(void);
+unsigned long long rcb__gp_seq_done(void);
 extern _Atomic unsigned long long rcb__gp_stat[5];
 enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
        RCB__GPS_MISUSE };

@@ -11,7 +11,8 @@
  * rcu_unregister_thread, rcu_init, rcu_dereference, rcu_assign_pointer,
  * rcu_set_pointer, rcu_xchg_pointer, rcu_cmpxchg_pointer, struct rcu_head,
  * caa_container_of, defer_rcu, rcu_defer_register_thread,
- * rcu_defer_unregister_thread, rcu_defer_barrier, and the urcu_memb_*
+ * rcu_defer_unregister_thread, rcu_defer_barrier, rcu_defer_barrier_thread
+ * (rcuboost/urcu_defer.h), and the urcu_memb_*
  * spellings of the same calls.
  *
  * Not covered (see man/rcuboost-urcu.7): the other flavors' calls
@@ -35,6 +36,7 @@
 #include <stdlib.h>
 
 #include <rcuboost.h>
+#include <rcuboost/urcu_defer.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,51 +108,13 @@ static inline void rcu_init(void)
 	(void)rcb_init(NULL);
 }
 
-/* defer_rcu(): liburcu queues fct(p) per thread and may block.  Here it
- * is a call_rcu of a small allocated node; without memory it waits for a
- * grace period and calls fct(p) directly, as liburcu does when full. */
-struct rcb__defer_node {
-	struct rcb_head head;
-	void (*fct)(void *p);
-	void *p;
-};
-
-static inline void rcb__defer_invoke(struct rcb_head *h)
-{
-	struct rcb__defer_node *n = caa_container_of(h, struct rcb__defer_node, head);
-
-	n->fct(n->p);
-	free(n);
-}
-
-static inline void defer_rcu(void (*fct)(void *p), void *p)
-{
-	struct rcb__defer_node *n = (struct rcb__defer_node *)malloc(sizeof(*n));
-
-	if (n) {
-		n->fct = fct;
-		n->p = p;
-		if (rcb_call(&n->head, rcb__defer_invoke) == 0)
-			return;
-		free(n);
-	}
-	(void)rcb_synchronize();
-	fct(p);
-}
-
-static inline int rcu_defer_register_thread(void)
-{
-	return rcb_register_thread();
-}
-
-static inline void rcu_defer_unregister_thread(void)
-{
-}
-
-static inline void rcu_defer_barrier(void)
-{
-	(void)rcb_barrier();
-}
+/* defer_rcu() and its barriers: exported by the library
+ * (rcuboost/urcu_defer.h, a bounded per-thread queue like liburcu's). */
+#define defer_rcu urcu_memb_defer_rcu
+#define rcu_defer_register_thread urcu_memb_defer_register_thread
+#define rcu_defer_unregister_thread urcu_memb_defer_unregister_thread
+#define rcu_defer_barrier urcu_memb_defer_barrier
+#define rcu_defer_barrier_thread urcu_memb_defer_barrier_thread
 
 #define urcu_memb_read_lock rcu_read_lock
 #define urcu_memb_read_unlock rcu_read_unlock
@@ -161,10 +125,6 @@ static inline void rcu_defer_barrier(void)
 #define urcu_memb_register_thread rcu_register_thread
 #define urcu_memb_unregister_thread rcu_unregister_thread
 #define urcu_memb_init rcu_init
-#define urcu_memb_defer_rcu defer_rcu
-#define urcu_memb_defer_register_thread rcu_defer_register_thread
-#define urcu_memb_defer_unregister_thread rcu_defer_unregister_thread
-#define urcu_memb_defer_barrier rcu_defer_barrier
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,9 @@
 #      with or without boosting (BOOST is accepted for the callers);
 #   3. nothing else is exported: a symbol outside HEADER is an internal
 #      that lost its hidden visibility.
+# liburcu's urcu_memb_* names are exported too when declared RCB_API in
+# one of the fragment headers include/rcuboost/urcu_*.h (beside HEADER):
+# each must be declared there, and each declared one exported.
 set -eu
 
 lib=$1 header=$2 boost=$3
@@ -30,12 +33,18 @@ api=$(awk '/^RCB_API/ { decl = "" } /^RCB_API/ || decl != "" { decl = decl " " $
 		decl = ""
 	}' "$header" | tr -d ' \t' | sort -u)
 required=$api
+urcu_api=$(cat "$(dirname "$header")"/rcuboost/urcu_*.h 2>/dev/null |
+	awk '/^RCB_API/ { if (match($0, /urcu_memb_[a-z0-9_]+[ \t]*\(/)) print substr($0, RSTART, RLENGTH - 1) }' |
+	tr -d ' \t' | sort -u)
 : "$boost"
 
 status=0
 for s in $syms; do
 	case $s in
 	rcb_*) ;;
+	urcu_memb_*)
+		echo "$urcu_api" | grep -qx "$s" ||
+			{ echo "FAIL: $s is exported but declared RCB_API in no rcuboost/urcu_*.h"; status=1; } ;;
 	_init | _fini | _edata | _end | __bss_start) ;; # linker-defined
 	*) echo "FAIL: exported symbol outside rcb_/rcb__: $s"; status=1 ;;
 	esac
@@ -43,6 +52,10 @@ done
 for s in $required; do
 	echo "$syms" | grep -qx "$s" ||
 		{ echo "FAIL: $s is RCB_API in $header but not exported"; status=1; }
+done
+for s in $urcu_api; do
+	echo "$syms" | grep -qx "$s" ||
+		{ echo "FAIL: $s is RCB_API in an rcuboost/urcu_*.h but not exported"; status=1; }
 done
 for s in $syms; do
 	case $s in rcb_*) ;; *) continue ;; esac

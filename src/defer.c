@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Deferred reclamation with bounded memory: rcb_defer() and its barriers
+ * (liburcu's defer_rcu() semantics).
+ *
+ * Algorithm.  Each thread that defers owns a queue: a ring of
+ * RCB_DEFER_QUEUE_LEN (fct, p) entries with two 64-bit counters, qhead
+ * (entries published, written by the owner only) and qtail (entries
+ * taken, written by a drainer under the queue's lock).  The owner writes
+ * an entry and publishes it with a release store of qhead.  A drainer
+ * reads qhead (the "snapshot"), waits for a grace period that started
+ * after that read, then takes and runs the entries up to the snapshot.
+ * Three kinds of drainer share the lock:
+ *   - the callback thread: the first entry that finds no drain pending
+ *     queues the queue's own rcb_head with rcb_call(), snapshot taken
+ *     before the rcb_call(); its callback runs after the grace period
+ *     rcb_call() promises (no grace period of our own);
+ *   - the owner when its queue is full: it waits for a grace period and
+ *     runs its queue (the throttle that bounds memory), and at
+ *     rcb_defer_barrier_thread() and unregistration;
+ *   - rcb_defer_barrier(), for every queue.
+ *
+ * Invariants.
+ *  1. An entry runs only after a grace period that started after its
+ *     publication: every drainer's snapshot precedes its grace period
+ *     (rcb_synchronize() after the read; or the rcb_call() after the
+ *     read, whose callback follows a grace period started after the
+ *     enqueue), and it drains no further than its snapshot.
+ *  2. qhead - qtail <= RCB_DEFER_QUEUE_LEN: the owner writes slot
+ *     qhead % LEN only when qhead - qtail < LEN, read with acquire after
+ *     the drainer's release of qtail, which follows its copy of the slot.
+ *  3. Drainers hold the queue's lock while they take entries, so each
+ *     entry is taken once; qtail only grows and a drainer takes entries
+ *     while qtail < its snapshot, so overlapping snapshots are harmless.
+ *  4. cb_pending is true from the rcb_call() of the queue's rcb_head
+ *     until its callback clears it: the head is never queued twice.  The
+ *     callback clears it before it looks at the queue, and an owner
+ *     checks it after publishing ([DF-W]/[DF-K]): either the callback
+ *     sees the new entry and re-arms, or the owner sees the flag clear
+ *     and arms.  No published entry is left without a drain to come,
+ *     except after rcb_shutdown() (no callback thread: the entries wait
+ *     for a full queue, a barrier or unregistration).
+ *  5. Queues are never freed: an unregistered (or exited) thread's queue
+ *     is flushed and marked free for the next thread to register, so the
+ *     callback of a pending rcb_head always finds its queue.
+ *
+ * fork().  The child keeps every queued entry, its own thread's and
+ * those of the parent's other threads, and runs them after a grace
+ * period of its own: at its first rcb_defer() (which arms a drain for
+ * every inherited queue), at rcb_defer_barrier(), or through its own
+ * thread's queue as usual.  A drainer takes an entry (advances qtail,
+ * fence [DF-C]) before it runs it, so an entry whose function was
+ * running in another thread at the fork is not run again in the child
+ * (as callbacks, src/callback.c invariant 12).  The locks are re-created
+ * in the child (their owners may not exist there).  One window is left:
+ * a drain callback that had begun but not yet cleared cb_pending at the
+ * fork leaves that queue without an automatic drain in the child; its
+ * entries still run at a full queue or a barrier.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DEFER_MASK ((uint64_t)RCB_DEFER_QUEUE_LEN - 1)
+_Static_assert((RCB_DEFER_QUEUE_LEN & (RCB_DEFER_QUEUE_LEN - 1)) == 0,
+	       "RCB_DEFER_QUEUE_LEN must be a power of two");
+
+struct defer_entry {
+	void (*fct)(void *p);
+	void *p;
+};
+
+struct defer_queue {
+	struct rcb_head head;        /* the drain callback's (invariant 4) */
+	struct defer_queue *next;    /* all_queues; written before publication */
+	_Atomic bool in_use;         /* owned by a thread */
+	_Atomic bool cb_pending;     /* head queued, callback not yet begun */
+	_Atomic uint64_t cb_snap;    /* the pending callback's snapshot */
+	uint64_t bar_snap;           /* rcb_defer_barrier(); barrier_lock */
+	pthread_mutex_t lock;        /* drainers (invariant 3) */
+	_Alignas(64) _Atomic uint64_t qhead; /* owner */
+	_Alignas(64) _Atomic uint64_t qtail; /* drainers, under lock */
+	struct defer_entry e[RCB_DEFER_QUEUE_LEN];
+};
+
+/* Every queue ever allocated, newest first (prepend only). */
+static struct defer_queue *_Atomic all_queues;
+static __thread struct defer_queue *my_queue;
+static pthread_key_t defer_key;
+/* Serialises rcb_defer_barrier() (its snapshots live in the queues). */
+static pthread_mutex_t barrier_lock;
+/* Set in a forked child: inherited queues wait for an armed drain. */
+static _Atomic bool fork_orphans;
+
+static void defer_thread_exit(void *arg);
+static void defer_fork_child(void);
+
+__attribute__((constructor)) static void defer_ctor(void)
+{
+	int err = pthread_key_create(&defer_key, defer_thread_exit);
+
+	if (err)
+		RCB_DIE("pthread_key_create(defer)", err);
+	if ((err = rcb__pi_errorcheck_mutex_init(&barrier_lock)) != 0)
+		RCB_DIE("pthread_mutex_init(defer barrier)", -err);
+	if ((err = pthread_atfork(NULL, NULL, defer_fork_child)) != 0)
+		RCB_DIE("pthread_atfork(defer)", err);
+}
+
+/* Take and run @q's entries up to @upto.  Context: @q->lock held, a grace
+ * period elapsed since @upto was read from qhead (invariant 1). */
+static void drain_locked(struct defer_queue *q, uint64_t upto)
+{
+	uint64_t t = rcb_load_relaxed(&q->qtail);
+
+	while (t < upto) {
+		struct defer_entry e = q->e[t & DEFER_MASK];
+
+		t++;
+		/* [DF-T] The slot is copied before it is released to the
+		 * owner.  Pairs with [DF-F] in rcb_defer(). */
+		rcb_store_release(&q->qtail, t);
+		/* [DF-C] The entry is taken before its function runs: a
+		 * forked child whose copy shows any effect of the function
+		 * shows the entry taken (fork section above).  Pairs with
+		 * the fork() copy of memory, not with another access. */
+		rcb_fence_seq_cst();
+		e.fct(e.p);
+	}
+}
+
+/*
+ * Lock @q for draining.  Returns 0, or -EDEADLK when the calling thread
+ * already holds it: an entry's function that waits for its own queue.
+ */
+static int queue_lock(struct defer_queue *q)
+{
+	int err = pthread_mutex_lock(&q->lock);
+
+	if (err == EDEADLK)
+		return -EDEADLK;
+	if (err)
+		RCB_DIE("pthread_mutex_lock(defer queue)", err);
+	return 0;
+}
+
+/* Wait for a grace period and run @q's entries published before the
+ * call.  Context: outside read-side critical sections. */
+static int flush_queue(struct defer_queue *q)
+{
+	/* [DF-H] The entries up to the snapshot are visible.  Pairs with
+	 * [DF-P] in rcb_defer() (the owner's own entries need nothing). */
+	uint64_t upto = rcb_load_acquire(&q->qhead);
+	int err;
+
+	if (upto == rcb_load_relaxed(&q->qtail))
+		return 0;
+	if ((err = rcb_synchronize()) != 0)
+		return err;
+	if ((err = queue_lock(q)) != 0)
+		return err;
+	drain_locked(q, upto);
+	pthread_mutex_unlock(&q->lock);
+	return 0;
+}
+
+static void drain_cb(struct rcb_head *head);
+
+/* Queue @q's drain callback unless one is pending (invariant 4). */
+static void arm(struct defer_queue *q)
+{
+	bool idle = false;
+
+	/* No callback thread after rcb_shutdown(): rcb_call() would refuse
+	 * (and report); the entries wait for a full queue or a barrier. */
+	if (!rcb_load_relaxed(&rcb__running))
+		return;
+	/* [DF-A] Only the winner queues the head; acq_rel so that the
+	 * winner sees the callback's last use of it.  Pairs with [DF-K]. */
+	if (!rcb_cmpxchg_acq_rel(&q->cb_pending, &idle, true))
+		return;
+	/* [DF-H] as in flush_queue(): the entries up to the snapshot are
+	 * visible to the callback through rcb_call()'s queue. */
+	rcb_store_relaxed(&q->cb_snap, rcb_load_acquire(&q->qhead));
+	if (rcb_call(&q->head, drain_cb) != 0)
+		rcb_store_relaxed(&q->cb_pending, false);
+}
+
+/* The drain callback: a grace period has elapsed since the snapshot
+ * cb_snap was read (rcb_call()'s promise). */
+static void drain_cb(struct rcb_head *head)
+{
+	struct defer_queue *q = (struct defer_queue *)(void *)
+		((char *)head - offsetof(struct defer_queue, head));
+	uint64_t upto = rcb_load_relaxed(&q->cb_snap);
+	int err;
+
+	/* [DF-K] The flag is cleared before the queue is read again below:
+	 * store-buffering with the owner's "publish; load cb_pending".
+	 * Pairs with [DF-W] in rcb_defer(). */
+	rcb_store_seq_cst(&q->cb_pending, false);
+	/* [DF-K] (the fence half: on architectures where a seq_cst store
+	 * does not order a later load of another word). */
+	rcb_fence_seq_cst();
+	/* A lock held means another drainer is at work (an owner flushing,
+	 * a barrier); never make the callback thread wait for it. */
+	err = pthread_mutex_trylock(&q->lock);
+	if (err == 0) {
+		drain_locked(q, upto);
+		pthread_mutex_unlock(&q->lock);
+	} else if (err != EBUSY && err != EDEADLK) {
+		RCB_DIE("pthread_mutex_trylock(defer queue)", err);
+	}
+	/* [DF-H] pairs with [DF-P]: more published since the snapshot. */
+	if (rcb_load_acquire(&q->qhead) != rcb_load_relaxed(&q->qtail))
+		arm(q);
+}
+
+RCB_API int rcb_defer_register_thread(void)
+{
+	struct defer_queue *q, *first;
+	int err;
+
+	if (my_queue)
+		return 0;
+	/* [DF-R] Adopt a released queue: acquire, so its previous owner's
+	 * flush is complete.  Pairs with [DF-U]. */
+	for (q = rcb_load_acquire(&all_queues); q; q = q->next) {
+		bool used = false;
+
+		/* [DF-R] as above: the claim is the acquire. */
+		if (!rcb_load_relaxed(&q->in_use) &&
+		    rcb_cmpxchg_acq_rel(&q->in_use, &used, true))
+			goto found;
+	}
+	q = aligned_alloc(64, sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	memset(q, 0, sizeof(*q));
+	if ((err = rcb__pi_errorcheck_mutex_init(&q->lock)) != 0) {
+		free(q);
+		return err;
+	}
+	rcb_store_relaxed(&q->in_use, true);
+	first = rcb_load_relaxed(&all_queues);
+	do {
+		q->next = first;
+		/* [DF-L] The queue is initialised before it is listed.
+		 * Pairs with [DF-R] and the barrier's walk. */
+	} while (!rcb_cmpxchg_acq_rel(&all_queues, &first, q));
+found:
+	my_queue = q;
+	if ((err = pthread_setspecific(defer_key, q)) != 0)
+		RCB_DIE("pthread_setspecific(defer)", err);
+	return 0;
+}
+
+/* Release the calling thread's (flushed) queue for reuse. */
+static void release_queue(struct defer_queue *q)
+{
+	my_queue = NULL;
+	(void)pthread_setspecific(defer_key, NULL);
+	/* [DF-U] The flush is complete before another thread adopts the
+	 * queue.  Pairs with [DF-R]. */
+	rcb_store_release(&q->in_use, false);
+}
+
+static int own_flush(const char *call)
+{
+	int err;
+
+	if (RCB_UNLIKELY(rcb_read_ongoing())) {
+		rcb__misuse(call, "called inside a read-side critical section; it would wait for itself forever");
+		return -EDEADLK;
+	}
+	if (!my_queue)
+		return 0;
+	err = flush_queue(my_queue);
+	if (err == -EDEADLK)
+		rcb__misuse(call, "called from a deferred function that runs this thread's queue");
+	return err;
+}
+
+RCB_API int rcb_defer_unregister_thread(void)
+{
+	struct defer_queue *q = my_queue;
+	int err;
+
+	if (!q && !rcb_read_ongoing())
+		return -ENOENT;
+	if ((err = own_flush("rcb_defer_unregister_thread")) != 0)
+		return err;
+	release_queue(q);
+	return 0;
+}
+
+RCB_API int rcb_defer_barrier_thread(void)
+{
+	return own_flush("rcb_defer_barrier_thread");
+}
+
+/* pthread key destructor: the thread exits with its queue registered. */
+static void defer_thread_exit(void *arg)
+{
+	struct defer_queue *q = arg;
+
+	my_queue = q;
+	/* A thread exiting inside a critical section (or from a deferred
+	 * function) keeps its queue listed: the entries wait for a
+	 * barrier, the queue is never reused. */
+	if (!rcb_read_ongoing() && flush_queue(q) == 0)
+		release_queue(q);
+	my_queue = NULL;
+}
+
+/* In a forked child, give every inherited queue a drain to come. */
+static void arm_orphans(void)
+{
+	bool was = true;
+
+	if (!rcb_cmpxchg_relaxed(&fork_orphans, &was, false))
+		return;
+	/* [DF-R] pairs with [DF-L]: the listed queues are initialised. */
+	for (struct defer_queue *q = rcb_load_acquire(&all_queues); q; q = q->next) {
+		/* [DF-H] pairs with [DF-P]. */
+		if (rcb_load_acquire(&q->qhead) != rcb_load_relaxed(&q->qtail))
+			arm(q);
+	}
+}
+
+RCB_API int rcb_defer(void (*fct)(void *p), void *p)
+{
+	struct defer_queue *q;
+	uint64_t h;
+	int err;
+
+	if (RCB_UNLIKELY(!fct)) {
+		rcb__misuse("rcb_defer", "called with a NULL function");
+		return -EINVAL;
+	}
+	if (RCB_UNLIKELY(rcb_read_ongoing())) {
+		rcb__misuse("rcb_defer",
+			    "called inside a read-side critical section; it may wait for a grace period, which would wait for itself forever");
+		return -EDEADLK;
+	}
+	if ((err = rcb__ensure_init()) != 0)
+		return err;
+	if (RCB_UNLIKELY(!my_queue) && (err = rcb_defer_register_thread()) != 0)
+		return err;
+	if (RCB_UNLIKELY(rcb_load_relaxed(&fork_orphans)))
+		arm_orphans();
+	q = my_queue;
+	h = rcb_load_relaxed(&q->qhead);
+	/* [DF-F] The drainer's copy of the slot we reuse is complete.
+	 * Pairs with [DF-T] in drain_locked(). */
+	if (RCB_UNLIKELY(h - rcb_load_acquire(&q->qtail) >= RCB_DEFER_QUEUE_LEN)) {
+		/* Full: throttle.  Wait for a grace period and run the
+		 * queue here (invariant 2 bounds the memory). */
+		err = flush_queue(q);
+		if (err == -EDEADLK) {
+			/* Called from a function this thread is running out
+			 * of its own full queue: do this one in place. */
+			if ((err = rcb_synchronize()) != 0)
+				return err;
+			fct(p);
+			return 0;
+		}
+		if (err)
+			return err;
+		/* [DF-F] as above, after our own drain. */
+		if (h - rcb_load_acquire(&q->qtail) >= RCB_DEFER_QUEUE_LEN)
+			RCB_DIE("defer queue still full after its flush", EOVERFLOW);
+	}
+	q->e[h & DEFER_MASK] = (struct defer_entry){ .fct = fct, .p = p };
+	/* [DF-P] The entry is written before it is published.  Pairs with
+	 * [DF-H] in every drainer. */
+	rcb_store_release(&q->qhead, h + 1);
+	/* [DF-W] The publication is ordered before the load of cb_pending:
+	 * store-buffering with drain_cb()'s "clear cb_pending; load qhead".
+	 * Pairs with [DF-K]. */
+	rcb_fence_seq_cst();
+	if (!rcb_load_relaxed(&q->cb_pending))
+		arm(q);
+	return 0;
+}
+
+RCB_API int rcb_defer_barrier(void)
+{
+	struct defer_queue *q, *first;
+	bool any = false;
+	int err, ret = 0;
+
+	if (RCB_UNLIKELY(rcb_read_ongoing())) {
+		rcb__misuse("rcb_defer_barrier",
+			    "called inside a read-side critical section; it would wait for itself forever");
+		return -EDEADLK;
+	}
+	err = pthread_mutex_lock(&barrier_lock);
+	if (err == EDEADLK) {
+		rcb__misuse("rcb_defer_barrier", "called from a deferred function that a barrier runs");
+		return -EDEADLK;
+	}
+	if (err)
+		RCB_DIE("pthread_mutex_lock(defer barrier)", err);
+	/* [DF-R] pairs with [DF-L]: the listed queues are initialised. */
+	first = rcb_load_acquire(&all_queues);
+	for (q = first; q; q = q->next) {
+		/* [DF-H] pairs with [DF-P]. */
+		q->bar_snap = rcb_load_acquire(&q->qhead);
+		any |= q->bar_snap != rcb_load_relaxed(&q->qtail);
+	}
+	if (any && (ret = rcb_synchronize()) == 0) {
+		for (q = first; q; q = q->next) {
+			if (q->bar_snap == rcb_load_relaxed(&q->qtail))
+				continue;
+			if ((err = queue_lock(q)) != 0) {
+				rcb__misuse("rcb_defer_barrier",
+					    "called from a deferred function that runs a queue");
+				ret = err;
+				continue;
+			}
+			drain_locked(q, q->bar_snap);
+			pthread_mutex_unlock(&q->lock);
+		}
+	}
+	pthread_mutex_unlock(&barrier_lock);
+	return ret;
+}
+
+/* Child of fork(), single-threaded: re-create the locks (their owners
+ * may not exist here), release the other threads' queues and have the
+ * first rcb_defer() arm their drains (see the fork section above). */
+static void defer_fork_child(void)
+{
+	if (rcb__pi_errorcheck_mutex_init(&barrier_lock) != 0)
+		RCB_DIE("pthread_mutex_init(defer barrier)", ENOMEM);
+	for (struct defer_queue *q = rcb_load_relaxed(&all_queues); q; q = q->next) {
+		if (rcb__pi_errorcheck_mutex_init(&q->lock) != 0)
+			RCB_DIE("pthread_mutex_init(defer queue)", ENOMEM);
+		if (q != my_queue)
+			rcb_store_relaxed(&q->in_use, false);
+	}
+	rcb_store_relaxed(&fork_orphans, true);
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Polled grace periods: rcb_get_state(), rcb_start_poll(),
+ * rcb_poll_state(), rcb_cond_synchronize() (the kernel's
+ * get_state_synchronize_rcu() family).
+ *
+ * Algorithm.  gp.c numbers grace periods (its invariant 5):
+ * gp_seq_started is the number of the latest grace period begun,
+ * gp_seq_done that of the latest one completed, both 64-bit and only
+ * growing.  A cookie is "gp_seq_started + 1" read after a full barrier:
+ * the first grace period that is sure to begin after the caller's
+ * earlier accesses.  It has elapsed once gp_seq_done >= cookie.
+ *
+ * Invariants.
+ *  1. gp_seq_done <= gp_seq_started at all times, and each only grows, so
+ *     a cookie never reads as elapsed before its grace period completed,
+ *     and any cookie > gp_seq_started + 1 was never handed out.
+ *  2. Grace period number c begins (its [GP-A]) after the increment of
+ *     gp_seq_started to c; a snapshot that read c - 1 after [PO-S] read
+ *     before that increment, so the caller's accesses before [PO-S] are
+ *     ordered before grace period c's [GP-A] (the argument of [GP-S]).
+ *  3. Completion is published with a release ([GP-D]) after [GP-B]; a
+ *     poller's acquire ([PO-D]) that sees it orders its later accesses
+ *     after every pre-existing reader's critical section, as a return
+ *     from rcb_synchronize() does.
+ *  4. rcb_start_poll() needs a grace period numbered >= its cookie.  If
+ *     gp_seq_started already reached the cookie, one began after the
+ *     snapshot; otherwise it raises poll_req to the cookie and makes sure
+ *     the poll head is queued with rcb_call(): the callback thread's next
+ *     grace period starts after the enqueue, hence after the snapshot
+ *     (rcb_synchronize() there reads gp_seq_started after the splice).
+ *     The poll callback clears poll_queued, then re-queues the head if
+ *     poll_req is still ahead of gp_seq_done; store-buffering with a
+ *     requester's "raise poll_req; load poll_queued" ([PO-W]/[PO-K]):
+ *     one of the two sees the other, so no request is left without a
+ *     grace period to come.
+ *  5. No lock anywhere on these paths: poll_req is raised with a
+ *     compare-and-swap loop, the head is queued by the single winner of
+ *     the poll_queued compare-and-swap, and rcb_call()'s enqueue is one
+ *     atomic exchange.
+ */
+#include <errno.h>
+
+#include "internal.h"
+
+static struct rcb_head poll_head;
+static _Atomic bool poll_queued;
+static _Atomic unsigned long long poll_req;
+
+static void poll_cb(struct rcb_head *head);
+
+/* Queue the poll head unless it is queued (invariant 4). */
+static void poll_arm(void)
+{
+	bool idle = false;
+
+	/* [PO-A] One winner queues the head; acq_rel so that it follows
+	 * the previous callback's last use.  Pairs with [PO-K]. */
+	if (!rcb_cmpxchg_acq_rel(&poll_queued, &idle, true))
+		return;
+	if (!rcb_load_relaxed(&rcb__running) || rcb_call(&poll_head, poll_cb) != 0)
+		rcb_store_relaxed(&poll_queued, false);
+}
+
+static void poll_cb(struct rcb_head *head)
+{
+	(void)head;
+	/* [PO-K] Clear, then look at the requests: store-buffering with
+	 * rcb_start_poll()'s "raise poll_req; load poll_queued".  Pairs
+	 * with [PO-W]. */
+	rcb_store_seq_cst(&poll_queued, false);
+	/* [PO-K] (the fence half, as [DF-K] in src/defer.c). */
+	rcb_fence_seq_cst();
+	if (rcb_load_relaxed(&poll_req) > rcb__gp_seq_done())
+		poll_arm();
+}
+
+RCB_API uint64_t rcb_get_state(void)
+{
+	return rcb__gp_seq_snap() + 1;
+}
+
+RCB_API uint64_t rcb_start_poll(void)
+{
+	uint64_t cookie = rcb_get_state();
+
+	/* Invariant 4: a grace period numbered >= cookie has begun. */
+	if (rcb__gp_seq_started_hint() >= cookie)
+		return cookie;
+	if (rcb__ensure_init() != 0)
+		return cookie;
+	rcb_max_relaxed(&poll_req, cookie);
+	/* [PO-W] The request is visible before poll_queued is read.
+	 * Pairs with [PO-K] in poll_cb(). */
+	rcb_fence_seq_cst();
+	if (!rcb_load_relaxed(&poll_queued))
+		poll_arm();
+	return cookie;
+}
+
+RCB_API int rcb_poll_state(uint64_t cookie)
+{
+	/* [PO-D] inside rcb__gp_seq_done(), pairs with [GP-D]. */
+	if (rcb__gp_seq_done() >= cookie) {
+		/* [PO-E] Full-barrier contract, as [GP-E]: the caller's
+		 * later non-atomic accesses follow.  Pairs with [GP-B]. */
+		rcb_fence_seq_cst();
+		return 1;
+	}
+	/* Invariant 1: never handed out yet. */
+	if (cookie > rcb__gp_seq_started_hint() + 1)
+		return -EINVAL;
+	return 0;
+}
+
+RCB_API int rcb_cond_synchronize(uint64_t cookie)
+{
+	int r;
+
+	if (RCB_UNLIKELY(rcb_read_ongoing())) {
+		rcb__misuse("rcb_cond_synchronize",
+			    "called inside a read-side critical section; it would wait for itself forever");
+		return -EDEADLK;
+	}
+	r = rcb_poll_state(cookie);
+	if (r < 0)
+		return r;
+	if (r)
+		return 0;
+	return rcb_synchronize();
+}

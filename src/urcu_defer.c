@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * liburcu's defer_rcu() family under its urcu-memb names (declared in
+ * include/rcuboost/urcu_defer.h), on top of src/defer.c.
+ */
+#include <errno.h>
+
+#include "internal.h"
+#include "rcuboost/urcu_defer.h"
+
+RCB_API void urcu_memb_defer_rcu(void (*fct)(void *p), void *p)
+{
+	/* -EINVAL and -EDEADLK were reported as misuse: nothing to do.
+	 * Without a queue, do what liburcu does when its queue is full:
+	 * wait for a grace period and run the function here. */
+	if (rcb_defer(fct, p) == -ENOMEM && rcb_synchronize() == 0)
+		fct(p);
+}
+
+RCB_API int urcu_memb_defer_register_thread(void)
+{
+	return rcb_defer_register_thread();
+}
+
+RCB_API void urcu_memb_defer_unregister_thread(void)
+{
+	(void)rcb_defer_unregister_thread();
+}
+
+RCB_API void urcu_memb_defer_barrier(void)
+{
+	(void)rcb_defer_barrier();
+}
+
+RCB_API void urcu_memb_defer_barrier_thread(void)
+{
+	(void)rcb_defer_barrier_thread();
+}

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenario "defer": defer_rcu(free, obj) of --calls 64-byte objects in a
+ * loop, then a defer barrier: rcuboost's rcb_defer() beside liburcu's own
+ * defer_rcu() (urcu-memb).  Each measurement runs in a forked child, so
+ * that its peak resident set (VmHWM) is its own.  Figures: ns per call
+ * (malloc and free included) and the growth of the peak resident set.
+ *
+ * Scenario "poll": rcuboost's polled grace periods (liburcu 0.13 has
+ * none): rcb_poll_state() on a cookie not yet elapsed and on one elapsed,
+ * rcb_start_poll() back to back (a grace period already requested), and
+ * a "cold" rcb_start_poll() that must queue the request (the previous
+ * cookie elapsed first).  Goals from issue 13: poll_state <= 20 ns,
+ * start_poll <= 1 us.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <urcu/urcu-memb.h>
+
+#include "bench.h"
+
+/* ---- defer ------------------------------------------------------------ */
+
+static long vm_hwm_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6))
+			kb = strtol(line + 6, NULL, 10);
+	fclose(f);
+	return kb;
+}
+
+/* liburcu's own defer_rcu() calls its urcu_memb_defer_barrier_thread()
+ * through the PLT: the name must resolve to liburcu, not to rcuboost's
+ * export of the same name (link order: liburcu first). */
+static int urcu_defer_is_liburcu(void)
+{
+	Dl_info info;
+	void *sym = dlsym(RTLD_DEFAULT, "urcu_memb_defer_barrier_thread");
+
+	if (!sym || !dladdr(sym, &info) || !info.dli_fname ||
+	    !strstr(info.dli_fname, "liburcu-memb")) {
+		fprintf(stderr, "rcuboost-bench: defer: urcu_memb_defer_barrier_thread resolves to %s, not liburcu-memb: liburcu side skipped\n",
+			sym && dladdr(sym, &info) && info.dli_fname ? info.dli_fname : "nothing");
+		return 0;
+	}
+	return 1;
+}
+
+struct defer_out {
+	double ns_per_call;
+	double hwm_kb;
+};
+
+static void defer_child(int rcuboost, unsigned long n, struct defer_out *o)
+{
+	long before;
+	uint64_t t0, t1;
+
+	if (rcuboost) {
+		if (rcb_defer_register_thread() != 0)
+			_exit(3);
+	} else {
+		urcu_memb_register_thread();
+		if (urcu_memb_defer_register_thread() != 0)
+			_exit(3);
+	}
+	before = vm_hwm_kb();
+	t0 = tool_now_ns();
+	for (unsigned long i = 0; i < n; i++) {
+		void *obj = malloc(64);
+
+		if (!obj)
+			_exit(4);
+		memset(obj, 0x5a, 64);
+		if (rcuboost) {
+			if (rcb_defer(free, obj) != 0)
+				_exit(5);
+		} else {
+			urcu_memb_defer_rcu(free, obj);
+		}
+	}
+	if (rcuboost)
+		(void)rcb_defer_barrier();
+	else
+		urcu_memb_defer_barrier();
+	t1 = tool_now_ns();
+	o->ns_per_call = (double)(t1 - t0) / (double)n;
+	o->hwm_kb = (double)(vm_hwm_kb() - before);
+	if (rcuboost) {
+		(void)rcb_defer_unregister_thread();
+	} else {
+		urcu_memb_defer_unregister_thread();
+		urcu_memb_unregister_thread();
+	}
+}
+
+static int measure_defer(const struct tool_peer *f, const struct bench_params *p,
+			 double *out)
+{
+	int rcuboost = f == &tool_peer_rcuboost, fd[2], st;
+	unsigned long n = p->warmup ? p->calls / 8 + 1 : p->calls;
+	struct defer_out o;
+	pid_t pid;
+
+	if (!rcuboost && (f != &tool_peer_urcu_memb || !urcu_defer_is_liburcu()))
+		return -1;
+	if (pipe(fd) != 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		defer_child(rcuboost, n, &o);
+		_exit(write(fd[1], &o, sizeof(o)) == (ssize_t)sizeof(o) ? 0 : 6);
+	}
+	close(fd[1]);
+	st = read(fd[0], &o, sizeof(o)) == (ssize_t)sizeof(o);
+	close(fd[0]);
+	if (!st) {
+		waitpid(pid, &st, 0);
+		fprintf(stderr, "rcuboost-bench: defer: %s: the child failed (status %d)\n",
+			f->name, st);
+		return -1;
+	}
+	waitpid(pid, &st, 0);
+	out[0] = o.ns_per_call;
+	out[1] = o.hwm_kb;
+	return 0;
+}
+
+static const struct bench_test defer_tests[] = {
+	{ "defer", measure_defer, 2,
+	  { { "defer", "ns/call", BENCH_LOWER, 0 },
+	    { "defer.rss", "kB", BENCH_LOWER, 0 } } },
+};
+
+const struct bench_scenario bench_scenario_defer = {
+	.name = "defer",
+	.help = "defer: one thread, in a forked child per measurement, defers the free of\n"
+		"  --calls 64-byte objects back to back, then a defer barrier (rcuboost's\n"
+		"  rcb_defer(), liburcu's defer_rcu()).  Figures: ns per call (malloc and free\n"
+		"  included), growth of the peak resident set (VmHWM, kB).",
+	BENCH_TESTS(defer_tests),
+};
+
+/* ---- poll ------------------------------------------------------------- */
+
+#define POLL_BATCH 4096
+
+static int measure_poll(const struct tool_peer *f, const struct bench_params *p,
+			double *out)
+{
+	uint64_t end, t0, done = 0, c, cold_ns = 0, ncold = 0;
+	unsigned int cold_max = p->warmup ? 2 : p->quick ? 10 : 100;
+	volatile int sink = 0;
+
+	if (f != &tool_peer_rcuboost)
+		return -1;
+	/* rcb_poll_state(), a cookie not yet elapsed (no grace period
+	 * starts: rcb_get_state() does not ask for one). */
+	c = rcb_get_state();
+	end = tool_now_ns() + (uint64_t)p->duration_ms * 1000000ull / 4;
+	t0 = tool_now_ns();
+	do {
+		for (int i = 0; i < POLL_BATCH; i++)
+			sink += rcb_poll_state(c);
+		done += POLL_BATCH;
+	} while (tool_now_ns() < end);
+	out[0] = (double)(tool_now_ns() - t0) / (double)done;
+	/* An elapsed cookie (the fence of the full-barrier contract). */
+	(void)rcb_synchronize();
+	done = 0;
+	end = tool_now_ns() + (uint64_t)p->duration_ms * 1000000ull / 4;
+	t0 = tool_now_ns();
+	do {
+		for (int i = 0; i < POLL_BATCH; i++)
+			sink += rcb_poll_state(c);
+		done += POLL_BATCH;
+	} while (tool_now_ns() < end);
+	out[1] = (double)(tool_now_ns() - t0) / (double)done;
+	/* rcb_start_poll() back to back: the first queues a request, the
+	 * rest find a grace period requested or started. */
+	done = 0;
+	end = tool_now_ns() + (uint64_t)p->duration_ms * 1000000ull / 4;
+	t0 = tool_now_ns();
+	do {
+		for (int i = 0; i < POLL_BATCH; i++)
+			c = rcb_start_poll();
+		done += POLL_BATCH;
+	} while (tool_now_ns() < end);
+	out[2] = (double)(tool_now_ns() - t0) / (double)done;
+	/* Cold: each call must queue its request (the last cookie has
+	 * elapsed and no grace period runs). */
+	end = tool_now_ns() + 2000000000ull;
+	while (ncold < cold_max && tool_now_ns() < end) {
+		while (rcb_poll_state(c) != 1 && tool_now_ns() < end)
+			tool_sleep_ns(20000);
+		t0 = tool_now_ns();
+		c = rcb_start_poll();
+		cold_ns += tool_now_ns() - t0;
+		ncold++;
+	}
+	while (rcb_poll_state(c) != 1 && tool_now_ns() < end)
+		tool_sleep_ns(20000);
+	out[3] = ncold ? (double)cold_ns / (double)ncold : 0;
+	(void)sink;
+	return 0;
+}
+
+static const struct bench_test poll_tests[] = {
+	{ "poll", measure_poll, 4,
+	  { { "poll.state", "ns/op", BENCH_LOWER, 0 },
+	    { "poll.state.done", "ns/op", BENCH_LOWER, 0 },
+	    { "poll.start", "ns/op", BENCH_LOWER, 0 },
+	    { "poll.start.cold", "ns/op", BENCH_LOWER, 0 } } },
+};
+
+const struct bench_scenario bench_scenario_poll = {
+	.name = "poll",
+	.help = "poll: rcuboost's polled grace periods (liburcu 0.13 has none): rcb_poll_state()\n"
+		"  on a cookie not elapsed and on one elapsed, rcb_start_poll() back to back, and\n"
+		"  a cold rcb_start_poll() that queues its request.  Figures: ns per call.\n"
+		"  Goals (issue 13, absolute): poll_state <= 20 ns, start_poll <= 1 us.",
+	BENCH_TESTS(poll_tests),
+};
