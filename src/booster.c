@@ -24,24 +24,24 @@
  *     reported that it runs or that it was refused real-time priority.
  *  3. Idle (issue 13 item 6).  A booster makes no pass and sleeps with
  *     no timeout while no grace period waits for readers
- *     (rcb__gp_wait_start_ns == 0) and pressure mode is off: a process
- *     with no waiting grace period sees 0 booster wake-ups per second.
- *     A grace period that starts to wait wakes the idle boosters
- *     (rcb__booster_kick() from its wait loop): boosters_idle counts
- *     them, and [BST-IDL]/[BST-IDK] make sure that a booster going idle
- *     and a grace period starting to wait cannot both miss the other.
- *     Readers queued meanwhile (rcb_note_block()) keep their element;
- *     the index does not move while idle, so aging resumes where it
- *     stopped.  Bound: a reader holding up a grace period is boosted
- *     within (elements + 1) periods of the grace period's start of
- *     waiting, as before (one period before a preempted reader is
- *     queued on its behalf, elements - 1 to age, one of slack for the
- *     phase of the first pass), plus the wake-up of the booster.  What
- *     "idle" stops is the aging of a voluntarily blocked reader while
- *     no grace period waits for anything: boosting it then would help
- *     no one.  The stall detector runs in the waiting updater, not
- *     here; with RCUBOOST_STATS_INTERVAL, booster 0 wakes for its
- *     report every interval.
+ *     (rcb__gp_wait_start_ns == 0), pressure mode is off and no reader
+ *     is queued on its elements: a process with no waiting grace
+ *     period and no reader blocked in rcb_note_block() sees 0 booster
+ *     wake-ups per second.  Two events end the sleep: a grace period
+ *     that starts to wait (rcb__booster_kick() after its spin phase;
+ *     [BST-IDL]/[BST-IDK] make sure that a booster going idle and a
+ *     grace period starting to wait cannot both miss the other), and a
+ *     reader that queues itself (rcb__booster_note_queued(), ordered
+ *     by the element lock, [BST-IDQ]).  The article's aging is thus
+ *     unchanged while any reader is queued, and the bounds are the
+ *     same as without idling: a reader that queued itself is boosted
+ *     within elements - 1 periods, a preempted reader within elements
+ *     + 1 periods of the grace period's start of waiting (one before
+ *     it is queued on its behalf, elements - 1 to age, one for the
+ *     phase of the first pass), plus, after an idle sleep, the
+ *     booster's wake-up (one futex wake).  The stall detector runs in
+ *     the waiting updater, not here; with RCUBOOST_STATS_INTERVAL,
+ *     booster 0 wakes for its report every interval.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -157,11 +157,54 @@ static void report_no_permission(int err)
 		rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio);
 }
 
-/* Nothing for the boosters to do (invariant 3). */
+/* No grace period waits and pressure mode is off (invariant 3). */
 static bool boosters_have_no_work(void)
 {
 	return !rcb_load_relaxed(&rcb__gp_wait_start_ns) &&
 	       !rcb__pressure_active();
+}
+
+/* A reader is queued on one of @b's elements.  Under each element's
+ * lock: the lock orders this check against a reader's queueing (see
+ * rcb__booster_note_queued()).  Context: booster @b. */
+static bool booster_has_queued(struct rcb__booster *b)
+{
+	bool queued = false;
+	int cpu;
+
+	rcb__for_each_booster_cpu(b, cpu) {
+		for (int i = 0; i < rcb__boost_nelem && !queued; i++) {
+			struct rcu_boost_dat *rbdp = rcb__rbd(cpu, i);
+
+			rcb__boost_lock(rbdp);
+			queued = !rcb__list_empty(&rbdp->rbs_toboost) ||
+				 !rcb__list_empty(&rbdp->rbs_boosted);
+			rcb__boost_unlock(rbdp);
+		}
+		if (queued)
+			break;
+	}
+	return queued;
+}
+
+/* Idle: nothing waits and nothing is queued on @b's elements. */
+static bool booster_is_idle(struct rcb__booster *b)
+{
+	return boosters_have_no_work() && !booster_has_queued(b);
+}
+
+/*
+ * A reader queued itself (rcb_note_block()): wake the idle boosters so
+ * that it ages (invariant 3).  [BST-IDQ] The element lock the queueing
+ * released orders it with booster_has_queued(): a booster that checked
+ * the element before the queueing had raised boosters_idle before it
+ * took that lock (pairs with [BST-IDL]), so the relaxed load here sees
+ * it.  Context: the reader, no lock held.
+ */
+void rcb__booster_note_queued(void)
+{
+	if (rcb_load_relaxed(&boosters_idle))
+		rcb__boosters_wake();
 }
 
 /*
@@ -182,7 +225,7 @@ static void booster_idle(struct rcb__booster *b, int wake)
 	 * either we see the grace period waiting, or it sees us idle and
 	 * bumps booster_wake, which the futex wait compares with @wake. */
 	rcb_fence_seq_cst();
-	if (boosters_have_no_work()) {
+	if (booster_is_idle(b)) {
 		rcb_add_relaxed(&idle_sleeps, 1);
 		rcb__futex_wait(&booster_wake, wake, timeout);
 	}
@@ -234,7 +277,7 @@ static void *rcu_booster(void *arg)
 			break;
 		rcb_store_relaxed(&b->prio, prio);
 		/* Woken (a pressure kick): one pass evaluates it. */
-		idle = boosters_have_no_work() && wake == seen_wake;
+		idle = wake == seen_wake && booster_is_idle(b);
 		seen_wake = wake;
 		if (!idle) {
 			/* The application may have dropped its privileges
