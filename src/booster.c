@@ -40,8 +40,10 @@
  *     it is queued on its behalf, elements - 1 to age, one for the
  *     phase of the first pass), plus, after an idle sleep, the
  *     booster's wake-up (one futex wake).  The stall detector runs in
- *     the waiting updater, not here; with RCUBOOST_STATS_INTERVAL,
- *     booster 0 wakes for its report every interval.
+ *     the waiting updater, not here.  Opt-in exceptions: with
+ *     RCUBOOST_STATS_INTERVAL booster 0 wakes for its report every
+ *     interval, with RCUBOOST_PRESSURE_PSI every 100 ms to read the
+ *     kernel's memory pressure (10 wake-ups per second, not 100).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -218,6 +220,8 @@ static void booster_idle(struct rcb__booster *b, int wake)
 
 	if (b->id == 0 && rcb__settings.stats_interval_s)
 		timeout = rcb__settings.stats_interval_s * 1000000000ull;
+	if (b->id == 0 && rcb__settings.pressure_psi)
+		timeout = 100000000ull; /* pressure.c reads PSI every 100 ms */
 	rcb_add_relaxed(&boosters_idle, 1);
 	/* [BST-IDL] Our idle count is ordered before the re-check of the
 	 * grace period's wait: store-buffering against its "wait_start =
@@ -277,6 +281,11 @@ static void *rcu_booster(void *arg)
 			break;
 		rcb_store_relaxed(&b->prio, prio);
 		/* Woken (a pressure kick): one pass evaluates it. */
+		/* The kernel's pressure is polled, not pushed: booster 0
+		 * reads it every 100 ms even while idle (entering pressure
+		 * wakes the others). */
+		if (b->id == 0 && rcb__settings.pressure_psi)
+			rcb__pressure_update(now);
 		idle = wake == seen_wake && booster_is_idle(b);
 		seen_wake = wake;
 		if (!idle) {
