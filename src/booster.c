@@ -69,7 +69,6 @@ static _Atomic bool no_permission;
 static bool no_permission_reported;
 /* Boosters about to sleep, or asleep, idle (invariant 3). */
 static _Atomic int boosters_idle;
-static _Atomic long idle_sleeps;
 
 /* Number of boosters in the table, 0 before rcb__boost_early_init()
  * built it.  [BST-DA] pairs with [BST-D]: the table is initialised. */
@@ -113,11 +112,6 @@ long rcb__booster_cpu_ns(void)
 	for (int i = 0; i < boosters_known(); i++)
 		total += rcb_load_relaxed(&rcb__boosters[i].cpu_ns);
 	return total;
-}
-
-long rcb__booster_idle_sleeps(void)
-{
-	return rcb_load_relaxed(&idle_sleeps);
 }
 
 /* Wake every booster now. */
@@ -229,10 +223,8 @@ static void booster_idle(struct rcb__booster *b, int wake)
 	 * either we see the grace period waiting, or it sees us idle and
 	 * bumps booster_wake, which the futex wait compares with @wake. */
 	rcb_fence_seq_cst();
-	if (booster_is_idle(b)) {
-		rcb_add_relaxed(&idle_sleeps, 1);
+	if (booster_is_idle(b))
 		rcb__futex_wait(&booster_wake, wake, timeout);
-	}
 	rcb_add_relaxed(&boosters_idle, -1);
 }
 
