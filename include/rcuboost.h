@@ -166,6 +166,17 @@ struct rcb_config {
 	 * once on stderr.  0 default (RCUBOOST_STALL_MS, else 10000; the
 	 * variable's 0 turns it off), -1 off, 1 to 3600000. */
 	int stall_ms;
+
+	/* ---- Placement of the library's threads (README "Real-time
+	 * guarantees") ---- */
+
+	/* CPUs the library's threads (boosters, pi helpers, the callback
+	 * thread) run on, bit n for CPU n (CPUs 0 to 63): keep them off
+	 * the CPUs isolated for real-time work.  0 (default): the
+	 * RCUBOOST_CPUS list (e.g. "0-1,3"), else wherever the thread that
+	 * starts them may run.  A CPU outside the process's affinity makes
+	 * the threads' start fail. */
+	unsigned long long thread_cpus;
 };
 
 /* sizeof(struct rcb_config) in the first layout with a size field

@@ -305,6 +305,7 @@ RCB_API void rcb__preempt_boost(void)
 	}
 	if (!rcb__machine()->note_block(self, rbdp))
 		rcb__boost_adopt(self);
+	rcb__booster_note_queued(); /* an idle booster ages it (rtidle) */
 }
 
 /* The 3-state machine's note_block: IDLE -> BLOCKED (invariant 1). */

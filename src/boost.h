@@ -264,6 +264,8 @@ int rcb__booster_prio(void);
 bool rcb__booster_no_permission(void);
 long rcb__booster_passes(void);
 long rcb__booster_cpu_ns(void);
+/* A reader queued itself: wake the idle boosters (booster.c inv. 3). */
+void rcb__booster_note_queued(void);
 /* Wake every booster now (a pressure kick, entering pressure, stop). */
 void rcb__boosters_wake(void);
 

@@ -375,7 +375,7 @@ int rcb__pi_start(void)
 		 * this store and pi_nhelpers before them). */
 		rcb_store_relaxed(&h->busy, 1);
 		h->cur_prio = 0;
-		err = pthread_create(&h->thread, NULL, pi_helper_main, h);
+		err = rcb__lib_thread_create(&h->thread, pi_helper_main, h);
 		if (err)
 			break;
 		h->started = true;

@@ -22,6 +22,28 @@
  *     booster would never be boosted), under booster_lock;
  *     booster_started is set ([BST-KR]) only after every booster has
  *     reported that it runs or that it was refused real-time priority.
+ *  3. Idle (issue 13 item 6).  A booster makes no pass and sleeps with
+ *     no timeout while no grace period waits for readers
+ *     (rcb__gp_wait_start_ns == 0), pressure mode is off and no reader
+ *     is queued on its elements: a process with no waiting grace
+ *     period and no reader blocked in rcb_note_block() sees 0 booster
+ *     wake-ups per second.  Two events end the sleep: a grace period
+ *     that starts to wait (rcb__booster_kick() after its spin phase;
+ *     [BST-IDL]/[BST-IDK] make sure that a booster going idle and a
+ *     grace period starting to wait cannot both miss the other), and a
+ *     reader that queues itself (rcb__booster_note_queued(), ordered
+ *     by the element lock, [BST-IDQ]).  The article's aging is thus
+ *     unchanged while any reader is queued, and the bounds are the
+ *     same as without idling: a reader that queued itself is boosted
+ *     within elements - 1 periods, a preempted reader within elements
+ *     + 1 periods of the grace period's start of waiting (one before
+ *     it is queued on its behalf, elements - 1 to age, one for the
+ *     phase of the first pass), plus, after an idle sleep, the
+ *     booster's wake-up (one futex wake).  The stall detector runs in
+ *     the waiting updater, not here.  Opt-in exceptions: with
+ *     RCUBOOST_STATS_INTERVAL booster 0 wakes for its report every
+ *     interval, with RCUBOOST_PRESSURE_PSI every 100 ms to read the
+ *     kernel's memory pressure (10 wake-ups per second, not 100).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,6 +67,8 @@ static _Atomic int booster_wake;
 static _Atomic int boosters_ready;   /* futex word: boosters up or failed */
 static _Atomic bool no_permission;
 static bool no_permission_reported;
+/* Boosters about to sleep, or asleep, idle (invariant 3). */
+static _Atomic int boosters_idle;
 
 /* Number of boosters in the table, 0 before rcb__boost_early_init()
  * built it.  [BST-DA] pairs with [BST-D]: the table is initialised. */
@@ -129,6 +153,81 @@ static void report_no_permission(int err)
 		rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio);
 }
 
+/* No grace period waits and pressure mode is off (invariant 3). */
+static bool boosters_have_no_work(void)
+{
+	return !rcb_load_relaxed(&rcb__gp_wait_start_ns) &&
+	       !rcb__pressure_active();
+}
+
+/* A reader is queued on one of @b's elements.  Under each element's
+ * lock: the lock orders this check against a reader's queueing (see
+ * rcb__booster_note_queued()).  Context: booster @b. */
+static bool booster_has_queued(struct rcb__booster *b)
+{
+	bool queued = false;
+	int cpu;
+
+	rcb__for_each_booster_cpu(b, cpu) {
+		for (int i = 0; i < rcb__boost_nelem && !queued; i++) {
+			struct rcu_boost_dat *rbdp = rcb__rbd(cpu, i);
+
+			rcb__boost_lock(rbdp);
+			queued = !rcb__list_empty(&rbdp->rbs_toboost) ||
+				 !rcb__list_empty(&rbdp->rbs_boosted);
+			rcb__boost_unlock(rbdp);
+		}
+		if (queued)
+			break;
+	}
+	return queued;
+}
+
+/* Idle: nothing waits and nothing is queued on @b's elements. */
+static bool booster_is_idle(struct rcb__booster *b)
+{
+	return boosters_have_no_work() && !booster_has_queued(b);
+}
+
+/*
+ * A reader queued itself (rcb_note_block()): wake the idle boosters so
+ * that it ages (invariant 3).  [BST-IDQ] The element lock the queueing
+ * released orders it with booster_has_queued(): a booster that checked
+ * the element before the queueing had raised boosters_idle before it
+ * took that lock (pairs with [BST-IDL]), so the relaxed load here sees
+ * it.  Context: the reader, no lock held.
+ */
+void rcb__booster_note_queued(void)
+{
+	if (rcb_load_relaxed(&boosters_idle))
+		rcb__boosters_wake();
+}
+
+/*
+ * Sleep until a grace period waits for readers, pressure mode starts,
+ * or the stop (invariant 3): no timeout, except booster 0's statistics
+ * interval.  @wake: booster_wake as read before the loop's checks.
+ */
+static void booster_idle(struct rcb__booster *b, int wake)
+{
+	uint64_t timeout = 0;
+
+	if (b->id == 0 && rcb__settings.stats_interval_s)
+		timeout = rcb__settings.stats_interval_s * 1000000000ull;
+	if (b->id == 0 && rcb__settings.pressure_psi)
+		timeout = 100000000ull; /* pressure.c reads PSI every 100 ms */
+	rcb_add_relaxed(&boosters_idle, 1);
+	/* [BST-IDL] Our idle count is ordered before the re-check of the
+	 * grace period's wait: store-buffering against its "wait_start =
+	 * t; boosters_idle?".  Pairs with [BST-IDK] in rcb__booster_kick():
+	 * either we see the grace period waiting, or it sees us idle and
+	 * bumps booster_wake, which the futex wait compares with @wake. */
+	rcb_fence_seq_cst();
+	if (booster_is_idle(b))
+		rcb__futex_wait(&booster_wake, wake, timeout);
+	rcb_add_relaxed(&boosters_idle, -1);
+}
+
 static void *rcu_booster(void *arg)
 {
 	struct rcb__booster *b = arg;
@@ -136,12 +235,14 @@ static void *rcu_booster(void *arg)
 	uint64_t period_ns = (uint64_t)rcb__settings.boost_period_ms * 1000000ull;
 	uint64_t last_print = rcb__now_ns();
 	char name[16];
-	int err;
+	int err, seen_wake;
 
 	snprintf(name, sizeof(name), b->id ? "rcuboost-boost%d" : "rcuboost-boost",
 		 b->id);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
 	rcb_store_relaxed(&b->tid, (pid_t)syscall(SYS_gettid));
+	/* Keep CAP_SYS_NICE across the application's setuid() (libthread.c). */
+	rcb__lib_thread_keep_caps();
 	err = pthread_setschedparam(pthread_self(), SCHED_RR, &sp);
 	if (err) {
 		rcb_store_relaxed(&no_permission, true);
@@ -158,20 +259,38 @@ static void *rcu_booster(void *arg)
 	rcb__futex_wake(&boosters_ready, INT32_MAX);
 	if (err)
 		return NULL;
-	for (long pass = 1;; pass++) {
+	seen_wake = rcb_load_relaxed(&booster_wake);
+	for (long pass = 1;;) {
 		/* [BST-KWA] pairs with [BST-KW] in rcb__boosters_wake(); a
 		 * wake-up after this load makes the futex wait below return. */
 		int wake = rcb_load_acquire(&booster_wake);
 		int prio = own_prio();
 		uint64_t now = rcb__now_ns();
+		bool idle;
 
 		/* [BST-S] pairs with [BST-T] in rcb__booster_stop(). */
 		if (rcb_load_acquire(&booster_stop))
 			break;
 		rcb_store_relaxed(&b->prio, prio);
-		if (prio)
-			rcb__booster_pass(b, prio, now, period_ns, pass);
-		rcb_add_relaxed(&b->passes, 1);
+		/* Woken (a pressure kick): one pass evaluates it. */
+		/* The kernel's pressure is polled, not pushed: booster 0
+		 * reads it every 100 ms even while idle (entering pressure
+		 * wakes the others). */
+		if (b->id == 0 && rcb__settings.pressure_psi)
+			rcb__pressure_update(now);
+		idle = wake == seen_wake && booster_is_idle(b);
+		seen_wake = wake;
+		if (!idle) {
+			/* The application may have dropped its privileges
+			 * since the last pass (setuid() clears our
+			 * effective capabilities). */
+			if (prio)
+				rcb__lib_thread_caps_refresh();
+			if (prio)
+				rcb__booster_pass(b, prio, now, period_ns, pass);
+			pass++;
+			rcb_add_relaxed(&b->passes, 1);
+		}
 		{
 			struct timespec ts;
 
@@ -190,8 +309,11 @@ static void *rcu_booster(void *arg)
 			fputs(buf, stderr);
 			last_print = now;
 		}
-		rcb__futex_wait(&booster_wake, wake,
-				rcb__pressure_active() ? 1000000 : period_ns);
+		if (idle)
+			booster_idle(b, wake);
+		else
+			rcb__futex_wait(&booster_wake, wake,
+					rcb__pressure_active() ? 1000000 : period_ns);
 	}
 	return NULL;
 }
@@ -263,7 +385,7 @@ static int booster_start(bool for_init)
 			struct rcb__booster *b = &rcb__boosters[i];
 
 			rcb_store_relaxed(&b->tid, 0);
-			err = pthread_create(&b->thread, NULL, rcu_booster, b);
+			err = rcb__lib_thread_create(&b->thread, rcu_booster, b);
 			if (!err) {
 				b->started = true;
 				started++;
@@ -312,8 +434,17 @@ int rcb__booster_start_init(void)
  * Context: any thread but a booster. */
 void rcb__booster_kick(void)
 {
-	if (RCB_LIKELY(rcb_load_relaxed(&booster_started)))
+	if (RCB_LIKELY(rcb_load_relaxed(&booster_started))) {
+		/* [BST-IDK] The caller's wait start (rcb__gp_wait_start_ns)
+		 * is ordered before the load of the idle count: pairs with
+		 * [BST-IDL] in booster_idle() (invariant 3).  One fence per
+		 * grace period that outlasts its spin phase, which then
+		 * sleeps anyway. */
+		rcb_fence_seq_cst();
+		if (rcb_load_relaxed(&boosters_idle))
+			rcb__boosters_wake();
 		return;
+	}
 	rcb__booster_start();
 }
 

@@ -370,7 +370,9 @@ static int start_thread_locked(bool drain)
 	if (!drain && !rcb_load_relaxed(&rcb__running))
 		return 0;
 	rcb_store_relaxed(&rcb__cb_stop, false);
-	err = pthread_create(&cb_thread, NULL, callback_thread, NULL);
+	/* On the CPUs of RCUBOOST_CPUS (rtidle; the workers' own affinity
+	 * option, when merged, takes precedence for its threads). */
+	err = rcb__lib_thread_create(&cb_thread, callback_thread, NULL);
 	if (err) {
 		fprintf(stderr, "rcuboost: cannot start the callback thread: %s\n",
 			strerror(err));

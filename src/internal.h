@@ -205,6 +205,16 @@ const char *rcb__settings_differ(const struct rcb__settings *a,
 const char *rcb__settings_fixed(const struct rcb__settings *a,
 				const struct rcb__settings *b, const char *diff);
 
+/* libthread.c: the library's threads.  Create one on the CPUs of
+ * rcb__settings.thread_cpus (pthread_create()'s result); keep the
+ * calling thread's permitted capabilities across a setuid() of the
+ * process; raise CAP_SYS_NICE back into the calling thread's effective
+ * set if still permitted (true if it is effective on return). */
+int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
+void rcb__lib_thread_keep_caps(void);
+bool rcb__lib_thread_caps_refresh(void);
+extern _Atomic long rcb__caps_raised;
+
 /* Settings in force; stable once rcb__initialized is true. */
 extern struct rcb__settings rcb__settings;
 

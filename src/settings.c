@@ -67,6 +67,48 @@ static int env_choice(const char *name, const char *const *words, int n,
 	return env_error(name, v, range);
 }
 
+/*
+ * A CPU list ("0-1,3") into a mask of CPUs 0 to 63 (RCUBOOST_CPUS).
+ * Returns 0 with *@out set, or -EINVAL with the message.
+ */
+static int env_cpulist(const char *name, unsigned long long *out)
+{
+	static const char range[] =
+		"a list of CPUs from 0 to 63 such as 0-1,3";
+	const char *v = getenv(name), *p;
+	unsigned long long mask = 0;
+
+	if (!v)
+		return 0;
+	for (p = v; *p;) {
+		unsigned long lo, hi;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return env_error(name, v, range);
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return env_error(name, v, range);
+			hi = strtoul(p, &end, 10);
+		}
+		if (lo > hi || hi > 63)
+			return env_error(name, v, range);
+		for (unsigned long c = lo; c <= hi; c++)
+			mask |= 1ull << c;
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return env_error(name, v, range);
+	}
+	if (!mask)
+		return env_error(name, v, range);
+	*out = mask;
+	return 0;
+}
+
 _Static_assert(offsetof(struct rcb_config, stall_ms) + sizeof(int) + 4 ==
 		       RCB_CONFIG_SIZE_V1,
 	       "RCB_CONFIG_SIZE_V1 is the SONAME 1 layout's size (with padding)");
@@ -298,6 +340,9 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	/* The stall detector works with or without boosting. */
 	s->stall_ms = c.stall_ms < 0 ? 0 : (unsigned)c.stall_ms;
 	s->boost_machine = c.boost_machine;
+	if (!c.thread_cpus && (err = env_cpulist("RCUBOOST_CPUS", &c.thread_cpus)))
+		return err;
+	s->thread_cpus = c.thread_cpus;
 	if ((err = build_enhancements(&c, s)))
 		return err;
 	*flavor_req = c.flavor;

@@ -100,6 +100,10 @@
 	  RCB__ENV_HAND) \
 	X(unsigned int, pi_helpers, "RCUBOOST_PI_HELPERS", 0, 64, \
 	  "0 (default 4) or 1 to 64", 0, 1, \
-	  RCB__ENV_UINT(1, 64, 4))
+	  RCB__ENV_UINT(1, 64, 4)) \
+	/* CPUs 0-63 the library's threads run on (bit n: CPU n); 0: \
+	 * wherever the creating thread may run.  RCUBOOST_CPUS=0-1,3 */ \
+	X(unsigned long long, thread_cpus, "RCUBOOST_CPUS", 0, 0, NULL, 0, 0, \
+	  RCB__ENV_HAND)
 
 #endif /* RCB_SETTINGS_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Early start (RCUBOOST_EARLY=1): initialise the library, boosters
+ * included, from a constructor, before the program's main() runs.  For
+ * an unmodified daemon that drops its privileges early in main() and
+ * makes its first RCU call afterwards: a lazy initialisation then would
+ * find no permission for real-time priority, and boosting would be off
+ * for the life of the process.  Started here, while the process still
+ * has them, the boosters keep CAP_SYS_NICE across the drop
+ * (libthread.c).  Opt-in: a library that starts threads before main()
+ * surprises programs that fork() without exec() early, or that set
+ * their CPU affinity or scheduling in main() for threads to inherit.
+ *
+ * This file is the last of the library's sources (CMakeLists.txt): a
+ * shared object runs its constructors in link order, so the locks that
+ * gp.c's and registry.c's constructors create exist.  A static library
+ * drops this object unless something references it; the early start is
+ * for the shared library.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+__attribute__((constructor)) static void rcb_early_start(void)
+{
+	const char *v = getenv("RCUBOOST_EARLY");
+	int err;
+
+	if (!v || strcmp(v, "1") != 0)
+		return;
+	/* The settings come from the environment, as a lazy start's
+	 * would; a later rcb_init() with other settings gets -EBUSY. */
+	if ((err = rcb_init(NULL)) != 0)
+		fprintf(stderr, "rcuboost: RCUBOOST_EARLY=1: rcb_init: %s\n",
+			strerror(-err));
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The library's own threads (boosters, pi helpers, the callback
+ * thread): where they run, and the privilege the boosters keep when the
+ * application drops its own.
+ *
+ * Placement.  rcb__settings.thread_cpus (RCUBOOST_CPUS) is applied at
+ * pthread_create() through the thread attributes, so a thread never
+ * runs, even for its first instructions, on a CPU outside the set: a
+ * CPU isolated for real-time work sees no rcuboost thread at all.
+ *
+ * Privilege drop.  Linux capabilities are per thread, and a booster
+ * needs CAP_SYS_NICE (or RLIMIT_RTPRIO) to raise other threads to
+ * real-time priority.  A daemon drops its privileges in one of two ways:
+ *  - capset(2) (libcap-ng's capng_apply(), libcap's cap_set_proc()
+ *    without libpsx): the calling thread only.  A booster started
+ *    earlier keeps its capabilities; nothing to do.
+ *  - setuid(2) and friends through glibc: the change is applied to every
+ *    thread of the process (glibc's "setxid" broadcast: each thread makes
+ *    the system call itself, and glibc aborts if the threads' results
+ *    differ, so a library thread must never refuse an ID change its
+ *    caller may make).  The kernel clears a thread's permitted and
+ *    effective sets when its user IDs all leave 0, unless the thread set
+ *    PR_SET_KEEPCAPS, which keeps the permitted set; the effective set
+ *    is cleared whenever the effective user ID leaves 0.
+ * So each booster sets PR_SET_KEEPCAPS on itself when it starts
+ * (rcb__lib_thread_keep_caps(); the flag is per thread, the
+ * application's threads are unaffected), and before each pass that may
+ * boost it raises CAP_SYS_NICE back into its own effective set if it is
+ * still permitted (rcb__lib_thread_caps_refresh(), one capget(2)).  The
+ * booster's other permitted capabilities are kept, not dropped: it must
+ * stay able to follow the application's later ID changes (see above).
+ *
+ * Invariant: only the calling thread's own capabilities are ever read
+ * or changed here (capget/capset on pid 0).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+_Atomic long rcb__caps_raised;
+
+int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	unsigned long long mask = rcb__settings.thread_cpus;
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int err;
+
+	if (!mask)
+		return pthread_create(thread, NULL, fn, arg);
+	CPU_ZERO(&set);
+	for (int cpu = 0; cpu < 64; cpu++)
+		if (mask & (1ull << cpu))
+			CPU_SET(cpu, &set);
+	if ((err = pthread_attr_init(&attr)))
+		return err;
+	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_create(thread, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+void rcb__lib_thread_keep_caps(void)
+{
+	/* Fails only on kernels without the flag: then a setuid() takes
+	 * the booster's capabilities as it takes everyone's. */
+	(void)prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+}
+
+bool rcb__lib_thread_caps_refresh(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	const unsigned int bit = 1u << (CAP_SYS_NICE % 32);
+	const int word = CAP_SYS_NICE / 32;
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &hdr, d) != 0)
+		return false;
+	if (d[word].effective & bit)
+		return true;
+	if (!(d[word].permitted & bit))
+		return false; /* gone for good: RLIMIT_RTPRIO may still do */
+	d[word].effective |= bit;
+	if (syscall(SYS_capset, &hdr, d) != 0)
+		return false;
+	rcb_add_relaxed(&rcb__caps_raised, 1);
+	return true;
+}

@@ -1,0 +1,113 @@
+/* Issue 13 item 5: a daemon that initialises rcuboost, then drops every
+ * privilege (glibc's setgroups/setgid/setuid, which change all threads'
+ * credentials, and RLIMIT_RTPRIO 0) keeps boosting: after the drop,
+ * the standard inversion (a SCHED_FIFO 10 reader preempted inside its
+ * section by a FIFO 40 hog on CPU 0 for 0.5 s) must end within the usual
+ * bound.  "init": rcb_init() before the drop; "early": no rcb_init() at
+ * all, the library started from its constructor (RCUBOOST_EARLY=1).
+ * Backend from the environment (RCUBOOST_BACKEND).  The reader and the
+ * hog become real-time before the drop (after it nothing may). */
+#define _GNU_SOURCE
+#include <grp.h>
+#include <sys/wait.h>
+
+#include "tests/boost/rt.h"
+#include "rcuboost.h"
+
+static atomic_int reader_ready, go, restored;
+static struct rt_hog hog;
+
+static void *reader(void *arg)
+{
+	struct rt_attr after;
+
+	(void)arg;
+	rt_pin(0);
+	CHECK(rt_set(0, SCHED_FIFO, 10, 0) == 0);
+	CHECK(rcb_register_thread() == 0);
+	atomic_store(&reader_ready, 1);
+	while (!atomic_load(&go))
+		usleep(1000);
+	rcb_read_lock();
+	rt_hog_fire(&hog); /* preempted here until boosted or hog done */
+	rcb_read_unlock();
+	CHECK(rt_get(0, &after) == 0);
+	atomic_store(&restored, after.policy == SCHED_FIFO && after.prio == 10);
+	CHECK(rcb_unregister_thread() == 0);
+	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
+	return NULL;
+}
+
+static int child(int early)
+{
+	struct rcb_boost_stats s = { .size = sizeof(s) };
+	struct rlimit rl = { 0, 0 };
+	pthread_t r;
+	double t0, gp_ms;
+
+	rt_watchdog(30);
+	rt_pin(1);
+	if (early)
+		CHECK(rcb_booster_tids(NULL, 0) >= 1); /* started before main() */
+	else
+		CHECK(rcb_init(NULL) == 0);
+	CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
+	while (!atomic_load(&reader_ready))
+		usleep(1000);
+	rt_hog_arm(&hog, 0, 40, 0.5);
+
+	/* The drop, as a daemon does it. */
+	CHECK(setrlimit(RLIMIT_RTPRIO, &rl) == 0);
+	CHECK(setgroups(0, NULL) == 0);
+	CHECK(setgid(65534) == 0);
+	CHECK(setuid(65534) == 0);
+	CHECK(rt_set(0, SCHED_FIFO, 1, 0) != 0); /* really dropped */
+
+	atomic_store(&go, 1);
+	while (!atomic_load(&hog.started) && !atomic_load(&hog.ended))
+		usleep(100);
+	CHECK(atomic_load(&hog.started));
+	usleep(5000);
+	t0 = rt_now();
+	CHECK(rcb_synchronize() == 0);
+	gp_ms = (rt_now() - t0) * 1e3;
+	rt_hog_join(&hog);
+	pthread_join(r, NULL);
+	CHECK(rcb_boost_stats(&s) == 0);
+	printf("%s, %s backend, after setuid(65534): grace period %.1f ms "
+	       "(hog 500 ms), boosts %ld, boost failures %ld\n",
+	       early ? "RCUBOOST_EARLY=1" : "rcb_init() first",
+	       s.backend == RCB_BACKEND_PI ? "pi" : "sched", gp_ms,
+	       (long)s.boost, (long)s.boost_failed);
+	fflush(stdout); /* the child leaves with _exit() */
+	CHECK(gp_ms < 300);
+	CHECK(s.boost >= 1);
+	CHECK(atomic_load(&restored));
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int status, early;
+	pid_t pid;
+
+	if (argc > 1 && strcmp(argv[1], "early-child") == 0)
+		return child(1);
+	early = argc > 1 && strcmp(argv[1], "early") == 0;
+	CHECK(argc == 1 || early || strcmp(argv[1], "init") == 0);
+	rt_require();
+	/* In a child, so that the drop never outlives the test; a new
+	 * program for "early", whose constructor must run in the child (a
+	 * fork()ed child has no booster). */
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0 && early) {
+		execl("/proc/self/exe", argv[0], "early-child", (char *)NULL);
+		_exit(127);
+	}
+	if (pid == 0)
+		_exit(child(early));
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return 0;
+}
