@@ -116,6 +116,11 @@ struct rcb__thread {
 	pid_t tid;
 	bool registered;
 	bool in_callback;  /* the callback thread while invoking callbacks */
+	/* The worker whose thread this is (callback workers), or NULL. */
+	struct rcb_worker *cb_running;
+	/* rcb_worker_set_thread(); cleared by rcb_worker_destroy() under
+	 * the registry lock and when the thread unregisters. */
+	struct rcb_worker *_Atomic cb_worker;
 	struct rcb__boost_thread boost;
 };
 

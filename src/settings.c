@@ -297,6 +297,8 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->stats_interval_s = c.stats_interval_s;
 	/* The stall detector works with or without boosting. */
 	s->stall_ms = c.stall_ms < 0 ? 0 : (unsigned)c.stall_ms;
+	/* Callback workers' priority, also without boosting. */
+	s->callback_prio = c.callback_prio < 0 ? 0 : c.callback_prio;
 	s->boost_machine = c.boost_machine;
 	if ((err = build_enhancements(&c, s)))
 		return err;

@@ -100,6 +100,11 @@
 	  RCB__ENV_HAND) \
 	X(unsigned int, pi_helpers, "RCUBOOST_PI_HELPERS", 0, 64, \
 	  "0 (default 4) or 1 to 64", 0, 1, \
-	  RCB__ENV_UINT(1, 64, 4))
+	  RCB__ENV_UINT(1, 64, 4)) \
+	/* SCHED_FIFO priority of callback workers; 0: normal attributes \
+	 * (struct rcb_config: -1) */ \
+	X(int, callback_prio, "RCUBOOST_CALLBACK_PRIO", -1, 99, \
+	  "-1 (normal attributes), 0 (default) or 1 to 99", 0, 0, \
+	  RCB__ENV_UINT(0, 99, 0))
 
 #endif /* RCB_SETTINGS_H */

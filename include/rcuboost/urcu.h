@@ -35,6 +35,7 @@
 #include <stdlib.h>
 
 #include <rcuboost.h>
+#include <rcuboost/urcu_callrcu.h>
 
 #ifdef __cplusplus
 extern "C" {

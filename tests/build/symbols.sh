@@ -10,7 +10,9 @@
 #      side links against rcb__reader, rcb__gp and the slow paths),
 #      with or without boosting (BOOST is accepted for the callers);
 #   3. nothing else is exported: a symbol outside HEADER is an internal
-#      that lost its hidden visibility.
+#      that lost its hidden visibility;
+#   4. the liburcu facade: urcu_memb_* names are exported exactly when
+#      declared RCB_API in a header of HEADER's rcuboost/ directory.
 set -eu
 
 lib=$1 header=$2 boost=$3
@@ -36,6 +38,7 @@ status=0
 for s in $syms; do
 	case $s in
 	rcb_*) ;;
+	urcu_memb_*) ;; # checked against the rcuboost/ headers below
 	_init | _fini | _edata | _end | __bss_start) ;; # linker-defined
 	*) echo "FAIL: exported symbol outside rcb_/rcb__: $s"; status=1 ;;
 	esac
@@ -48,6 +51,23 @@ for s in $syms; do
 	case $s in rcb_*) ;; *) continue ;; esac
 	echo "$api" | grep -qx "$s" ||
 		{ echo "FAIL: $s is exported but not declared RCB_API in $header"; status=1; }
+done
+# 4. The liburcu facade, both ways.
+urcu_api=$(cat "$(dirname "$header")"/rcuboost/*.h |
+	awk '/^RCB_API/ { decl = "" } /^RCB_API/ || decl != "" { decl = decl " " $0 }
+	decl != "" && /;/ {
+		if (match(decl, /urcu_memb_[a-z0-9_]+[ \t]*[(;]/))
+			print substr(decl, RSTART, RLENGTH - 1)
+		decl = ""
+	}' | tr -d ' \t' | sort -u)
+for s in $syms; do
+	case $s in urcu_memb_*) ;; *) continue ;; esac
+	echo "$urcu_api" | grep -qx "$s" ||
+		{ echo "FAIL: $s is exported but not declared RCB_API in rcuboost/*.h"; status=1; }
+done
+for s in $urcu_api; do
+	echo "$syms" | grep -qx "$s" ||
+		{ echo "FAIL: $s is RCB_API in rcuboost/*.h but not exported"; status=1; }
 done
 [ $status = 0 ] && echo "ok: $(echo "$syms" | wc -l) exported symbols, all declared in $header"
 exit $status
