@@ -84,7 +84,8 @@ struct bench_scenario {
 	X(read)            \
 	X(readers)         \
 	X(sync)            \
-	X(call)
+	X(call)            \
+	X(call_rcu_data)
 
 #define BENCH_DECLARE_SCENARIO(n) extern const struct bench_scenario bench_scenario_##n;
 BENCH_SCENARIOS(BENCH_DECLARE_SCENARIO)
