@@ -431,9 +431,9 @@ struct rcb_worker_attr {
  * rcb_worker_create - start a new worker thread with its own queue and
  * store it in *@out.  @attr NULL: defaults.  The thread runs (and its
  * rcb_worker_tid() is known) when the call returns.  Context: outside
- * read-side critical sections; also from a callback; not
- * async-signal-safe.  Returns 0, -EDEADLK (inside a read-side critical
- * section, reported as misuse), -EINVAL
+ * read-side critical sections and callbacks; not async-signal-safe.
+ * Returns 0, -EDEADLK (inside a read-side critical section or a
+ * callback, reported as misuse), -EINVAL
  * (@out NULL, a bad size, unknown flags, a CPU out of range, a bad
  * policy/priority), -E2BIG (@attr longer than this library knows with
  * non-zero bytes past it), -ENOMEM, -ESHUTDOWN (after rcb_shutdown()),
@@ -450,10 +450,13 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
  * that chose it; its thread finishes the batch it is invoking, and the
  * callbacks still queued on it move to the default worker, in order
  * (liburcu's call_rcu_data_free()).  Context: outside read-side critical
- * sections, not from a callback of @w itself.  Returns 0, -EINVAL (@w
- * NULL or the default worker), -ENOENT (@w is not a live worker: freed
- * already), -EDEADLK (reported as misuse: inside a read-side critical
- * section or from @w's own thread).
+ * sections and callbacks.  Returns 0, -EINVAL (@w NULL or the default
+ * worker), -ENOENT (@w is not a live worker: freed already), -EDEADLK
+ * (reported as misuse: inside a read-side critical section, from a
+ * callback, from @w's own thread).  The calls below that take a worker
+ * or list them also refuse to run in a callback (-EDEADLK, reported):
+ * rcb_shutdown() and rcb_worker_destroy() hold the lock they need while
+ * joining a worker's thread.
  */
 RCB_API int rcb_worker_destroy(struct rcb_worker *w);
 
@@ -461,8 +464,8 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w);
  * rcb_worker_set_thread - callbacks queued by the calling thread go to
  * @w (NULL: back to its CPU's or the default worker).  Registers the
  * calling thread; the choice ends when the thread unregisters or @w is
- * destroyed.  Returns 0, -ENOENT (@w not a live worker), or the error of
- * rcb_register_thread().
+ * destroyed.  Returns 0, -ENOENT (@w not a live worker), -EDEADLK (from
+ * a callback), or the error of rcb_register_thread().
  */
 RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
 
@@ -472,7 +475,7 @@ RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
  * (callbacks queued on it stay there).  Returns 0, -EINVAL (@cpu out of
  * range), -EEXIST (@cpu has a worker already: withdraw it first, as
  * liburcu's set_cpu_call_rcu_data()), -ENOENT (@w not a live worker),
- * -ENOMEM.
+ * -ENOMEM, -EDEADLK (from a callback).
  */
 RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w);
 
@@ -492,7 +495,8 @@ RCB_API struct rcb_worker *rcb_worker_current(void);
  * not run (lazily started default worker, or a child after fork()), so
  * that the application can set its scheduling attributes.  Returns 0,
  * -EINVAL (NULL argument), -ENOENT (@w not a live worker), -ESHUTDOWN
- * (after rcb_shutdown()), or the negative errno of pthread_create().
+ * (after rcb_shutdown()), -EDEADLK (from a callback, unless @w is the
+ * callback's own worker), or the negative errno of pthread_create().
  */
 RCB_API int rcb_worker_thread(struct rcb_worker *w, pthread_t *out);
 
@@ -503,7 +507,8 @@ RCB_API pid_t rcb_worker_tid(struct rcb_worker *w);
  * rcb_callback_tids - store the thread IDs of up to @n running callback
  * worker threads (the default worker's first) in @tids, so that a
  * real-time application can place and prioritise them.  Returns how many
- * run (may exceed @n), or -EINVAL (@tids NULL with @n > 0).
+ * run (may exceed @n), -EINVAL (@tids NULL with @n > 0) or -EDEADLK
+ * (from a callback).
  */
 RCB_API int rcb_callback_tids(pid_t *tids, size_t n);
 
