@@ -11,8 +11,10 @@
  * ABI note: struct rcb_reader is visible so that rcb_read_lock() and
  * rcb_read_unlock() can be inlined.  Changing its layout, or the meaning
  * of rcb__gp, changes the ABI and bumps RCB_SONAME_MAJOR.  The public
- * structs that may grow (struct rcb_config, struct rcb_boost_stats)
- * start with a size the caller sets, and grow only at their end.
+ * structs that may grow (struct rcb_config, struct rcb_boost_stats,
+ * struct rcb_worker_attr) start with a size the caller sets, and grow
+ * only at their end.  struct rcb_head and struct rcb_head_sized are
+ * embedded in the application's objects: their layout is ABI too.
  */
 #ifndef RCUBOOST_H
 #define RCUBOOST_H
@@ -36,8 +38,9 @@ extern "C" {
 /* Bumped with every change of struct rcb_reader or of struct rcb__gp,
  * and of a public struct's layout other than growth at its end behind
  * its size field (1: struct rcb_config and struct rcb_boost_stats gained
- * their leading size). */
-#define RCB_SONAME_MAJOR 1
+ * their leading size; 2: struct rcb_head lost its bytes word, now in
+ * struct rcb_head_sized, which rcb_call_sized() takes). */
+#define RCB_SONAME_MAJOR 2
 
 #if defined(RCB_BUILDING_LIBRARY)
 #define RCB_API __attribute__((visibility("default")))
@@ -54,12 +57,27 @@ extern "C" {
 
 /*
  * Embed in an object that is freed through rcb_call().  The library owns
- * the head from rcb_call() until it invokes the callback.
+ * the head from rcb_call() until it invokes the callback.  Two words, the
+ * layout of liburcu's struct rcu_head ({ next, func }): code compiled
+ * against liburcu (its cds structures embed 16-byte heads) may hand its
+ * heads to rcb_call(), which writes nothing past them.
  */
 struct rcb_head {
 	struct rcb_head *_Atomic next;
 	void (*func)(struct rcb_head *head);
-	size_t bytes; /* as passed to rcb_call_sized(); 0 if unknown */
+};
+
+/*
+ * A head that also counts the object's size in the backlog
+ * (rcb_call_sized()).  The library owns it from rcb_call_sized() until
+ * it invokes the callback; head.func then holds a library trampoline,
+ * func and bytes the caller's arguments.  The callback receives &head
+ * (the first member: a callback may cast it back to the sized head).
+ */
+struct rcb_head_sized {
+	struct rcb_head head;
+	void (*func)(struct rcb_head *head);
+	size_t bytes;
 };
 
 /* Which read-side ordering scheme is active; fixed at initialisation. */
@@ -177,6 +195,12 @@ struct rcb_config {
 	 * starts them may run.  A CPU outside the process's affinity makes
 	 * the threads' start fail. */
 	unsigned long long thread_cpus;
+	/* Callback workers: SCHED_FIFO priority (1-99) of the default
+	 * worker and of workers created without a policy of their own, so
+	 * that real-time work on their CPU does not stop callbacks.  0
+	 * default (RCUBOOST_CALLBACK_PRIO, else the normal attributes of
+	 * the thread that started them), -1: normal attributes. */
+	int callback_prio;
 };
 
 /* sizeof(struct rcb_config) in the first layout with a size field
@@ -348,8 +372,13 @@ RCB_API int rcb_synchronize(void);
  */
 RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head));
 
-/* As rcb_call(), and count @bytes in the backlog until @func has run. */
-RCB_API int rcb_call_sized(struct rcb_head *head,
+/*
+ * rcb_call_sized - as rcb_call(), and count @bytes in the backlog (struct
+ * rcb_backlog.bytes, the byte threshold of memory pressure) until @func
+ * has run.  @func receives &@head->head.  Same context and return values
+ * as rcb_call().
+ */
+RCB_API int rcb_call_sized(struct rcb_head_sized *head,
 			   void (*func)(struct rcb_head *head), size_t bytes);
 
 /*
@@ -366,6 +395,132 @@ RCB_API void rcb_backlog_reset_peak(void);
 
 /* Fill @out with grace-period counters. */
 RCB_API void rcb_stats(struct rcb_gp_stats *out);
+
+/* ------------------------------------------------------------------ */
+/* Callback workers (src/callback_worker.c)                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A callback worker is a thread with its own queue that waits for grace
+ * periods and invokes the callbacks queued to it.  The library's own
+ * callback thread is the default worker; an application may create more
+ * (liburcu's call_rcu_data), give one to a thread (every rcb_call*() of
+ * that thread goes to it) or to a CPU (rcb_call*() of a thread running
+ * there and without a worker of its own goes to it), pin them, and run
+ * them at a real-time priority.  rcb_barrier() waits for every worker's
+ * callbacks; rcb_backlog() counts them all.  Opaque.
+ */
+struct rcb_worker;
+
+/* struct rcb_worker_attr.flags: the worker polls its queue every
+ * millisecond instead of sleeping on a futex, so rcb_call() never makes a
+ * system call to wake it (liburcu's URCU_CALL_RCU_RT). */
+#define RCB_WORKER_RT 1u
+/* struct rcb_worker_attr.flags: pin the worker to attr->cpu. */
+#define RCB_WORKER_PIN 2u
+
+/*
+ * Attributes of a new worker.  Zero-initialise, set size to
+ * sizeof(struct rcb_worker_attr) (0 stands for RCB_WORKER_ATTR_SIZE_V1).
+ * policy 0 (SCHED_OTHER) with prio 0 means the library's callback
+ * priority (struct rcb_config.callback_prio, RCUBOOST_CALLBACK_PRIO;
+ * default: the creator's normal attributes); SCHED_FIFO or SCHED_RR with
+ * prio 1-99 set the worker's own.
+ */
+struct rcb_worker_attr {
+	size_t size;
+	unsigned int flags; /* RCB_WORKER_RT, RCB_WORKER_PIN */
+	int cpu;            /* with RCB_WORKER_PIN */
+	int policy;         /* SCHED_OTHER (0), SCHED_FIFO or SCHED_RR */
+	int prio;           /* 1-99 with SCHED_FIFO/SCHED_RR, else 0 */
+};
+
+#define RCB_WORKER_ATTR_SIZE_V1 24
+
+/*
+ * rcb_worker_create - start a new worker thread with its own queue and
+ * store it in *@out.  @attr NULL: defaults.  The thread runs (and its
+ * rcb_worker_tid() is known) when the call returns.  Context: outside
+ * read-side critical sections and callbacks; not async-signal-safe.
+ * Returns 0, -EDEADLK (inside a read-side critical section or a
+ * callback, reported as misuse), -EINVAL
+ * (@out NULL, a bad size, unknown flags, a CPU out of range, a bad
+ * policy/priority), -E2BIG (@attr longer than this library knows with
+ * non-zero bytes past it), -ENOMEM, -ESHUTDOWN (after rcb_shutdown()),
+ * or the negative errno of pthread_create() (-EPERM: no permission for
+ * the real-time policy asked, -EAGAIN).
+ */
+RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
+			      struct rcb_worker **out);
+
+/*
+ * rcb_worker_destroy - stop worker @w and free it.  It is first
+ * withdrawn from every thread and CPU it served (their rcb_call*() go
+ * elsewhere from then on) and a grace period waits out rcb_call*() calls
+ * that chose it; its thread finishes the batch it is invoking, and the
+ * callbacks still queued on it move to the default worker, in order
+ * (liburcu's call_rcu_data_free()).  Context: outside read-side critical
+ * sections and callbacks.  Returns 0, -EINVAL (@w NULL or the default
+ * worker), -ENOENT (@w is not a live worker: freed already), -EDEADLK
+ * (reported as misuse: inside a read-side critical section, from a
+ * callback, from @w's own thread).  The calls below that take a worker
+ * or list them also refuse to run in a callback (-EDEADLK, reported):
+ * rcb_shutdown() and rcb_worker_destroy() hold the lock they need while
+ * joining a worker's thread.
+ */
+RCB_API int rcb_worker_destroy(struct rcb_worker *w);
+
+/*
+ * rcb_worker_set_thread - callbacks queued by the calling thread go to
+ * @w (NULL: back to its CPU's or the default worker).  Registers the
+ * calling thread; the choice ends when the thread unregisters or @w is
+ * destroyed.  Returns 0, -ENOENT (@w not a live worker), -EDEADLK (from
+ * a callback), or the error of rcb_register_thread().
+ */
+RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
+
+/*
+ * rcb_worker_set_cpu - callbacks queued by threads running on @cpu that
+ * have no worker of their own go to @w; NULL withdraws the CPU's worker
+ * (callbacks queued on it stay there).  Returns 0, -EINVAL (@cpu out of
+ * range), -EEXIST (@cpu has a worker already: withdraw it first, as
+ * liburcu's set_cpu_call_rcu_data()), -ENOENT (@w not a live worker),
+ * -ENOMEM, -EDEADLK (from a callback).
+ */
+RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w);
+
+/* The default worker (never NULL once the library initialised; NULL if
+ * initialisation fails). */
+RCB_API struct rcb_worker *rcb_worker_default(void);
+/* The worker of @cpu, or NULL (none, or @cpu out of range). */
+RCB_API struct rcb_worker *rcb_worker_of_cpu(int cpu);
+/* The calling thread's own worker, or NULL. */
+RCB_API struct rcb_worker *rcb_worker_of_thread(void);
+/* The worker rcb_call() of the calling thread would use now: its own,
+ * else its CPU's, else the default worker. */
+RCB_API struct rcb_worker *rcb_worker_current(void);
+
+/*
+ * rcb_worker_thread - store @w's thread in *@out, starting it if it does
+ * not run (lazily started default worker, or a child after fork()), so
+ * that the application can set its scheduling attributes.  Returns 0,
+ * -EINVAL (NULL argument), -ENOENT (@w not a live worker), -ESHUTDOWN
+ * (after rcb_shutdown()), -EDEADLK (from a callback, unless @w is the
+ * callback's own worker), or the negative errno of pthread_create().
+ */
+RCB_API int rcb_worker_thread(struct rcb_worker *w, pthread_t *out);
+
+/* As rcb_worker_thread(), returning @w's thread ID or a negative errno. */
+RCB_API pid_t rcb_worker_tid(struct rcb_worker *w);
+
+/*
+ * rcb_callback_tids - store the thread IDs of up to @n running callback
+ * worker threads (the default worker's first) in @tids, so that a
+ * real-time application can place and prioritise them.  Returns how many
+ * run (may exceed @n), -EINVAL (@tids NULL with @n > 0) or -EDEADLK
+ * (from a callback).
+ */
+RCB_API int rcb_callback_tids(pid_t *tids, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* Stall detector                                                     */

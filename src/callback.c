@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Callbacks: rcb_call(), the callback thread, rcb_barrier(), the backlog,
- * and what becomes of all of them at rcb_shutdown() and fork().
+ * Callbacks: rcb_call(), the callback worker threads, rcb_barrier(), the
+ * backlog, and what becomes of all of them at rcb_shutdown() and fork().
+ *
+ * Every callback worker (struct rcb_worker, callback.h) runs the protocol
+ * below on its own queue and thread; "the callback thread" and "the
+ * queue" are those of one worker, and the invariants hold per worker.
+ * The default worker is the library's own, started at the first
+ * rcb_call(); callback_worker.c creates, chooses and destroys the others
+ * (its invariants W1-W5).  rcb__cb_lock and rcb__cb_splice_lock are one
+ * each for all workers; the backlog counts all workers.
  *
  * Algorithm.  rcb_call() appends to one intrusive multi-producer,
  * single-consumer queue with a stub node: a producer exchanges the tail
  * and then links the previous tail to its node (wait-free: no loop).  The
- * callback thread sleeps on rcb__cb_futex while the queue is empty,
+ * callback thread sleeps on the futex while the queue is empty,
  * splices everything queued into a batch, waits for one grace period
  * (rcb_synchronize()), then invokes the batch in queue order.
  * rcb_barrier() queues a marker and waits until the thread reaches it.
  * rcb_shutdown() stops the thread after it has drained the queue.  The
- * batch lives in static variables (not in the thread's locals) so
- * that a forked child, which has no callback thread, can find it.
+ * batch lives in the worker (not in the thread's locals) so that a
+ * forked child, which has no callback thread, can find it.
  *
  * Invariants.
  *  1. Only the callback thread (or, when it is not running, a caller
@@ -21,8 +29,10 @@
  *     was queued: the splice that takes it precedes rcb_synchronize().
  *  3. Queue order is invocation order, so a barrier marker is reached only
  *     after every node queued before it has been invoked.
- *  4. rcb__cb_futex is -1 only while the callback thread may sleep on an
+ *  4. The worker's futex is -1 only while its thread may sleep on an
  *     empty queue; a producer that sees -1 after its enqueue wakes it.
+ *     An RCB_WORKER_RT worker never sleeps on it: it polls every
+ *     millisecond, and its producers make no system call.
  *  5. rcb__cb_pending/rcb__cb_pending_bytes count every user callback from
  *     rcb_call*() until its invocation returns; barrier markers are not
  *     counted.
@@ -31,17 +41,17 @@
  *     separates every accepted enqueue from the stop of the thread.
  *
  * Shutdown and barriers.
- *  7. rcb__cb_started and rcb__cb_stop change only under rcb__cb_lock, and
- *     rcb__cb_lock is held from the store of rcb__cb_stop until the thread
- *     is joined and rcb__cb_started is false again: under rcb__cb_lock,
- *     rcb__cb_started implies that the thread has not been told to stop.
- *  8. The thread exits only when it has read rcb__cb_stop as true and
+ *  7. started and stop change only under rcb__cb_lock, and
+ *     rcb__cb_lock is held from the store of stop until the thread
+ *     is joined and started is false again: under rcb__cb_lock,
+ *     started implies that the thread has not been told to stop.
+ *  8. The thread exits only when it has read stop as true and
  *     then, after that read, found the queue empty.  Hence a marker that
- *     rcb_barrier() enqueues under rcb__cb_lock while rcb__cb_started is
+ *     rcb_barrier() enqueues under rcb__cb_lock while started is
  *     true is taken by the thread: the enqueue precedes the store of
- *     rcb__cb_stop (rcb__cb_lock orders them), which precedes the thread's
+ *     stop (rcb__cb_lock orders them), which precedes the thread's
  *     final look at the queue ([CB-SA]).  A barrier that finds
- *     rcb__cb_started false under rcb__cb_lock has nothing to wait for:
+ *     started false under rcb__cb_lock has nothing to wait for:
  *     the last stop drained the queue, or the queue holds callbacks
  *     inherited across fork(), which it runs first.
  *  9. The thread is started only under rcb__cb_lock, and, except to drain
@@ -49,18 +59,23 @@
  *     rcb__running, read under rcb__cb_lock: rcb_shutdown() clears
  *     rcb__running before it takes rcb__cb_lock to stop the thread, so a
  *     start that comes after the stop sees it cleared and starts nothing.
+ *     A callback never takes rcb__cb_lock (a stopper holds it while it
+ *     joins the callback's thread): one that queues to a worker whose
+ *     thread does not run, or queues anything while rcb_shutdown()
+ *     drains, queues to its own worker, which runs until its queue is
+ *     empty.
  * 10. After rcb__cb_barrier_reached() sets the marker's done word, neither
  *     it nor anything else touches the marker, which lives in the waiter's
  *     stack frame: the waiter may return at once.  The wake-up goes to the
  *     static word barrier_seq, advanced after done ([CB-BS]).
  *
  * fork().  The child has only the forking thread and a copy of memory.
- * 11. The batch is the nodes from rcb__cb_batch.todo (the next node to
- *     invoke) to rcb__cb_batch.last, linked by their next fields.  The
+ * 11. The batch is the nodes from batch.todo (the next node to
+ *     invoke) to batch.last, linked by their next fields.  The
  *     splice and the publication of a new batch happen under
  *     rcb__cb_splice_lock, which the fork handlers hold across fork(): the
  *     child never sees nodes that are in neither the queue nor the batch.
- *     The thread moves rcb__cb_batch.todo past a node before it invokes
+ *     The thread moves batch.todo past a node before it invokes
  *     the node, with a fence ([CB-C]) between: in the child's copy, a node
  *     whose invocation left any trace is not in the batch any more.
  * 12. The callback being invoked at the instant of fork() is not invoked
@@ -79,7 +94,7 @@
  *     rcb_shutdown().
  * 14. A callback that calls fork() makes its child's callback thread the
  *     forking thread itself, which finishes its batch there: the child
- *     keeps rcb__cb_started, trims the batch in place (same rules as 13),
+ *     keeps started, trims the batch in place (same rules as 13),
  *     and counts the callbacks that thread has invoked and not yet
  *     accounted.
  *
@@ -87,36 +102,39 @@
  * head queued again before its callback ran as misuse (it would link the
  * queue into a cycle); release builds have no such code.
  *
- * Files.  This file: the queue, rcb_call(), the callback thread,
- * rcb_barrier(), shutdown and the backlog.  callback_fork.c: the fork
- * handlers (invariants 11 to 14).  callback_debug.c: the debug set.
- * callback.h: the state they share.
+ * Sized heads.  rcb_call_sized() puts the trampoline
+ * rcb__cb_sized_invoke() in head.func and the caller's function and size
+ * beside the head (struct rcb_head_sized): the queue moves two-word heads
+ * only, and the invocation tells a sized head by one compare
+ * (rcb__cb_bytes()).
+ *
+ * Files.  This file: the queue, rcb_call(), the worker threads,
+ * rcb_barrier(), shutdown and the backlog.  callback_worker.c: the
+ * worker API.  callback_fork.c: the fork handlers (invariants 11 to 14).
+ * callback_debug.c: the debug set.  callback.h: the state they share.
  */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "callback.h"
 #include "internal.h"
 
-struct rcb__cb_queue rcb__cb_q = { .tail = &rcb__cb_q.stub };
-
-_Atomic int rcb__cb_futex;
-/* Callback thread created and not joined. */
-_Atomic bool rcb__cb_started;
-_Atomic bool rcb__cb_stop;
-static pthread_t cb_thread;
+struct rcb_worker rcb__cb_default = {
+	.q = { .tail = &rcb__cb_default.q.stub },
+	.cpu = -1,
+};
+struct rcb_worker *rcb__cb_workers = &rcb__cb_default;
 pthread_mutex_t rcb__cb_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Held across a splice and its batch's publication, and across fork(). */
 pthread_mutex_t rcb__cb_splice_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The batch the callback thread works on (callback.h, invariant 11). */
-struct rcb__cb_batch rcb__cb_batch;
 
 /* Advanced after each barrier marker is reached; barrier waiters sleep on
  * it (invariant 10). */
@@ -127,10 +145,10 @@ static _Atomic unsigned long long peak, peak_bytes, invoked;
 
 /* ---- queue -------------------------------------------------------- */
 
-static bool queue_empty(void)
+bool rcb__cb_queue_empty(struct rcb_worker *w)
 {
 	/* [CB-E] seq_cst: the consumer's side of [CB-S]/[CB-Q]. */
-	return rcb_load_seq_cst(&rcb__cb_q.tail) == &rcb__cb_q.stub;
+	return rcb_load_seq_cst(&w->q.tail) == &w->q.stub;
 }
 
 /*
@@ -149,19 +167,26 @@ static unsigned long long add_return_bytes(unsigned long long bytes)
 	return old + bytes;
 }
 
-static void enqueue(struct rcb_head *h)
+/* Append @first..@last (linked, @last's next unset) to @w's queue. */
+static void enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
+			  struct rcb_head *last)
 {
 	struct rcb_head *prev;
 
-	rcb_store_relaxed(&h->next, NULL);
-	/* [CB-Q] The exchange orders the node's initialisation (func,
-	 * bytes, next) before its publication, and is sequentially
+	rcb_store_relaxed(&last->next, NULL);
+	/* [CB-Q] The exchange orders the nodes' initialisation (func,
+	 * next) before their publication, and is sequentially
 	 * consistent for the handshake with the sleeping consumer:
 	 * pairs with [CB-S] in wait_for_work(). */
-	prev = rcb_xchg_seq_cst(&rcb__cb_q.tail, h);
+	prev = rcb_xchg_seq_cst(&w->q.tail, last);
 	/* [CB-L] Link after publishing the tail; pairs with [CB-N] in
 	 * next_of(), which waits for this store. */
-	rcb_store_release(&prev->next, h);
+	rcb_store_release(&prev->next, first);
+}
+
+static void enqueue(struct rcb_worker *w, struct rcb_head *h)
+{
+	enqueue_chain(w, h, h);
 }
 
 /* Successor of @n in a batch; waits for a producer that exchanged the
@@ -171,7 +196,7 @@ static struct rcb_head *next_of(struct rcb_head *n)
 	struct rcb_head *next;
 	int spins = 0;
 
-	/* [CB-N] pairs with [CB-L] in enqueue(). */
+	/* [CB-N] pairs with [CB-L] in enqueue_chain(). */
 	while (!(next = rcb_load_acquire(&n->next))) {
 		if (++spins < 100)
 			rcb_cpu_relax();
@@ -182,17 +207,43 @@ static struct rcb_head *next_of(struct rcb_head *n)
 }
 
 /* Take everything queued: *first..*last.  False if empty.  Consumer. */
-static bool splice(struct rcb_head **first, struct rcb_head **last)
+bool rcb__cb_splice(struct rcb_worker *w, struct rcb_head **first,
+		    struct rcb_head **last)
 {
-	if (queue_empty())
+	if (rcb__cb_queue_empty(w))
 		return false;
-	*first = next_of(&rcb__cb_q.stub);
+	*first = next_of(&w->q.stub);
 	/* No producer writes stub.next until the tail points at the stub
 	 * again, which only our exchange below does. */
-	rcb_store_relaxed(&rcb__cb_q.stub.next, NULL);
+	rcb_store_relaxed(&w->q.stub.next, NULL);
 	/* [CB-X] pairs with [CB-Q]: every node up to *last is ours. */
-	*last = rcb_xchg_acq_rel(&rcb__cb_q.tail, &rcb__cb_q.stub);
+	*last = rcb_xchg_acq_rel(&w->q.tail, &w->q.stub);
 	return true;
+}
+
+static void wake_thread(struct rcb_worker *w)
+{
+	int expect = -1;
+
+	if (rcb_cmpxchg_relaxed(&w->futex, &expect, 0))
+		rcb__futex_wake(&w->futex, 1);
+}
+
+void rcb__cb_enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
+			   struct rcb_head *last)
+{
+	enqueue_chain(w, first, last);
+	if (rcb_load_seq_cst(&w->futex) == -1) /* [CB-F] */
+		wake_thread(w);
+}
+
+/* ---- sized heads --------------------------------------------------- */
+
+void rcb__cb_sized_invoke(struct rcb_head *h)
+{
+	struct rcb_head_sized *s = (struct rcb_head_sized *)h;
+
+	s->func(h);
 }
 
 /* ---- barrier markers ------------------------------------------------ */
@@ -216,31 +267,32 @@ void rcb__cb_barrier_reached(struct rcb_head *h)
 	rcb__futex_wake(&barrier_seq, INT_MAX);
 }
 
-/* ---- the callback thread ------------------------------------------ */
+/* ---- the worker threads ------------------------------------------- */
 
-static void wait_for_work(void)
+static void wait_for_work(struct rcb_worker *w)
 {
-	while (queue_empty() && !rcb_load_seq_cst(&rcb__cb_stop)) { /* [CB-S] */
+	if (w->flags & RCB_WORKER_RT) {
+		/* Invariant 4: poll, no futex. */
+		struct timespec ms = { .tv_nsec = 1000000 };
+
+		while (rcb__cb_queue_empty(w) &&
+		       !rcb_load_seq_cst(&w->stop)) /* [CB-S] */
+			nanosleep(&ms, NULL);
+		return;
+	}
+	while (rcb__cb_queue_empty(w) && !rcb_load_seq_cst(&w->stop)) { /* [CB-S] */
 		/* [CB-S] Announce the sleep before re-checking the queue and
 		 * the stop flag: store-buffering with the producer's exchange
-		 * and its load of rcb__cb_futex, and with the stopper's two
+		 * and its load of the futex, and with the stopper's two
 		 * stores.  Pairs with [CB-Q], [CB-F] and [CB-STOP]. */
-		rcb_store_seq_cst(&rcb__cb_futex, -1);
-		if (!queue_empty() || rcb_load_seq_cst(&rcb__cb_stop)) { /* [CB-S] */
-			rcb_store_relaxed(&rcb__cb_futex, 0);
+		rcb_store_seq_cst(&w->futex, -1);
+		if (!rcb__cb_queue_empty(w) || rcb_load_seq_cst(&w->stop)) { /* [CB-S] */
+			rcb_store_relaxed(&w->futex, 0);
 			break;
 		}
-		rcb__futex_wait(&rcb__cb_futex, -1, 0);
-		rcb_store_relaxed(&rcb__cb_futex, 0);
+		rcb__futex_wait(&w->futex, -1, 0);
+		rcb_store_relaxed(&w->futex, 0);
 	}
-}
-
-static void wake_thread(void)
-{
-	int expect = -1;
-
-	if (rcb_cmpxchg_relaxed(&rcb__cb_futex, &expect, 0))
-		rcb__futex_wake(&rcb__cb_futex, 1);
 }
 
 /*
@@ -249,60 +301,60 @@ static void wake_thread(void)
  * its high-water mark is the larger of the marks seen here and the
  * current backlog (rcb_backlog()): producers need not maintain it.
  */
-static void account_invoked(void)
+static void account_invoked(struct rcb_worker *w)
 {
-	unsigned long long n = rcb_load_relaxed(&rcb__cb_batch.n);
-	unsigned long long bytes = rcb_load_relaxed(&rcb__cb_batch.bytes);
+	unsigned long long n = rcb_load_relaxed(&w->batch.n);
+	unsigned long long bytes = rcb_load_relaxed(&w->batch.bytes);
 
 	rcb_max_relaxed(&peak, rcb_load_relaxed(&rcb__cb_pending));
 	rcb_max_relaxed(&peak_bytes, rcb_load_relaxed(&rcb__cb_pending_bytes));
 	rcb_sub_relaxed(&rcb__cb_pending, n);
 	rcb_sub_relaxed(&rcb__cb_pending_bytes, bytes);
 	rcb_add_relaxed(&invoked, n);
-	rcb_store_relaxed(&rcb__cb_batch.n, 0);
-	rcb_store_relaxed(&rcb__cb_batch.bytes, 0);
+	rcb_store_relaxed(&w->batch.n, 0);
+	rcb_store_relaxed(&w->batch.bytes, 0);
 }
 
 /* Splice the queue into a new batch (invariant 11).  False if empty. */
-static bool take_batch(void)
+static bool take_batch(struct rcb_worker *w)
 {
 	struct rcb_head *first, *last;
 	bool got;
 
 	pthread_mutex_lock(&rcb__cb_splice_lock);
-	got = splice(&first, &last);
+	got = rcb__cb_splice(w, &first, &last);
 	if (got) {
-		rcb_store_relaxed(&rcb__cb_batch.last, last);
-		rcb_store_relaxed(&rcb__cb_batch.todo, first);
+		rcb_store_relaxed(&w->batch.last, last);
+		rcb_store_relaxed(&w->batch.todo, first);
 	}
 	pthread_mutex_unlock(&rcb__cb_splice_lock);
 	return got;
 }
 
 /*
- * Invoke the batch in order.  The loop reads rcb__cb_batch.todo and
- * rcb__cb_batch.last anew for each node: a fork() from inside a callback
- * may have trimmed them (invariant 14).
+ * Invoke the batch in order.  The loop reads batch.todo and batch.last
+ * anew for each node: a fork() from inside a callback may have trimmed
+ * them (invariant 14).
  */
-static void invoke_batch(void)
+static void invoke_batch(struct rcb_worker *w)
 {
 	struct rcb_head *h, *next;
 
-	while ((h = rcb_load_relaxed(&rcb__cb_batch.todo))) {
+	while ((h = rcb_load_relaxed(&w->batch.todo))) {
 		/* Read before invoking: the callback frees the node. */
-		next = h == rcb_load_relaxed(&rcb__cb_batch.last) ? NULL : next_of(h);
-		rcb_store_relaxed(&rcb__cb_batch.todo, next);
+		next = h == rcb_load_relaxed(&w->batch.last) ? NULL : next_of(h);
+		rcb_store_relaxed(&w->batch.todo, next);
 		if (h->func == rcb__cb_barrier_reached) {
 			/* The waiter sees the backlog without what it
 			 * waited for. */
-			account_invoked();
+			account_invoked(w);
 			rcb__cb_barrier_reached(h);
 			continue;
 		}
-		rcb_store_relaxed(&rcb__cb_batch.n,
-				  rcb_load_relaxed(&rcb__cb_batch.n) + 1);
-		rcb_store_relaxed(&rcb__cb_batch.bytes,
-				  rcb_load_relaxed(&rcb__cb_batch.bytes) + h->bytes);
+		rcb_store_relaxed(&w->batch.n, rcb_load_relaxed(&w->batch.n) + 1);
+		rcb_store_relaxed(&w->batch.bytes,
+				  rcb_load_relaxed(&w->batch.bytes) +
+					  rcb__cb_bytes(h));
 		rcb__cb_dbg_untrack(h);
 		/* [CB-C] The node leaves the batch before any store of its
 		 * invocation: store-store order for fork()'s copy of memory,
@@ -317,21 +369,27 @@ static void invoke_batch(void)
 #endif
 		h->func(h);
 	}
-	account_invoked();
+	account_invoked(w);
 }
 
-static void *callback_thread(void *arg)
+static void *worker_thread(void *arg)
 {
+	struct rcb_worker *w = arg;
 	struct rcb__thread *self = rcb__self();
 
-	(void)arg;
-	prctl(PR_SET_NAME, "rcuboost-cb", 0, 0, 0);
+	prctl(PR_SET_NAME, w == &rcb__cb_default ? "rcuboost-cb" : "rcuboost-cbw",
+	      0, 0, 0);
+	self->cb_running = w;
+	/* [CB-TID] pairs with [CB-TIDW] in start_locked(). */
+	rcb_store_relaxed(&w->tid, gettid());
+	rcb_store_release(&w->tid_ready, 1);
+	rcb__futex_wake(&w->tid_ready, 1);
 	rcb_register_thread();
 	for (;;) {
 		bool stop;
 
-		wait_for_work();
-		if (rcb__settings.callback_batch_us && !queue_empty()) {
+		wait_for_work(w);
+		if (rcb__settings.callback_batch_us && !rcb__cb_queue_empty(w)) {
 			struct timespec ts = {
 				.tv_sec = rcb__settings.callback_batch_us / 1000000,
 				.tv_nsec = (long)(rcb__settings.callback_batch_us %
@@ -342,140 +400,224 @@ static void *callback_thread(void *arg)
 		/* [CB-SA] The stop flag before the queue (invariant 8):
 		 * pairs with [CB-STOP], whose store follows, under rcb__cb_lock,
 		 * every marker enqueued while the thread was running. */
-		stop = rcb_load_acquire(&rcb__cb_stop);
-		if (!take_batch()) {
+		stop = rcb_load_acquire(&w->stop);
+		/* Invariant W4: a destroyed worker leaves its queue. */
+		if (stop && rcb_load_relaxed(&w->abandon))
+			break;
+		if (!take_batch(w)) {
 			if (stop)
 				break;
 			continue;
 		}
 		rcb_synchronize();
 		self->in_callback = true;
-		invoke_batch();
+		invoke_batch(w);
 		self->in_callback = false;
 	}
 	rcb_unregister_thread();
+	self->cb_running = NULL;
 	return NULL;
 }
 
-/*
- * Start the callback thread unless it runs.  Without @drain, only while
- * the library runs (invariant 9).  Context: rcb__cb_lock held, not a callback.
- */
-static int start_thread_locked(bool drain)
+/* Thread attributes of @w: CPU, and policy and priority (its own, else
+ * the library's callback priority).  *@rt: a real-time policy set. */
+static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
 {
-	int err;
+	struct sched_param sp = { 0 };
+	int policy = w->policy, prio = w->prio, err;
 
-	if (rcb_load_relaxed(&rcb__cb_started))
-		return 0;
-	if (!drain && !rcb_load_relaxed(&rcb__running))
-		return 0;
-	rcb_store_relaxed(&rcb__cb_stop, false);
-	/* On the CPUs of RCUBOOST_CPUS (rtidle; the workers' own affinity
-	 * option, when merged, takes precedence for its threads). */
-	err = rcb__lib_thread_create(&cb_thread, callback_thread, NULL);
-	if (err) {
-		fprintf(stderr, "rcuboost: cannot start the callback thread: %s\n",
-			strerror(err));
-		return -err;
+	*rt = false;
+	if ((err = pthread_attr_init(a)) != 0)
+		return err;
+	if (w->flags & RCB_WORKER_PIN) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		if ((err = pthread_attr_setaffinity_np(a, sizeof(set), &set)))
+			return err;
+	} else if ((err = rcb__lib_thread_attr_cpus(a))) {
+		return err; /* RCUBOOST_CPUS for workers without a CPU */
 	}
-	/* [CB-TR] pairs with [CB-T] */
-	rcb_store_release(&rcb__cb_started, true);
+	if (policy == SCHED_OTHER && rcb__settings.callback_prio > 0) {
+		policy = SCHED_FIFO;
+		prio = rcb__settings.callback_prio;
+	}
+	if (policy != SCHED_OTHER) {
+		sp.sched_priority = prio;
+		if ((err = pthread_attr_setinheritsched(a, PTHREAD_EXPLICIT_SCHED)) ||
+		    (err = pthread_attr_setschedpolicy(a, policy)) ||
+		    (err = pthread_attr_setschedparam(a, &sp)))
+			return err;
+		*rt = true;
+	}
 	return 0;
 }
 
-static int start_thread(void)
+/*
+ * Start @w's thread unless it runs.  Without @drain, only while the
+ * library runs (invariant 9).  Context: rcb__cb_lock held, not a callback.
+ */
+int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
 {
+	static bool told;
+	pthread_attr_t a;
+	bool rt;
 	int err;
 
-	/* [CB-T] pairs with [CB-TR] in start_thread_locked(). */
-	if (rcb_load_acquire(&rcb__cb_started))
+	if (rcb_load_relaxed(&w->started))
 		return 0;
-	pthread_mutex_lock(&rcb__cb_lock);
-	err = start_thread_locked(false);
-	pthread_mutex_unlock(&rcb__cb_lock);
-	return err;
+	if (!drain && !rcb_load_relaxed(&rcb__running))
+		return 0;
+	rcb_store_relaxed(&w->stop, false);
+	rcb_store_relaxed(&w->abandon, false);
+	rcb_store_relaxed(&w->tid_ready, 0);
+	err = worker_attr(w, &a, &rt);
+	if (!err)
+		err = pthread_create(&w->thread, &a, worker_thread, w);
+	if (err == EPERM && rt && w == &rcb__cb_default) {
+		/* The library's own worker runs without the real-time
+		 * priority it may not have, as the boosters do. */
+		if (!told)
+			fprintf(stderr, "rcuboost: no permission for the callback priority %d: the callback thread runs at normal priority\n",
+				rcb__settings.callback_prio);
+		told = true;
+		pthread_attr_destroy(&a);
+		pthread_attr_init(&a);
+		err = pthread_create(&w->thread, &a, worker_thread, w);
+	}
+	pthread_attr_destroy(&a);
+	if (err) {
+		if (w == &rcb__cb_default)
+			fprintf(stderr, "rcuboost: cannot start the callback thread: %s\n",
+				strerror(err));
+		return -err;
+	}
+	/* [CB-TIDW] pairs with [CB-TID] in worker_thread(): the worker's
+	 * thread ID is known when it counts as started. */
+	while (!rcb_load_acquire(&w->tid_ready))
+		rcb__futex_wait(&w->tid_ready, 0, 0);
+	/* [CB-TR] pairs with [CB-T] */
+	rcb_store_release(&w->started, true);
+	return 0;
 }
 
 /*
- * Drain the queue and stop the callback thread: start it first if
- * callbacks inherited across fork() have no thread.  Context: rcb__cb_lock
- * held (invariant 7), not a callback.
+ * Stop @w's thread: it drains the queue, or, with @abandon, stops after
+ * its current batch.  Without @abandon, start it first if callbacks
+ * inherited across fork() have no thread.  Context: rcb__cb_lock held
+ * (invariant 7), not a callback of @w.
  */
-static int stop_locked(void)
+int rcb__cb_stop_locked(struct rcb_worker *w, bool abandon)
 {
 	int err;
 
-	if (!rcb_load_relaxed(&rcb__cb_started) && !queue_empty() &&
-	    (err = start_thread_locked(true)) != 0)
+	if (!abandon && !rcb_load_relaxed(&w->started) &&
+	    !rcb__cb_queue_empty(w) && (err = rcb__cb_start_locked(w, true)) != 0)
 		return err;
-	if (!rcb_load_relaxed(&rcb__cb_started))
+	if (!rcb_load_relaxed(&w->started))
 		return 0;
+	rcb_store_relaxed(&w->abandon, abandon);
 	/* [CB-STOP] Stop flag, then an unconditional wake-up, both
 	 * sequentially consistent: pairs with [CB-S] and [CB-SA].  Either
 	 * the thread's re-check sees the flag, or our futex store comes
 	 * after its -1 and its futex_wait() returns at once. */
-	rcb_store_seq_cst(&rcb__cb_stop, true);
-	rcb_store_seq_cst(&rcb__cb_futex, 0); /* [CB-STOP] */
-	rcb__futex_wake(&rcb__cb_futex, 1);
-	if ((err = pthread_join(cb_thread, NULL)) != 0)
+	rcb_store_seq_cst(&w->stop, true);
+	rcb_store_seq_cst(&w->futex, 0); /* [CB-STOP] */
+	rcb__futex_wake(&w->futex, 1);
+	if ((err = pthread_join(w->thread, NULL)) != 0)
 		RCB_DIE("pthread_join(callback thread)", err);
-	rcb_store_relaxed(&rcb__cb_started, false);
+	rcb_store_relaxed(&w->started, false);
+	rcb_store_relaxed(&w->tid, 0);
 	return 0;
+}
+
+/* Start @w if it is still a live worker.  Not a callback. */
+static int start_listed(struct rcb_worker *w)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&rcb__cb_lock);
+	if (rcb__cb_listed(w))
+		err = rcb__cb_start_locked(w, false);
+	pthread_mutex_unlock(&rcb__cb_lock);
+	return err;
 }
 
 /* ---- API ---------------------------------------------------------- */
 
-RCB_API int rcb_call_sized(struct rcb_head *head,
-			   void (*func)(struct rcb_head *head), size_t bytes)
+/*
+ * rcb_call*() of @func(@h); @s: @h's sized head (NULL for a plain one)
+ * counting @bytes.  Nothing is written to the head before every check
+ * passed: a refused call leaves the caller's object as it was.
+ */
+static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
+		struct rcb_head_sized *s, size_t bytes)
 {
+	struct rcb__thread *self;
+	struct rcb_worker *w;
 	int err;
 
-	if (RCB_UNLIKELY(!head || !func)) {
-		rcb__misuse("rcb_call", "%s is NULL; nothing queued",
-			    head ? "the callback function" : "the rcb_head");
-		return -EINVAL;
-	}
-	if (RCB_UNLIKELY(!rcb_load_acquire(&rcb__cb_started))) { /* [CB-T] */
-		if ((err = rcb__ensure_init()) != 0)
-			return err;
-		if (rcb__self()->in_callback) {
-			/* Cannot happen: a callback runs on the started
-			 * thread. */
-			return -EDEADLK;
+	for (;;) {
+		rcb_read_lock();
+		self = rcb__self();
+		/* A callback may queue more work while rcb_shutdown()
+		 * drains the queue: its own worker runs until its queue is
+		 * empty (invariant 9). */
+		if (RCB_UNLIKELY(!rcb_load_relaxed(&rcb__running))) {
+			if (!self->in_callback) {
+				rcb_read_unlock();
+				if ((err = rcb__ensure_init()) != 0)
+					return err;
+				if (rcb_load_relaxed(&rcb__running))
+					continue;
+				rcb__misuse("rcb_call",
+					    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
+				return -ESHUTDOWN;
+			}
+			w = self->cb_running;
+			break;
 		}
-		if (rcb_load_relaxed(&rcb__running) && (err = start_thread()))
+		w = rcb__cb_pick();
+		/* [CB-T] pairs with [CB-TR] in rcb__cb_start_locked(). */
+		if (RCB_LIKELY(rcb_load_acquire(&w->started)))
+			break;
+		if (self->in_callback) {
+			/* Invariant 9: no lock in a callback. */
+			w = self->cb_running;
+			break;
+		}
+		rcb_read_unlock();
+		if ((err = start_listed(w)) != 0)
 			return err;
 	}
-	rcb_read_lock();
-	/* A callback may queue more work while rcb_shutdown() drains the
-	 * queue: the callback thread runs until the queue is empty. */
-	if (RCB_UNLIKELY(!rcb_load_relaxed(&rcb__running) &&
-			 !rcb__self()->in_callback)) {
-		rcb_read_unlock();
-		rcb__misuse("rcb_call",
-			    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
-		return -ESHUTDOWN;
-	}
-	if (RCB_UNLIKELY(rcb__cb_dbg_track(head))) {
+	if (RCB_UNLIKELY(rcb__cb_dbg_track(h))) {
 		rcb_read_unlock();
 		rcb__misuse("rcb_call",
 			    "rcb_head %p is already queued (its callback has not run yet); nothing queued",
-			    (void *)head);
+			    (void *)h);
 		return -EBUSY;
 	}
 	unsigned long long n, nbytes = 0, kick_at;
 
-	head->func = func;
-	head->bytes = bytes;
+	if (s) {
+		s->func = func;
+		s->bytes = bytes;
+		h->func = rcb__cb_sized_invoke;
+	} else {
+		/* Two words only (struct rcb_head): a 16-byte liburcu
+		 * head is written nowhere past its end. */
+		h->func = func;
+	}
 	n = rcb_add_relaxed(&rcb__cb_pending, 1) + 1;
 	if (bytes)
 		nbytes = add_return_bytes(bytes);
-	enqueue(head);
+	enqueue(w, h);
 	/* [CB-F] Load after the seq_cst exchange in enqueue(): pairs with
 	 * [CB-S]: either the consumer's re-check sees our node, or we see
 	 * its -1 and wake it. */
-	if (RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_futex) == -1))
-		wake_thread();
+	if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1))
+		wake_thread(w);
 	rcb_read_unlock();
 	/* Memory pressure: the boosters learn of it now, not a period
 	 * later (booster.c). */
@@ -492,46 +634,61 @@ RCB_API int rcb_call_sized(struct rcb_head *head,
 
 RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head))
 {
-	return rcb_call_sized(head, func, 0);
+	if (RCB_UNLIKELY(!head || !func)) {
+		rcb__misuse("rcb_call", "%s is NULL; nothing queued",
+			    head ? "the callback function" : "the rcb_head");
+		return -EINVAL;
+	}
+	return call(head, func, NULL, 0);
 }
 
-RCB_API int rcb_barrier(void)
+RCB_API int rcb_call_sized(struct rcb_head_sized *head,
+			   void (*func)(struct rcb_head *head), size_t bytes)
+{
+	if (RCB_UNLIKELY(!head || !func)) {
+		rcb__misuse("rcb_call", "%s is NULL; nothing queued",
+			    head ? "the callback function" : "the rcb_head");
+		return -EINVAL;
+	}
+	return call(&head->head, func, head, bytes);
+}
+
+/*
+ * Wait for the callbacks queued on @w before the call.  0 or an error.
+ * Context: not a callback, outside read-side critical sections.
+ */
+static int barrier_one(struct rcb_worker *w)
 {
 	struct barrier_marker m = { .done = 0 };
 	int err = 0;
 
-	if (rcb_read_ongoing()) {
-		rcb__misuse("rcb_barrier",
-			    "called inside a read-side critical section; it would wait for itself forever");
-		return -EDEADLK;
-	}
-	if (rcb__self()->in_callback) {
-		rcb__misuse("rcb_barrier",
-			    "called from an RCU callback; the callback thread would wait for itself");
-		return -EDEADLK;
-	}
 	m.head.func = rcb__cb_barrier_reached;
-	m.head.bytes = 0;
 	/* Invariant 8: the marker is enqueued under rcb__cb_lock, while the
 	 * thread runs and has not been told to stop. */
 	pthread_mutex_lock(&rcb__cb_lock);
-	if (!rcb_load_relaxed(&rcb__cb_started) && !queue_empty()) {
+	if (!rcb__cb_listed(w)) {
+		/* Destroyed meanwhile: its callbacks went to the default
+		 * worker, which rcb_barrier() waits for last. */
+		pthread_mutex_unlock(&rcb__cb_lock);
+		return 0;
+	}
+	if (!rcb_load_relaxed(&w->started) && !rcb__cb_queue_empty(w)) {
 		/* Callbacks inherited across fork(): run them on a thread
 		 * of our own, or, once the library is shut down, drain them
 		 * as rcb_shutdown() would. */
-		err = start_thread_locked(false);
-		if (!err && !rcb_load_relaxed(&rcb__cb_started))
-			err = stop_locked();
+		err = rcb__cb_start_locked(w, false);
+		if (!err && !rcb_load_relaxed(&w->started))
+			err = rcb__cb_stop_locked(w, false);
 	}
-	if (err || !rcb_load_relaxed(&rcb__cb_started)) {
+	if (err || !rcb_load_relaxed(&w->started)) {
 		/* Nothing was queued since the thread last stopped, or the
 		 * drain above ran it all. */
 		pthread_mutex_unlock(&rcb__cb_lock);
 		return err;
 	}
-	enqueue(&m.head);
-	if (rcb_load_seq_cst(&rcb__cb_futex) == -1) /* [CB-F] */
-		wake_thread();
+	enqueue(w, &m.head);
+	if (rcb_load_seq_cst(&w->futex) == -1) /* [CB-F] */
+		wake_thread(w);
 	pthread_mutex_unlock(&rcb__cb_lock);
 	for (;;) {
 		/* [CB-WS] pairs with [CB-BS]: if the sequence read is the
@@ -546,14 +703,51 @@ RCB_API int rcb_barrier(void)
 	return 0;
 }
 
-/* Drain and stop the callback thread.  Context: rcb_shutdown(), after
+RCB_API int rcb_barrier(void)
+{
+	unsigned long last = 0;
+	int err;
+
+	if (rcb_read_ongoing()) {
+		rcb__misuse("rcb_barrier",
+			    "called inside a read-side critical section; it would wait for itself forever");
+		return -EDEADLK;
+	}
+	if (rcb__self()->in_callback) {
+		rcb__misuse("rcb_barrier",
+			    "called from an RCU callback; the callback thread would wait for itself");
+		return -EDEADLK;
+	}
+	/* Every other worker in creation order, the default worker last:
+	 * a worker destroyed before we reach it moved its callbacks to the
+	 * default worker (invariant W4). */
+	for (;;) {
+		struct rcb_worker *w, *next = NULL;
+
+		pthread_mutex_lock(&rcb__cb_lock);
+		for (w = rcb__cb_workers; w; w = w->next)
+			if (w->id > last && (!next || w->id < next->id))
+				next = w;
+		pthread_mutex_unlock(&rcb__cb_lock);
+		if (!next)
+			break;
+		last = next->id;
+		/* Not dereferenced before barrier_one() finds it listed. */
+		if ((err = barrier_one(next)) != 0)
+			return err;
+	}
+	return barrier_one(&rcb__cb_default);
+}
+
+/* Drain and stop every worker's thread.  Context: rcb_shutdown(), after
  * rcb__running was cleared (invariant 9). */
 int rcb__callbacks_stop(void)
 {
-	int err;
+	int err = 0;
 
 	pthread_mutex_lock(&rcb__cb_lock);
-	err = stop_locked();
+	for (struct rcb_worker *w = rcb__cb_workers; w && !err; w = w->next)
+		err = rcb__cb_stop_locked(w, false);
 	pthread_mutex_unlock(&rcb__cb_lock);
 	return err;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * State of the callback module, shared by its three files: callback.c
- * (the queue, rcb_call(), the callback thread, rcb_barrier(), shutdown,
- * the backlog), callback_fork.c (the fork handlers) and
- * callback_debug.c (the debug set of queued heads).  The protocol and
+ * State of the callback module, shared by its files: callback.c (the
+ * queue, rcb_call(), the worker threads, rcb_barrier(), shutdown, the
+ * backlog), callback_worker.c (creating, choosing and destroying
+ * workers), callback_fork.c (the fork handlers) and callback_debug.c
+ * (the debug set of queued heads).  The protocol and
  * its numbered invariants are atop callback.c.  Internal to the library.
  */
 #ifndef RCB_CALLBACK_H
@@ -21,7 +22,7 @@ struct rcb__cb_queue {
 };
 
 /*
- * The batch the callback thread works on (invariant 11); written only by
+ * The batch a worker's thread works on (invariant 11); written only by
  * that thread.  todo: the next node to invoke, NULL when none; last: the
  * batch's last node.  n, bytes: callbacks invoked and not yet subtracted
  * from the backlog (invariant 14).
@@ -31,17 +32,81 @@ struct rcb__cb_batch {
 	_Atomic unsigned long long n, bytes;
 };
 
-extern struct rcb__cb_queue rcb__cb_q;
-extern struct rcb__cb_batch rcb__cb_batch;
-extern _Atomic int rcb__cb_futex;
-extern _Atomic bool rcb__cb_started; /* thread created and not joined */
-extern _Atomic bool rcb__cb_stop;
+/*
+ * A callback worker (invariants W1-W5 atop callback_worker.c): one queue,
+ * one thread.  The default worker is rcb__cb_default, static; the others
+ * are allocated by rcb_worker_create().  Every worker is on the list
+ * rcb__cb_workers (the default first) while it lives.
+ */
+struct rcb_worker {
+	struct rcb__cb_queue q;
+	struct rcb__cb_batch batch;
+	/* -1 while the thread may sleep on an empty queue (invariant 4). */
+	_Atomic int futex;
+	/* Thread created and not joined (invariant 7). */
+	_Atomic bool started;
+	_Atomic bool stop;
+	/* With stop: exit after the current batch, leaving the queue to
+	 * rcb_worker_destroy() (invariant W4). */
+	_Atomic bool abandon;
+	/* Publishes tid to the starter. */
+	_Atomic int tid_ready;
+	pthread_t thread;
+	_Atomic pid_t tid;
+	/* Creation order; the default worker is 0 (rcb_barrier()). */
+	unsigned long id;
+	/* Attributes, fixed at creation. */
+	unsigned int flags;
+	int cpu, policy, prio;
+	/* rcb_worker_destroy() began (invariant W4); rcb__cb_lock. */
+	bool dying;
+	struct rcb_worker *next; /* rcb__cb_workers; rcb__cb_lock */
+};
+
+extern struct rcb_worker rcb__cb_default;
+/* Every live worker, the default first; under rcb__cb_lock. */
+extern struct rcb_worker *rcb__cb_workers;
+/* Guards the worker list, the per-CPU table's writers, and every
+ * worker's started and stop (invariant 7). */
 extern pthread_mutex_t rcb__cb_lock;
 /* Held across a splice and the publication of its batch, and across
- * fork() (invariant 11). */
+ * fork() (invariant 11); one for all workers. */
 extern pthread_mutex_t rcb__cb_splice_lock;
-/* The backlog (invariant 5). */
+/* The backlog of all workers together (invariant 5). */
 extern _Atomic unsigned long long rcb__cb_pending, rcb__cb_pending_bytes;
+
+/* Trampoline in head.func of every struct rcb_head_sized: how a sized
+ * head is known (one compare). */
+void rcb__cb_sized_invoke(struct rcb_head *h);
+
+/* Bytes a queued node counts in the backlog (0 for plain heads). */
+static inline size_t rcb__cb_bytes(const struct rcb_head *h)
+{
+	if (h->func == rcb__cb_sized_invoke)
+		return ((const struct rcb_head_sized *)h)->bytes;
+	return 0;
+}
+
+/* callback.c: start @w's thread unless it runs (@drain: also after
+ * shutdown); stop it, draining its queue, or (@abandon) after its
+ * current batch.  Context: rcb__cb_lock held, not a callback of @w. */
+int rcb__cb_start_locked(struct rcb_worker *w, bool drain);
+int rcb__cb_stop_locked(struct rcb_worker *w, bool abandon);
+/* Append the chain @first..@last (linked, complete) to @w's queue and
+ * wake its thread. */
+void rcb__cb_enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
+			   struct rcb_head *last);
+/* Take everything queued on @w (no thread consuming it). */
+bool rcb__cb_splice(struct rcb_worker *w, struct rcb_head **first,
+		    struct rcb_head **last);
+bool rcb__cb_queue_empty(struct rcb_worker *w);
+
+/* callback_worker.c: the worker rcb_call*() of the calling thread uses
+ * (its own, its CPU's, the default).  Context: inside a read-side
+ * critical section (invariant W2). */
+struct rcb_worker *rcb__cb_pick(void);
+/* Is @w a live worker?  rcb__cb_lock held. */
+bool rcb__cb_listed(struct rcb_worker *w);
 
 /* The function of every barrier marker: how a node is known as one. */
 void rcb__cb_barrier_reached(struct rcb_head *h);

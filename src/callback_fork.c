@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Callbacks across fork(): the handlers that hold the callback locks over
- * fork() and rebuild the queue and the backlog in the child.
+ * fork() and rebuild every worker's queue and the backlog in the child.
  *
  * Protocol (callback.c invariants 11 to 14).  The child has only the
  * forking thread and a copy of memory.  The prepare handler takes
@@ -9,12 +9,14 @@
  * half-done splice or thread start/stop (invariant 11).  In the child:
  *  - the callback being invoked at the fork is neither run again nor
  *    counted (invariant 12);
- *  - the rest of the parent's batch goes back at the head of the queue,
+ *  - per worker, the rest of the parent's batch goes back at the head of
+ *    its queue,
  *    before what was queued, barrier markers dropped, a missing link
  *    cutting the chain, and the backlog recounted from the nodes kept
  *    (invariant 13);
- *  - if a callback forked, the forking thread is the child's callback
- *    thread and keeps its trimmed batch (invariant 14).
+ *  - if a callback forked, the forking thread is the child's thread of
+ *    its worker and keeps its trimmed batch (invariant 14); the other
+ *    workers have no thread until their next use.
  * Both locks are re-initialised in the child, which is single-threaded
  * here: every store below is relaxed.
  */
@@ -59,7 +61,7 @@ static void chain_take(struct chain *c, struct rcb_head *n,
 				c->first = n;
 			c->last = n;
 			c->n++;
-			c->bytes += n->bytes;
+			c->bytes += rcb__cb_bytes(n);
 		}
 		n = next;
 	}
@@ -78,33 +80,31 @@ static void chain_track(const struct chain *c)
 }
 
 /*
- * The child has no callback thread (unless a callback forked: invariant
- * 14).  Rebuild the queue from what the parent's thread had not invoked
- * yet and what was queued (invariant 13), and recount the backlog.
+ * Rebuild worker @w in the child (invariant 13, or 14 for @forked_here,
+ * the worker whose callback forked); returns the callbacks it keeps in
+ * *@n, *@bytes.
  */
-void rcb__callbacks_after_fork_child(void)
+static void child_worker(struct rcb_worker *w, bool forked_here,
+			 unsigned long long *n, unsigned long long *bytes)
 {
-	struct rcb_head *tail = rcb_load_relaxed(&rcb__cb_q.tail);
-	struct rcb_head *todo = rcb_load_relaxed(&rcb__cb_batch.todo);
-	struct rcb_head *last = rcb_load_relaxed(&rcb__cb_batch.last);
+	struct rcb_head *tail = rcb_load_relaxed(&w->q.tail);
+	struct rcb_head *todo = rcb_load_relaxed(&w->batch.todo);
+	struct rcb_head *last = rcb_load_relaxed(&w->batch.last);
 	struct chain rest = { 0 }, queued = { 0 };
-	bool forked_in_callback = rcb__self()->in_callback;
-	unsigned long long n, bytes;
 
-	if (tail != &rcb__cb_q.stub)
-		chain_take(&queued, rcb_load_relaxed(&rcb__cb_q.stub.next), tail);
+	if (tail != &w->q.stub)
+		chain_take(&queued, rcb_load_relaxed(&w->q.stub.next), tail);
 	if (todo)
 		chain_take(&rest, todo, last);
-	n = rest.n + queued.n;
-	bytes = rest.bytes + queued.bytes;
-	rcb__cb_dbg_forget_all();
-	if (forked_in_callback) {
+	*n = rest.n + queued.n;
+	*bytes = rest.bytes + queued.bytes;
+	if (forked_here) {
 		/* The forking thread finishes the batch it is invoking,
-		 * and subtracts the rcb__cb_batch.n callbacks it has invoked. */
-		rcb_store_relaxed(&rcb__cb_batch.todo, rest.first);
-		rcb_store_relaxed(&rcb__cb_batch.last, rest.last);
-		n += rcb_load_relaxed(&rcb__cb_batch.n);
-		bytes += rcb_load_relaxed(&rcb__cb_batch.bytes);
+		 * and subtracts the batch.n callbacks it has invoked. */
+		rcb_store_relaxed(&w->batch.todo, rest.first);
+		rcb_store_relaxed(&w->batch.last, rest.last);
+		*n += rcb_load_relaxed(&w->batch.n);
+		*bytes += rcb_load_relaxed(&w->batch.bytes);
 		chain_track(&rest);
 	} else {
 		/* The rest of the batch goes first, then the queue. */
@@ -114,18 +114,45 @@ void rcb__callbacks_after_fork_child(void)
 			if (!queued.last)
 				queued.last = rest.last;
 		}
-		rcb_store_relaxed(&rcb__cb_batch.todo, NULL);
-		rcb_store_relaxed(&rcb__cb_batch.last, NULL);
-		rcb_store_relaxed(&rcb__cb_batch.n, 0);
-		rcb_store_relaxed(&rcb__cb_batch.bytes, 0);
-		rcb_store_relaxed(&rcb__cb_started, false);
-		rcb_store_relaxed(&rcb__cb_stop, false);
-		rcb_store_relaxed(&rcb__cb_futex, 0);
+		rcb_store_relaxed(&w->batch.todo, NULL);
+		rcb_store_relaxed(&w->batch.last, NULL);
+		rcb_store_relaxed(&w->batch.n, 0);
+		rcb_store_relaxed(&w->batch.bytes, 0);
+		rcb_store_relaxed(&w->started, false);
+		rcb_store_relaxed(&w->stop, false);
+		rcb_store_relaxed(&w->abandon, false);
+		rcb_store_relaxed(&w->futex, 0);
+		rcb_store_relaxed(&w->tid, 0);
 	}
-	rcb_store_relaxed(&rcb__cb_q.stub.next, queued.first);
-	rcb_store_relaxed(&rcb__cb_q.tail,
-			  queued.last ? queued.last : &rcb__cb_q.stub);
+	rcb_store_relaxed(&w->q.stub.next, queued.first);
+	rcb_store_relaxed(&w->q.tail, queued.last ? queued.last : &w->q.stub);
 	chain_track(&queued);
+}
+
+/*
+ * The child has no worker thread (unless a callback forked: invariant
+ * 14).  Rebuild every worker's queue from what its thread had not
+ * invoked yet and what was queued (invariant 13), and recount the
+ * backlog.  Every worker, created ones included, stays with its
+ * callbacks, its CPU and its threads' choice; its thread starts again
+ * at its next rcb_call*(), rcb_barrier(), rcb_worker_thread() or
+ * rcb_shutdown() (liburcu's child handler instead merges the callbacks
+ * of every worker into the default one and frees the others).
+ */
+void rcb__callbacks_after_fork_child(void)
+{
+	struct rcb__thread *self = rcb__self();
+	unsigned long long n = 0, bytes = 0;
+
+	rcb__cb_dbg_forget_all();
+	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {
+		unsigned long long wn, wbytes;
+
+		child_worker(w, self->in_callback && self->cb_running == w,
+			     &wn, &wbytes);
+		n += wn;
+		bytes += wbytes;
+	}
 	rcb_store_relaxed(&rcb__cb_pending, n);
 	rcb_store_relaxed(&rcb__cb_pending_bytes, bytes);
 	pthread_mutex_init(&rcb__cb_lock, NULL);

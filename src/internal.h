@@ -116,6 +116,11 @@ struct rcb__thread {
 	pid_t tid;
 	bool registered;
 	bool in_callback;  /* the callback thread while invoking callbacks */
+	/* The worker whose thread this is (callback workers), or NULL. */
+	struct rcb_worker *cb_running;
+	/* rcb_worker_set_thread(); cleared by rcb_worker_destroy() under
+	 * the registry lock and when the thread unregisters. */
+	struct rcb_worker *_Atomic cb_worker;
 	struct rcb__boost_thread boost;
 };
 
@@ -211,6 +216,8 @@ const char *rcb__settings_fixed(const struct rcb__settings *a,
  * process; raise CAP_SYS_NICE back into the calling thread's effective
  * set if still permitted (true if it is effective on return). */
 int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
+/* Put the CPUs of rcb__settings.thread_cpus into @attr (0 if none set). */
+int rcb__lib_thread_attr_cpus(pthread_attr_t *attr);
 void rcb__lib_thread_keep_caps(void);
 bool rcb__lib_thread_caps_refresh(void);
 extern _Atomic long rcb__caps_raised;

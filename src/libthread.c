@@ -49,22 +49,30 @@
 
 _Atomic long rcb__caps_raised;
 
-int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+int rcb__lib_thread_attr_cpus(pthread_attr_t *attr)
 {
 	unsigned long long mask = rcb__settings.thread_cpus;
-	pthread_attr_t attr;
 	cpu_set_t set;
-	int err;
 
 	if (!mask)
-		return pthread_create(thread, NULL, fn, arg);
+		return 0;
 	CPU_ZERO(&set);
 	for (int cpu = 0; cpu < 64; cpu++)
 		if (mask & (1ull << cpu))
 			CPU_SET(cpu, &set);
+	return pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int err;
+
+	if (!rcb__settings.thread_cpus)
+		return pthread_create(thread, NULL, fn, arg);
 	if ((err = pthread_attr_init(&attr)))
 		return err;
-	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	err = rcb__lib_thread_attr_cpus(&attr);
 	if (!err)
 		err = pthread_create(thread, &attr, fn, arg);
 	pthread_attr_destroy(&attr);

@@ -163,6 +163,9 @@ static void leave_registry(void)
 		self.next->prev = self.prev;
 		self.prev = self.next = NULL;
 		self.registered = false;
+		/* rcb_worker_destroy() clears the choice of registered
+		 * threads only (callback_worker.c, invariant W3). */
+		rcb_store_relaxed(&self.cb_worker, NULL);
 		pthread_setspecific(exit_key, NULL);
 	}
 	pthread_mutex_unlock(&rcb__registry_lock);

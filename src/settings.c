@@ -339,6 +339,8 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->stats_interval_s = c.stats_interval_s;
 	/* The stall detector works with or without boosting. */
 	s->stall_ms = c.stall_ms < 0 ? 0 : (unsigned)c.stall_ms;
+	/* Callback workers' priority, also without boosting. */
+	s->callback_prio = c.callback_prio < 0 ? 0 : c.callback_prio;
 	s->boost_machine = c.boost_machine;
 	if (!c.thread_cpus && (err = env_cpulist("RCUBOOST_CPUS", &c.thread_cpus)))
 		return err;

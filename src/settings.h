@@ -104,6 +104,11 @@
 	/* CPUs 0-63 the library's threads run on (bit n: CPU n); 0: \
 	 * wherever the creating thread may run.  RCUBOOST_CPUS=0-1,3 */ \
 	X(unsigned long long, thread_cpus, "RCUBOOST_CPUS", 0, 0, NULL, 0, 0, \
-	  RCB__ENV_HAND)
+	  RCB__ENV_HAND) \
+	/* SCHED_FIFO priority of callback workers; 0: normal attributes \
+	 * (struct rcb_config: -1) */ \
+	X(int, callback_prio, "RCUBOOST_CALLBACK_PRIO", -1, 99, \
+	  "-1 (normal attributes), 0 (default) or 1 to 99", 0, 0, \
+	  RCB__ENV_UINT(0, 99, 0))
 
 #endif /* RCB_SETTINGS_H */

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 
 #include <rcuboost.h>
+#include <rcuboost/urcu_callrcu.h>
 #include <rcuboost/urcu_defer.h>
 
 #ifdef __cplusplus

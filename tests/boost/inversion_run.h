@@ -61,7 +61,7 @@ static void *itr_updater(void *arg)
 	(void)arg;
 	rt_pin(1);
 	while (!atomic_load(&itr_stop_updater)) {
-		struct rcb_head *h = malloc(sizeof(*h));
+		struct rcb_head_sized *h = malloc(sizeof(*h));
 
 		CHECK(h && rcb_call_sized(h, itr_free, (size_t)itr_cb_bytes) == 0);
 		atomic_fetch_add(&itr_queued, 1);

@@ -62,5 +62,22 @@ for s in $syms; do
 	echo "$api" | grep -qx "$s" ||
 		{ echo "FAIL: $s is exported but not declared RCB_API in $header"; status=1; }
 done
+# 4. The liburcu facade, both ways.
+urcu_api=$(cat "$(dirname "$header")"/rcuboost/*.h |
+	awk '/^RCB_API/ { decl = "" } /^RCB_API/ || decl != "" { decl = decl " " $0 }
+	decl != "" && /;/ {
+		if (match(decl, /urcu_memb_[a-z0-9_]+[ \t]*[(;]/))
+			print substr(decl, RSTART, RLENGTH - 1)
+		decl = ""
+	}' | tr -d ' \t' | sort -u)
+for s in $syms; do
+	case $s in urcu_memb_*) ;; *) continue ;; esac
+	echo "$urcu_api" | grep -qx "$s" ||
+		{ echo "FAIL: $s is exported but not declared RCB_API in rcuboost/*.h"; status=1; }
+done
+for s in $urcu_api; do
+	echo "$syms" | grep -qx "$s" ||
+		{ echo "FAIL: $s is RCB_API in rcuboost/*.h but not exported"; status=1; }
+done
 [ $status = 0 ] && echo "ok: $(echo "$syms" | wc -l) exported symbols, all declared in $header"
 exit $status

@@ -19,7 +19,8 @@
 
 static atomic_int counter, dummy_calls, blocker_calls, blocker_go;
 static atomic_int hold_in[2], hold_go[2];
-static struct rcb_head heads[NCB], dummy, blocker;
+static struct rcb_head_sized heads[NCB], blocker;
+static struct rcb_head dummy;
 
 static double now_s(void)
 {

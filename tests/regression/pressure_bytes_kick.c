@@ -50,7 +50,7 @@ int main(void)
 	while (!atomic_load(&in_cs))
 		usleep(100);
 	for (int i = 1; i <= 100 && !kicked_at; i++) {
-		struct rcb_head *h = malloc(sizeof(*h));
+		struct rcb_head_sized *h = malloc(sizeof(*h));
 
 		CHECK(h && rcb_call_sized(h, free_head, 4096) == 0);
 		rcb_boost_stats(&s);

@@ -37,7 +37,7 @@ static void *syncer(void *arg)
 }
 
 struct obj {
-	struct rcb_head head;
+	struct rcb_head_sized head;
 	int *counter;
 };
 

@@ -14,7 +14,7 @@
 #define NCB 1000
 
 struct obj {
-	struct rcb_head head;
+	struct rcb_head_sized head;
 	char pad[40];
 };
 

@@ -128,6 +128,7 @@ static void t_unregister_in_section(const struct rcbt_case *c)
 
 static void t_call_null(const struct rcbt_case *c)
 {
+	struct rcb_head_sized hs, hs_copy;
 	struct rcb_head h, copy;
 	struct rcb_backlog bl;
 	unsigned long long m;
@@ -137,11 +138,13 @@ static void t_call_null(const struct rcbt_case *c)
 	m = rcbt_misuse_count();
 	memset(&h, 0xa5, sizeof(h));
 	copy = h;
+	memset(&hs, 0xa5, sizeof(hs));
+	hs_copy = hs;
 	if (c->num == 0) {
 		rcbt_expect_misuse("rcb_call", "rcb_head");
 		CHECK_EQ(rcb_call(NULL, count_cb), -EINVAL);
 		rcbt_expect_misuse("rcb_call", "function");
-		CHECK_EQ(rcb_call_sized(&h, NULL, 64), -EINVAL);
+		CHECK_EQ(rcb_call_sized(&hs, NULL, 64), -EINVAL);
 	} else {
 		rcbt_expect_misuse("rcb_call", "function");
 		CHECK_EQ(rcb_call(&h, NULL), -EINVAL);
@@ -150,6 +153,7 @@ static void t_call_null(const struct rcbt_case *c)
 	}
 	CHECK_EQ(rcbt_misuse_count(), m + 2);
 	CHECK(memcmp(&h, &copy, sizeof(h)) == 0);
+	CHECK(memcmp(&hs, &hs_copy, sizeof(hs)) == 0);
 	rcb_backlog(&bl);
 	CHECK_EQ(bl.callbacks, 0);
 	CHECK_EQ(bl.bytes, 0);
@@ -164,6 +168,7 @@ static void t_call_null(const struct rcbt_case *c)
 
 static void t_call_after_shutdown(const struct rcbt_case *c)
 {
+	struct rcb_head_sized hs, hs_copy;
 	struct rcb_head a, h, copy;
 	struct rcb_backlog bl;
 	unsigned long long m;
@@ -177,12 +182,15 @@ static void t_call_after_shutdown(const struct rcbt_case *c)
 	m = rcbt_misuse_count();
 	memset(&h, 0x5a, sizeof(h));
 	copy = h;
+	memset(&hs, 0x5a, sizeof(hs));
+	hs_copy = hs;
 	rcbt_expect_misuse("rcb_call", "shutdown");
 	CHECK_EQ(rcb_call(&h, count_cb), -ESHUTDOWN);
 	rcbt_expect_misuse("rcb_call", "shutdown");
-	CHECK_EQ(rcb_call_sized(&h, count_cb, 100), -ESHUTDOWN);
+	CHECK_EQ(rcb_call_sized(&hs, count_cb, 100), -ESHUTDOWN);
 	CHECK_EQ(rcbt_misuse_count(), m + 2);
 	CHECK(memcmp(&h, &copy, sizeof(h)) == 0);
+	CHECK(memcmp(&hs, &hs_copy, sizeof(hs)) == 0);
 	rcb_backlog(&bl);
 	CHECK_EQ(bl.callbacks, 0);
 	CHECK_EQ(bl.bytes, 0);

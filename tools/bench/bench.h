@@ -85,6 +85,7 @@ struct bench_scenario {
 	X(readers)         \
 	X(sync)            \
 	X(call)            \
+	X(call_rcu_data)   \
 	X(defer)           \
 	X(poll)
 

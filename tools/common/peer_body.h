@@ -25,7 +25,8 @@
  *                      FL_INV_FIELDS(...) for more members)
  *   FL_REGISTER_RC(), FL_SYNC_RC()   the calls, returning 0 or -errno
  *   FL_CALL_SIZED(head, func, bytes) call_rcu of an object of @bytes,
- *                      returning 0 or -errno
+ *                      returning 0 or -errno; its head's type is
+ *                      FL_OBJ_HEAD if defined, else FL_HEAD
  */
 #ifndef FL_SYM
 #error "peer_body.h needs the FL_* macros of a flavor file"
@@ -255,8 +256,15 @@ const struct tool_peer FL_SYM = {
 
 #include "inversion.h"
 
+/* A peer whose sized call_rcu needs a larger head (rcuboost's struct
+ * rcb_head_sized) names it FL_OBJ_HEAD; the callback still receives an
+ * FL_HEAD * at the object's start. */
+#ifndef FL_OBJ_HEAD
+#define FL_OBJ_HEAD FL_HEAD
+#endif
+
 struct fl_obj {
-	FL_HEAD head;
+	FL_OBJ_HEAD head;
 	size_t bytes;
 	alignas(16) unsigned char payload[];
 };

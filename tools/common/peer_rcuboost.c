@@ -51,6 +51,7 @@ static const char *rcb_side_describe(void)
 #define FL_INV_OPS
 #define FL_REGISTER_RC() rcb_register_thread()
 #define FL_SYNC_RC() rcb_synchronize()
+#define FL_OBJ_HEAD struct rcb_head_sized
 #define FL_CALL_SIZED(head, func, bytes) rcb_call_sized(head, func, bytes)
 
 #include "peer_body.h"

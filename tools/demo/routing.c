@@ -32,7 +32,7 @@ struct route {
 };
 
 struct route_table {
-	struct rcb_head rh;       /* for rcb_call_sized() */
+	struct rcb_head_sized rh; /* for rcb_call_sized() */
 	_Atomic unsigned int magic; /* TABLE_DEAD once freed */
 	unsigned long version;
 	unsigned int n;

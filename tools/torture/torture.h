@@ -43,7 +43,7 @@ enum torture_retire {
 };
 
 struct torture_obj {
-	struct rcb_head rh;
+	struct rcb_head_sized rh; /* rcb_call() takes &rh.head */
 	_Atomic unsigned int magic;
 	_Atomic int pipe_count;
 	_Atomic unsigned long gen;     /* bumped when the object is poisoned */

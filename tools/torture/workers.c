@@ -187,7 +187,7 @@ void *torture_reader_fn(void *arg)
 
 static struct torture_obj *obj_of(struct rcb_head *h)
 {
-	return (struct torture_obj *)((char *)h - offsetof(struct torture_obj, rh));
+	return (struct torture_obj *)((char *)h - offsetof(struct torture_obj, rh.head));
 }
 
 /* A grace period from an updater, advancing the chained counter. */
@@ -275,7 +275,7 @@ static void retire(struct torture_obj *old, struct torture_obj **sync_list,
 	if (r & 2)
 		err = rcb_call_sized(&old->rh, torture_cb, sizeof(*old));
 	else
-		err = rcb_call(&old->rh, torture_cb);
+		err = rcb_call(&old->rh.head, torture_cb);
 	if (r & 4)
 		rcb_read_unlock();
 	api_check(err, "rcb_call");

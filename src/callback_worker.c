@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Callback workers: creating, choosing and destroying them (liburcu's
+ * call_rcu_data).  Each worker runs callback.c's protocol on its own
+ * queue and thread; the default worker, static, is the library's own.
+ *
+ * Choice.  rcb_call*() queues to the calling thread's worker (struct
+ * rcb__thread.cb_worker, rcb_worker_set_thread()), else to the worker of
+ * the CPU it runs on (cpu_table, rcb_worker_set_cpu()), else to the
+ * default worker: rcb__cb_pick(), two loads on the common path.
+ *
+ * Invariants.
+ *  W1. A worker is on the list rcb__cb_workers from its creation until
+ *      rcb_worker_destroy() has stopped its thread and moved its queue;
+ *      both change under rcb__cb_lock.  Only a listed worker is started,
+ *      waited for by rcb_barrier(), stopped by rcb_shutdown(), rebuilt
+ *      in a forked child.  A pointer is checked against the list under
+ *      rcb__cb_lock before it is dereferenced by any call that takes a
+ *      worker from the application (a freed worker is -ENOENT, never a
+ *      use after free).
+ *  W2. rcb_call*() picks its worker and enqueues inside one read-side
+ *      critical section.  So once a worker is no longer published (not
+ *      in cpu_table, no thread's cb_worker), one grace period later no
+ *      rcb_call*() will enqueue to it.
+ *  W3. A thread's cb_worker is set by the thread itself under
+ *      rcb__cb_lock, after it registered, and cleared by
+ *      rcb_worker_destroy() under the registry lock for every registered
+ *      thread, and by the thread when it unregisters (registry.c): a
+ *      destroyed worker is chosen by no thread afterwards.
+ *  W4. rcb_worker_destroy() marks the worker dying (set_thread/set_cpu
+ *      refuse it), withdraws it (W3, cpu_table), waits a grace period
+ *      (W2), then, under rcb__cb_lock: tells its thread to stop after
+ *      its current batch (abandon), joins it, appends what is left of
+ *      its queue, barrier markers included and in order, to the default
+ *      worker's queue, and unlists it.  A barrier marker is then reached
+ *      on one worker or the other; rcb_barrier() visits the default
+ *      worker last, so a destroy that unlisted a worker before
+ *      rcb_barrier() looked for it moved its callbacks before the
+ *      default worker's marker.
+ *  W5. The calls that take rcb__cb_lock refuse to run in a callback
+ *      (-EDEADLK): rcb_shutdown() and rcb_worker_destroy() hold it while
+ *      they join a worker's thread (callback.c invariants 7 and 9).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+
+#include "callback.h"
+#include "internal.h"
+
+/* Per-CPU workers: ncpus entries, allocated at the first
+ * rcb_worker_set_cpu() and kept for the life of the process. */
+static _Atomic(struct rcb_worker *_Atomic *) cpu_table;
+static int ncpus;
+static unsigned long next_id;
+
+/* Set by rcb_worker_destroy() under rcb__cb_lock (W4). */
+static bool dying(const struct rcb_worker *w)
+{
+	return w->dying;
+}
+
+struct rcb_worker *rcb__cb_pick(void)
+{
+	struct rcb_worker *w = rcb_load_relaxed(&rcb__self()->cb_worker);
+	struct rcb_worker *_Atomic *t;
+
+	if (w)
+		return w;
+	/* [CBW-TA] pairs with [CBW-TR] in rcb_worker_set_cpu(): the table
+	 * is initialised. */
+	t = rcb_load_acquire(&cpu_table);
+	if (RCB_UNLIKELY(t != NULL)) {
+		int cpu = sched_getcpu();
+
+		/* [CBW-PA] pairs with [CBW-PR] in rcb_worker_set_cpu(): the
+		 * worker is initialised. */
+		if (cpu >= 0 && cpu < ncpus && (w = rcb_load_acquire(&t[cpu])))
+			return w;
+	}
+	return &rcb__cb_default;
+}
+
+bool rcb__cb_listed(struct rcb_worker *w)
+{
+	for (struct rcb_worker *x = rcb__cb_workers; x; x = x->next)
+		if (x == w)
+			return true;
+	return false;
+}
+
+/* Is the calling thread a callback (W5)?  Reports it. */
+static bool in_callback(const char *call)
+{
+	if (!rcb__self()->in_callback)
+		return false;
+	rcb__misuse(call,
+		    "called from an RCU callback; a worker being stopped would wait for it");
+	return true;
+}
+
+static int check_attr(const struct rcb_worker_attr *a)
+{
+	if (a->flags & ~(RCB_WORKER_RT | RCB_WORKER_PIN))
+		return -EINVAL;
+	if ((a->flags & RCB_WORKER_PIN) &&
+	    (a->cpu < 0 || a->cpu >= CPU_SETSIZE || a->cpu >= get_nprocs_conf()))
+		return -EINVAL;
+	if (a->policy == SCHED_OTHER)
+		return a->prio == 0 ? 0 : -EINVAL;
+	if (a->policy != SCHED_FIFO && a->policy != SCHED_RR)
+		return -EINVAL;
+	return a->prio >= 1 && a->prio <= 99 ? 0 : -EINVAL;
+}
+
+_Static_assert(sizeof(struct rcb_worker_attr) == RCB_WORKER_ATTR_SIZE_V1,
+	       "RCB_WORKER_ATTR_SIZE_V1 is the first layout's size");
+
+RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
+			      struct rcb_worker **out)
+{
+	struct rcb_worker_attr a = { 0 };
+	struct rcb_worker *w;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (attr) {
+		size_t usize = rcb__user_size(attr->size, RCB_WORKER_ATTR_SIZE_V1);
+
+		if (!usize)
+			return -EINVAL;
+		if (!rcb__sized_in(&a, sizeof(a), attr, usize))
+			return -E2BIG;
+	}
+	if ((err = check_attr(&a)) != 0)
+		return err;
+	if (rcb_read_ongoing()) {
+		rcb__misuse("rcb_worker_create",
+			    "called inside a read-side critical section");
+		return -EDEADLK;
+	}
+	if (in_callback("rcb_worker_create"))
+		return -EDEADLK;
+	if ((err = rcb__ensure_init()) != 0)
+		return err;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->q.tail = &w->q.stub;
+	w->flags = a.flags;
+	w->cpu = a.flags & RCB_WORKER_PIN ? a.cpu : -1;
+	w->policy = a.policy;
+	w->prio = a.prio;
+	pthread_mutex_lock(&rcb__cb_lock);
+	if (!rcb_load_relaxed(&rcb__running)) {
+		err = -ESHUTDOWN;
+	} else if ((err = rcb__cb_start_locked(w, false)) == 0) {
+		struct rcb_worker **p = &rcb__cb_workers;
+
+		w->id = ++next_id;
+		while (*p)
+			p = &(*p)->next;
+		*p = w;
+	}
+	pthread_mutex_unlock(&rcb__cb_lock);
+	if (err) {
+		free(w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+RCB_API int rcb_worker_destroy(struct rcb_worker *w)
+{
+	struct rcb__thread *t;
+	struct rcb_worker *_Atomic *tab;
+	struct rcb_head *first, *last;
+	int err = 0;
+
+	if (!w || w == &rcb__cb_default)
+		return -EINVAL;
+	if (rcb_read_ongoing()) {
+		rcb__misuse("rcb_worker_destroy",
+			    "called inside a read-side critical section; its grace period would wait for itself");
+		return -EDEADLK;
+	}
+	if (rcb__self()->cb_running == w) {
+		rcb__misuse("rcb_worker_destroy",
+			    "called from the worker's own thread; it would join itself");
+		return -EDEADLK;
+	}
+	if (in_callback("rcb_worker_destroy"))
+		return -EDEADLK;
+	/* W4, step 1: refuse it to new choosers, withdraw it from CPUs. */
+	pthread_mutex_lock(&rcb__cb_lock);
+	if (!rcb__cb_listed(w) || dying(w)) {
+		pthread_mutex_unlock(&rcb__cb_lock);
+		return -ENOENT;
+	}
+	w->dying = true;
+	tab = rcb_load_relaxed(&cpu_table);
+	for (int cpu = 0; tab && cpu < ncpus; cpu++)
+		if (rcb_load_relaxed(&tab[cpu]) == w)
+			rcb_store_relaxed(&tab[cpu], NULL);
+	pthread_mutex_unlock(&rcb__cb_lock);
+	/* W3: no registered thread chooses it any more. */
+	pthread_mutex_lock(&rcb__registry_lock);
+	rcb__for_each_thread(t)
+		if (rcb_load_relaxed(&t->cb_worker) == w)
+			rcb_store_relaxed(&t->cb_worker, NULL);
+	pthread_mutex_unlock(&rcb__registry_lock);
+	if (rcb_load_relaxed(&rcb__self()->cb_worker) == w)
+		rcb_store_relaxed(&rcb__self()->cb_worker, NULL);
+	/* W2: rcb_call*() calls that chose it have enqueued. */
+	if (rcb_load_relaxed(&rcb__initialized))
+		rcb_synchronize();
+	/* W4, step 2: stop after the current batch, move the rest. */
+	pthread_mutex_lock(&rcb__cb_lock);
+	rcb__cb_stop_locked(w, true);
+	if (rcb__cb_splice(w, &first, &last)) {
+		rcb__cb_enqueue_chain(&rcb__cb_default, first, last);
+		if (!rcb_load_relaxed(&rcb__cb_default.started))
+			err = rcb__cb_start_locked(&rcb__cb_default, false);
+	}
+	for (struct rcb_worker **p = &rcb__cb_workers; *p; p = &(*p)->next) {
+		if (*p == w) {
+			*p = w->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&rcb__cb_lock);
+	free(w);
+	/* The callbacks moved wait in the default worker's queue even if
+	 * its thread could not start; rcb_barrier() starts it again. */
+	(void)err;
+	return 0;
+}
+
+RCB_API int rcb_worker_set_thread(struct rcb_worker *w)
+{
+	int err;
+
+	if (in_callback("rcb_worker_set_thread"))
+		return -EDEADLK;
+	if (w && (err = rcb_register_thread()) != 0 && err != -EEXIST)
+		return err;
+	pthread_mutex_lock(&rcb__cb_lock);
+	if (w && (!rcb__cb_listed(w) || dying(w))) {
+		pthread_mutex_unlock(&rcb__cb_lock);
+		return -ENOENT;
+	}
+	/* W3: set under rcb__cb_lock, after registration. */
+	rcb_store_relaxed(&rcb__self()->cb_worker, w);
+	pthread_mutex_unlock(&rcb__cb_lock);
+	return 0;
+}
+
+RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w)
+{
+	struct rcb_worker *_Atomic *tab;
+	int err = 0;
+
+	if (cpu < 0 || cpu >= get_nprocs_conf())
+		return -EINVAL;
+	if (in_callback("rcb_worker_set_cpu"))
+		return -EDEADLK;
+	pthread_mutex_lock(&rcb__cb_lock);
+	tab = rcb_load_relaxed(&cpu_table);
+	if (w && (!rcb__cb_listed(w) || dying(w))) {
+		err = -ENOENT;
+	} else if (!tab && w) {
+		int n = get_nprocs_conf();
+
+		tab = calloc((size_t)n, sizeof(*tab));
+		if (!tab) {
+			err = -ENOMEM;
+		} else {
+			ncpus = n;
+			/* [CBW-TR] pairs with [CBW-TA] in rcb__cb_pick(). */
+			rcb_store_release(&cpu_table, tab);
+		}
+	}
+	if (!err && tab && cpu < ncpus) {
+		if (w && rcb_load_relaxed(&tab[cpu]))
+			err = -EEXIST;
+		else /* [CBW-PR] pairs with [CBW-PA] in rcb__cb_pick(). */
+			rcb_store_release(&tab[cpu], w);
+	}
+	pthread_mutex_unlock(&rcb__cb_lock);
+	return err;
+}
+
+RCB_API struct rcb_worker *rcb_worker_default(void)
+{
+	return rcb__ensure_init() == 0 ? &rcb__cb_default : NULL;
+}
+
+RCB_API struct rcb_worker *rcb_worker_of_cpu(int cpu)
+{
+	/* [CBW-TA] as in rcb__cb_pick(). */
+	struct rcb_worker *_Atomic *t = rcb_load_acquire(&cpu_table);
+
+	if (!t || cpu < 0 || cpu >= ncpus)
+		return NULL;
+	return rcb_load_acquire(&t[cpu]); /* [CBW-PA] */
+}
+
+RCB_API struct rcb_worker *rcb_worker_of_thread(void)
+{
+	return rcb_load_relaxed(&rcb__self()->cb_worker);
+}
+
+RCB_API struct rcb_worker *rcb_worker_current(void)
+{
+	if (rcb__ensure_init() != 0)
+		return NULL;
+	return rcb__cb_pick();
+}
+
+/* @w's thread and TID, starting it if need be (W1, W5). */
+static int worker_thread_of(struct rcb_worker *w, pthread_t *th, pid_t *tid)
+{
+	struct rcb__thread *self = rcb__self();
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	if (self->cb_running == w) {
+		/* A callback asking for its own worker. */
+		*th = w->thread;
+		*tid = rcb_load_relaxed(&w->tid);
+		return 0;
+	}
+	if (in_callback("rcb_worker_thread"))
+		return -EDEADLK;
+	if ((err = rcb__ensure_init()) != 0)
+		return err;
+	pthread_mutex_lock(&rcb__cb_lock);
+	if (!rcb__cb_listed(w) || dying(w))
+		err = -ENOENT;
+	else if ((err = rcb__cb_start_locked(w, false)) == 0 &&
+		 !rcb_load_relaxed(&w->started))
+		err = -ESHUTDOWN;
+	if (!err) {
+		*th = w->thread;
+		*tid = rcb_load_relaxed(&w->tid);
+	}
+	pthread_mutex_unlock(&rcb__cb_lock);
+	return err;
+}
+
+RCB_API int rcb_worker_thread(struct rcb_worker *w, pthread_t *out)
+{
+	pid_t tid;
+
+	if (!out)
+		return -EINVAL;
+	return worker_thread_of(w, out, &tid);
+}
+
+RCB_API pid_t rcb_worker_tid(struct rcb_worker *w)
+{
+	pthread_t th;
+	pid_t tid;
+	int err = worker_thread_of(w, &th, &tid);
+
+	return err ? err : tid;
+}
+
+RCB_API int rcb_callback_tids(pid_t *tids, size_t n)
+{
+	int count = 0;
+
+	if (!tids && n)
+		return -EINVAL;
+	if (in_callback("rcb_callback_tids"))
+		return -EDEADLK;
+	pthread_mutex_lock(&rcb__cb_lock);
+	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {
+		if (!rcb_load_relaxed(&w->started))
+			continue;
+		if ((size_t)count < n)
+			tids[count] = rcb_load_relaxed(&w->tid);
+		count++;
+	}
+	pthread_mutex_unlock(&rcb__cb_lock);
+	return count;
+}

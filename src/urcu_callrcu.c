@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * liburcu's call_rcu worker API (include/rcuboost/urcu_callrcu.h) on top
+ * of the callback workers (callback_worker.c).  A struct call_rcu_data
+ * is a struct rcb_worker: the casts below are the whole mapping.
+ * liburcu reports failures as NULL or -1 with errno; so do these.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sys/sysinfo.h>
+
+#define RCB_URCU_NO_MAP
+#include "rcuboost/urcu_callrcu.h"
+#include "internal.h"
+
+#define W(crdp) ((struct rcb_worker *)(crdp))
+#define CRDP(w) ((struct call_rcu_data *)(w))
+
+/*
+ * The exported functions never call each other: in a process that also
+ * loads liburcu-memb, which exports the same names, such a call could
+ * reach liburcu's.  They share these static helpers instead.
+ */
+static struct rcb_worker *create(unsigned long flags, int cpu_affinity)
+{
+	struct rcb_worker_attr a = { .size = sizeof(a) };
+	struct rcb_worker *w;
+	int err;
+
+	if (flags & ~(unsigned long)URCU_CALL_RCU_RT) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (flags & URCU_CALL_RCU_RT)
+		a.flags |= RCB_WORKER_RT;
+	if (cpu_affinity >= 0) {
+		a.flags |= RCB_WORKER_PIN;
+		a.cpu = cpu_affinity;
+	}
+	if ((err = rcb_worker_create(&a, &w)) != 0) {
+		errno = -err;
+		return NULL;
+	}
+	return w;
+}
+
+static void data_free(struct rcb_worker *w)
+{
+	int err;
+
+	/* liburcu ignores NULL and the default worker. */
+	if (!w || w == rcb_worker_default())
+		return;
+	if ((err = rcb_worker_destroy(w)) != 0)
+		errno = -err;
+}
+
+static int set_cpu(int cpu, struct rcb_worker *w)
+{
+	int err = rcb_worker_set_cpu(cpu, w);
+
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	return 0;
+}
+
+RCB_API struct call_rcu_data *urcu_memb_create_call_rcu_data(unsigned long flags,
+							     int cpu_affinity)
+{
+	return CRDP(create(flags, cpu_affinity));
+}
+
+RCB_API void urcu_memb_call_rcu_data_free(struct call_rcu_data *crdp)
+{
+	data_free(W(crdp));
+}
+
+RCB_API struct call_rcu_data *urcu_memb_get_default_call_rcu_data(void)
+{
+	return CRDP(rcb_worker_default());
+}
+
+RCB_API struct call_rcu_data *urcu_memb_get_cpu_call_rcu_data(int cpu)
+{
+	return CRDP(rcb_worker_of_cpu(cpu));
+}
+
+RCB_API struct call_rcu_data *urcu_memb_get_thread_call_rcu_data(void)
+{
+	return CRDP(rcb_worker_of_thread());
+}
+
+RCB_API struct call_rcu_data *urcu_memb_get_call_rcu_data(void)
+{
+	return CRDP(rcb_worker_current());
+}
+
+RCB_API pthread_t urcu_memb_get_call_rcu_thread(struct call_rcu_data *crdp)
+{
+	pthread_t th = 0;
+	int err = rcb_worker_thread(W(crdp), &th);
+
+	if (err)
+		errno = -err;
+	return th;
+}
+
+RCB_API void urcu_memb_set_thread_call_rcu_data(struct call_rcu_data *crdp)
+{
+	int err = rcb_worker_set_thread(W(crdp));
+
+	if (err)
+		errno = -err;
+}
+
+RCB_API int urcu_memb_set_cpu_call_rcu_data(int cpu, struct call_rcu_data *crdp)
+{
+	return set_cpu(cpu, W(crdp));
+}
+
+RCB_API int urcu_memb_create_all_cpu_call_rcu_data(unsigned long flags)
+{
+	int n = get_nprocs_conf();
+
+	for (int cpu = 0; cpu < n; cpu++) {
+		struct rcb_worker *w;
+
+		if (rcb_worker_of_cpu(cpu))
+			continue;
+		w = create(flags, cpu);
+		if (!w) {
+			if (errno == EINVAL)
+				continue; /* CPU offline: no thread can run there */
+			return -1;
+		}
+		if (set_cpu(cpu, w) != 0) {
+			int e = errno;
+
+			data_free(w);
+			errno = e;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+RCB_API void urcu_memb_free_all_cpu_call_rcu_data(void)
+{
+	int n = get_nprocs_conf();
+
+	for (int cpu = 0; cpu < n; cpu++) {
+		struct rcb_worker *w = rcb_worker_of_cpu(cpu);
+
+		/* Destroying withdraws it from every CPU it serves. */
+		if (w)
+			(void)rcb_worker_destroy(w);
+	}
+}
+
+/*
+ * The compat layer's fork handlers for what it keeps itself, if the
+ * library has them (weak: absent until that code is merged).
+ * TODO(lead): drop the weak references once rcb__urcu_atfork_* exist
+ * for sure, or keep them if they stay optional.
+ */
+extern void rcb__urcu_atfork_prepare(void) __attribute__((weak));
+extern void rcb__urcu_atfork_parent(void) __attribute__((weak));
+extern void rcb__urcu_atfork_child(void) __attribute__((weak));
+
+/*
+ * rcuboost's own pthread_atfork() handlers hold the callback locks across
+ * fork() and rebuild every worker's queue in the child, so liburcu's
+ * manual helpers have nothing to do for callbacks; taking the locks here
+ * as well would deadlock the atfork handler that follows.
+ */
+RCB_API void urcu_memb_call_rcu_before_fork(void)
+{
+	if (rcb__urcu_atfork_prepare)
+		rcb__urcu_atfork_prepare();
+}
+
+RCB_API void urcu_memb_call_rcu_after_fork_parent(void)
+{
+	if (rcb__urcu_atfork_parent)
+		rcb__urcu_atfork_parent();
+}
+
+RCB_API void urcu_memb_call_rcu_after_fork_child(void)
+{
+	if (rcb__urcu_atfork_child)
+		rcb__urcu_atfork_child();
+}
