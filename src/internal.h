@@ -263,6 +263,12 @@ void rcb__gp_after_fork_child(void);
 extern _Atomic unsigned long long rcb__gp_stat[5];
 enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
        RCB__GPS_MISUSE };
+/* Membarriers skipped (gp.c invariants 6 and 7): grace periods that
+ * ended without [GP-B], and rcb_synchronize() calls that found no other
+ * registered thread.  Kept apart from rcb__gp_stat, whose entries map to
+ * the public struct rcb_gp_stats. */
+extern _Atomic unsigned long long rcb__gp_stat_skip[2];
+enum { RCB__GPS_SKIP_B, RCB__GPS_SKIP_ALL };
 
 /* ---- boosting hooks (boost*.c, booster.c; no-ops in boost_off.c) -- */
 
