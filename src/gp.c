@@ -98,7 +98,7 @@
 
 #include "internal.h"
 
-RCB_API struct rcb__gp rcb__gp = { .ctr = RCB__GP_STEP, .futex = 0 };
+RCB_API struct rcb__gp rcb__gp RCB__HOT_ALIGN = { .ctr = RCB__GP_STEP, .futex = 0 };
 
 _Atomic unsigned long long rcb__gp_stat[5];
 _Atomic unsigned long long rcb__gp_stat_skip[2];
@@ -410,6 +410,7 @@ void rcb__gp_after_fork_child(void)
 	 * owner's; in the child the owner's id changed, so re-create it. */
 	rcb_store_relaxed(&rcb__gp.futex, 0);
 	rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
+	rcb__gp_policy_after_fork_child();
 	gp_lock_init();
 	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
 		/* Registration belongs to the mm; make sure the child's new
