@@ -38,6 +38,8 @@ static int no_grace;
 static pthread_mutex_t q_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct obj *quarantine[QUARANTINE];
 static unsigned long q_next;
+static struct obj **kept; /* --no-grace: every retired object */
+static unsigned long nkept;
 
 /* Poison at once; free only much later, so a late reader finds the
  * poison rather than reused memory (with --no-grace: never). */
@@ -46,12 +48,19 @@ static void retire(struct obj *o)
 	struct obj *old = NULL;
 
 	atomic_store_explicit(&o->magic, DEAD, memory_order_relaxed);
-	if (no_grace)
-		return;
 	pthread_mutex_lock(&q_lock);
-	old = quarantine[q_next % QUARANTINE];
-	quarantine[q_next % QUARANTINE] = o;
-	q_next++;
+	if (no_grace) {
+		/* Readers may hold anything: free nothing until the end. */
+		if (nkept % QUARANTINE == 0) {
+			kept = realloc(kept, (nkept + QUARANTINE) * sizeof(*kept));
+			CHECK(kept);
+		}
+		kept[nkept++] = o;
+	} else {
+		old = quarantine[q_next % QUARANTINE];
+		quarantine[q_next % QUARANTINE] = o;
+		q_next++;
+	}
 	pthread_mutex_unlock(&q_lock);
 	free(old);
 }
@@ -99,8 +108,8 @@ static void *churn(void *arg)
 		for (int i = 0; i < 4; i++)
 			one_section(&seed);
 		CHECK_EQ(rcb_unregister_thread(), 0);
-		if (seed % 4 == 0)
-			usleep(20);
+		/* Leave the updaters windows with nobody registered. */
+		usleep(50 + seed % 64);
 	}
 	return NULL;
 }
@@ -124,6 +133,7 @@ static void *spawner(void *arg)
 
 		CHECK_EQ(pthread_create(&t, NULL, one_shot, (void *)n++), 0);
 		CHECK_EQ(pthread_join(t, NULL), 0);
+		usleep(200);
 	}
 	return NULL;
 }
@@ -204,6 +214,13 @@ int main(int argc, char **argv)
 	       (unsigned long long)st.synchronize_calls,
 	       (unsigned long long)st.grace_periods, (unsigned long long)st.batched,
 	       (unsigned long long)(st.synchronize_calls - st.grace_periods - st.batched));
+	for (unsigned long i = 0; i < nkept; i++)
+		free(kept[i]);
+	free(kept);
+	for (int i = 0; i < QUARANTINE; i++)
+		free(quarantine[i]);
+	for (int i = 0; i < NSLOTS; i++)
+		free(slots[i]);
 	if (no_grace) {
 		/* The checker sees what an early end of a grace period does. */
 		CHECK(atomic_load(&violations) > 0);
@@ -215,9 +232,5 @@ int main(int argc, char **argv)
 	 * no other registered thread (invariant 7). */
 	CHECK(st.grace_periods > 0);
 	CHECK(st.synchronize_calls > st.grace_periods + st.batched);
-	for (int i = 0; i < QUARANTINE; i++)
-		free(quarantine[i]);
-	for (int i = 0; i < NSLOTS; i++)
-		free(slots[i]);
 	return 0;
 }
