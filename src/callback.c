@@ -127,7 +127,10 @@
 #include "callback.h"
 #include "internal.h"
 
-struct rcb_worker rcb__cb_default = {
+/* RCB__HOT_ALIGN: the default queue's tail, exchanged by every
+ * rcb_call(), must not share rcb__gp's cache line, which every reader
+ * reads (doc/design.md, "Grace-period cost"). */
+struct rcb_worker rcb__cb_default RCB__HOT_ALIGN = {
 	.q = { .tail = &rcb__cb_default.q.stub },
 	.cpu = -1,
 };
@@ -311,6 +314,7 @@ static void account_invoked(struct rcb_worker *w)
 	rcb_sub_relaxed(&rcb__cb_pending, n);
 	rcb_sub_relaxed(&rcb__cb_pending_bytes, bytes);
 	rcb_add_relaxed(&invoked, n);
+	rcb_add_relaxed(&w->invoked, n);
 	rcb_store_relaxed(&w->batch.n, 0);
 	rcb_store_relaxed(&w->batch.bytes, 0);
 }
@@ -376,6 +380,7 @@ static void *worker_thread(void *arg)
 {
 	struct rcb_worker *w = arg;
 	struct rcb__thread *self = rcb__self();
+	bool first = true;
 
 	prctl(PR_SET_NAME, w == &rcb__cb_default ? "rcuboost-cb" : "rcuboost-cbw",
 	      0, 0, 0);
@@ -385,9 +390,14 @@ static void *worker_thread(void *arg)
 	rcb_store_release(&w->tid_ready, 1);
 	rcb__futex_wake(&w->tid_ready, 1);
 	rcb_register_thread();
+	rcb__gp_policy_init(&w->gpp);
 	for (;;) {
-		bool stop;
+		/* Work queued while the previous batch was in progress. */
+		bool stop, back_to_back = !first && !rcb__cb_queue_empty(w);
+		unsigned long long n0;
+		uint64_t t0;
 
+		first = false;
 		wait_for_work(w);
 		if (rcb__settings.callback_batch_us && !rcb__cb_queue_empty(w)) {
 			struct timespec ts = {
@@ -396,6 +406,11 @@ static void *worker_thread(void *arg)
 						  1000000) * 1000,
 			};
 			nanosleep(&ts, NULL);
+		} else if (!rcb_load_relaxed(&w->stop)) {
+			/* When to start the grace period (gp_policy.c):
+			 * at once, unless callbacks arrived while the
+			 * previous batch was in progress. */
+			rcb__gp_policy_wait(&w->gpp, back_to_back);
 		}
 		/* [CB-SA] The stop flag before the queue (invariant 8):
 		 * pairs with [CB-STOP], whose store follows, under rcb__cb_lock,
@@ -409,10 +424,15 @@ static void *worker_thread(void *arg)
 				break;
 			continue;
 		}
+		t0 = rcb__now_ns();
 		rcb_synchronize();
+		t0 = rcb__now_ns() - t0;
+		n0 = rcb_load_relaxed(&w->invoked);
 		self->in_callback = true;
 		invoke_batch(w);
 		self->in_callback = false;
+		rcb__gp_policy_done(&w->gpp, t0,
+				    rcb_load_relaxed(&w->invoked) - n0);
 	}
 	rcb_unregister_thread();
 	self->cb_running = NULL;
@@ -525,6 +545,7 @@ int rcb__cb_stop_locked(struct rcb_worker *w, bool abandon)
 	rcb_store_seq_cst(&w->stop, true);
 	rcb_store_seq_cst(&w->futex, 0); /* [CB-STOP] */
 	rcb__futex_wake(&w->futex, 1);
+	rcb__gp_policy_urgent(); /* no coalescing wait (gp_policy.c) */
 	if ((err = pthread_join(w->thread, NULL)) != 0)
 		RCB_DIE("pthread_join(callback thread)", err);
 	rcb_store_relaxed(&w->started, false);
@@ -689,6 +710,7 @@ static int barrier_one(struct rcb_worker *w)
 	enqueue(w, &m.head);
 	if (rcb_load_seq_cst(&w->futex) == -1) /* [CB-F] */
 		wake_thread(w);
+	rcb__gp_policy_urgent(); /* no coalescing wait (gp_policy.c) */
 	pthread_mutex_unlock(&rcb__cb_lock);
 	for (;;) {
 		/* [CB-WS] pairs with [CB-BS]: if the sequence read is the

@@ -61,6 +61,10 @@ struct rcb_worker {
 	/* rcb_worker_destroy() began (invariant W4); rcb__cb_lock. */
 	bool dying;
 	struct rcb_worker *next; /* rcb__cb_workers; rcb__cb_lock */
+	/* When the thread starts a grace period (gp_policy.c); the
+	 * thread's alone.  invoked: callbacks it ran, for the policy. */
+	struct rcb__gp_policy gpp;
+	_Atomic unsigned long long invoked;
 };
 
 extern struct rcb_worker rcb__cb_default;

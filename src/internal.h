@@ -17,6 +17,21 @@
 #include "atomic.h"
 #include "list.h"
 
+/* ---- cache-line placement ------------------------------------------ */
+
+/*
+ * The read side reads rcb__gp on every outermost lock and unlock: no
+ * variable that is written often may share its cache line, or every
+ * such write costs each running reader a cache miss (issue 12:
+ * rcb__cb_q, whose tail every rcb_call() exchanges, sat 16 bytes after
+ * it).  128 bytes: the line and its neighbour, which x86's adjacent-line
+ * prefetcher fetches in pairs.  rcb__gp and every often-written
+ * variable of static storage start such a block; the lint test
+ * tests/regression/gp_line_shared.sh checks that nothing else lies in
+ * rcb__gp's block.
+ */
+#define RCB__HOT_ALIGN __attribute__((aligned(128)))
+
 /* ---- fatal errors ------------------------------------------------ */
 
 /* Abort for a failure that cannot happen (a futex or pthread call
@@ -284,6 +299,44 @@ unsigned long long rcb__gp_seq_done(void);
 extern _Atomic unsigned long long rcb__gp_stat[5];
 enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
        RCB__GPS_MISUSE };
+/* Membarriers skipped (gp.c invariants 6 and 7): grace periods that
+ * ended without [GP-B], and rcb_synchronize() calls that found no other
+ * registered thread.  Kept apart from rcb__gp_stat, whose entries map to
+ * the public struct rcb_gp_stats. */
+extern _Atomic unsigned long long rcb__gp_stat_skip[2];
+enum { RCB__GPS_SKIP_B, RCB__GPS_SKIP_ALL };
+
+/* ---- grace-period start policy (gp_policy.c) ---------------------- */
+
+/* One callback worker's policy state: its thread's alone (gp_policy.c
+ * invariant 1); set up by rcb__gp_policy_init() when the thread starts,
+ * so a forked child's restarted worker starts over at idle. */
+struct rcb__gp_policy {
+	int urgent_seen;       /* urgent word when last looked at */
+	uint64_t wait_ns;      /* current back-to-back wait, 0 when idle */
+	uint64_t cost_ns;      /* moving average of a grace period's cost */
+	bool stream;           /* the last batch was a stream's */
+	uint64_t last_done_ns; /* when the previous batch was done */
+};
+
+/* Start @p at idle.  Context: the worker's thread, when it starts. */
+void rcb__gp_policy_init(struct rcb__gp_policy *p);
+/* The worker has callbacks queued and is about to take a batch for a
+ * grace period: wait as the policy says.  @back_to_back: callbacks
+ * were queued while the thread worked on its previous batch.  Context:
+ * the worker's thread only. */
+void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back);
+/* The worker's grace period took @gp_ns, for a batch of @ncallbacks
+ * callbacks (barrier markers included). */
+void rcb__gp_policy_done(struct rcb__gp_policy *p, uint64_t gp_ns,
+			 unsigned long long ncallbacks);
+/* Cut every worker's current or next wait short (rcb_barrier(), the
+ * stop of a worker).  Context: any, after the enqueue or store that
+ * needs the thread. */
+void rcb__gp_policy_urgent(void);
+/* Back-to-back waits, and waits cut short by rcb__gp_policy_urgent(). */
+extern _Atomic unsigned long long rcb__gp_policy_stat[2];
+enum { RCB__GPP_WAITS, RCB__GPP_URGENT };
 
 /* ---- boosting hooks (boost*.c, booster.c; no-ops in boost_off.c) -- */
 
