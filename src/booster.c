@@ -169,6 +169,9 @@ static void *rcu_booster(void *arg)
 		if (rcb_load_acquire(&booster_stop))
 			break;
 		rcb_store_relaxed(&b->prio, prio);
+		/* Expedited grace periods first (src/expedite.c). */
+		if (prio)
+			rcb__expedite_pass(b, prio, now);
 		if (prio)
 			rcb__booster_pass(b, prio, now, period_ns, pass);
 		rcb_add_relaxed(&b->passes, 1);

@@ -496,6 +496,7 @@ RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head))
 RCB_API int rcb_barrier(void)
 {
 	struct barrier_marker m = { .done = 0 };
+	struct rcb__waiter w;
 	int err = 0;
 
 	if (rcb_read_ongoing()) {
@@ -531,6 +532,9 @@ RCB_API int rcb_barrier(void)
 	if (rcb_load_seq_cst(&rcb__cb_futex) == -1) /* [CB-F] */
 		wake_thread();
 	pthread_mutex_unlock(&rcb__cb_lock);
+	/* A real-time caller lends its priority to the readers that hold
+	 * the callback thread's grace period (src/inherit.c). */
+	rcb__waiter_enter(&w, false);
 	for (;;) {
 		/* [CB-WS] pairs with [CB-BS]: if the sequence read is the
 		 * one after our marker's, done reads set below. */
@@ -541,6 +545,7 @@ RCB_API int rcb_barrier(void)
 			break;
 		rcb__futex_wait(&barrier_seq, seq, 0);
 	}
+	rcb__waiter_leave(&w);
 	return 0;
 }
 

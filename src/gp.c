@@ -179,6 +179,7 @@ static bool readers_hold(unsigned long gp)
 static void wait_for_readers(unsigned long gp)
 {
 	unsigned long long start = rcb__now_ns();
+	struct rcb__loan loan = { 0 }; /* src/inherit.c */
 
 	/* For the booster: readers holding this grace period for a booster
 	 * period get queued for boosting on their behalf. */
@@ -201,14 +202,21 @@ static void wait_for_readers(unsigned long gp)
 			if (scan >= RCB_GP_SPIN_SCANS)
 				rcb_store_relaxed(&rcb__gp.futex, 0);
 			rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
+			rcb__loan_end(&loan);
 			return;
 		}
+		/* Expedited or inheriting waiters: boost the readers now
+		 * (at once, then after each [GP-W], which pairs with
+		 * [EXP-W] in rcb__waiter_enter()). */
+		if (scan == 0 || scan >= RCB_GP_SPIN_SCANS)
+			rcb__loan_update(&loan, gp, start);
 		if (scan < RCB_GP_SPIN_SCANS) {
 			rcb_cpu_relax();
 			continue;
 		}
 		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_FUTEX], 1);
-		rcb__futex_wait(&rcb__gp.futex, -1, RCB_GP_SLEEP_NS);
+		rcb__futex_wait(&rcb__gp.futex, -1,
+				rcb__loan_sleep_ns(&loan, start, RCB_GP_SLEEP_NS));
 		/* A stall report at most once per grace period (stall.c). */
 		rcb__stall_check(gp, start);
 	}
@@ -245,18 +253,26 @@ static void do_grace_period(void)
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_GP], 1);
 }
 
-RCB_API int rcb_synchronize(void)
+/* rcb_synchronize() and rcb_synchronize_expedited() (@call). */
+static int synchronize(const char *call, bool expedited)
 {
+	struct rcb__waiter w;
 	unsigned long long snap;
 	int err;
 
 	if (RCB_UNLIKELY(rcb_read_ongoing())) {
-		rcb__misuse("rcb_synchronize",
+		rcb__misuse(call,
 			    "called inside a read-side critical section; it would wait for itself forever");
 		return -EDEADLK;
 	}
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
+	expedited = expedited || rcb__settings.expedited;
+	if (expedited && !rcb__expedite_possible()) {
+		rcb__expedite_report_plain(call);
+		expedited = false;
+	}
+	rcb__waiter_enter(&w, expedited);
 	/* [GP-S] Our prior accesses are ordered before the read of
 	 * gp_seq_started, so a grace period counted as "after us" began
 	 * after them.  Pairs with the mutex release in the leader. */
@@ -280,6 +296,7 @@ RCB_API int rcb_synchronize(void)
 		rcb_store_relaxed(&gp_seq_done, rcb_load_relaxed(&gp_seq_started));
 	}
 	pthread_mutex_unlock(&rcb__gp_lock);
+	rcb__waiter_leave(&w);
 	/* [GP-E] A batched caller's later accesses follow the leader's
 	 * [GP-B]: the mutex acquire above orders them (acquire of the lock
 	 * released after [GP-B]); this fence makes the full-barrier
@@ -288,6 +305,16 @@ RCB_API int rcb_synchronize(void)
 	rcb_fence_seq_cst();
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_SYNC], 1);
 	return 0;
+}
+
+RCB_API int rcb_synchronize(void)
+{
+	return synchronize("rcb_synchronize", false);
+}
+
+RCB_API int rcb_synchronize_expedited(void)
+{
+	return synchronize("rcb_synchronize_expedited", true);
 }
 
 /*
@@ -308,6 +335,7 @@ void rcb__gp_after_fork_child(void)
 	rcb_store_relaxed(&rcb__gp.futex, 0);
 	rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
 	gp_lock_init();
+	rcb__inherit_after_fork_child();
 	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
 		/* Registration belongs to the mm; make sure the child's new
 		 * mm has it.  The child is single-threaded, so falling back

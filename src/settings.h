@@ -100,6 +100,19 @@
 	  RCB__ENV_HAND) \
 	X(unsigned int, pi_helpers, "RCUBOOST_PI_HELPERS", 0, 64, \
 	  "0 (default 4) or 1 to 64", 0, 1, \
-	  RCB__ENV_UINT(1, 64, 4))
+	  RCB__ENV_UINT(1, 64, 4)) \
+	/* expedited grace periods and inheritance (src/expedite.c): */ \
+	/* 1: every rcb_synchronize() is expedited (rcb_config: -1 off) */ \
+	X(int, expedited, "RCUBOOST_EXPEDITED", -1, 1, \
+	  "-1 (off), 0 (default) or 1 (on)", 0, 1, \
+	  RCB__ENV_UINT(0, 1, 0)) \
+	/* 1: waiters lend their priority (rcb_config: -1 off) */ \
+	X(int, inherit, "RCUBOOST_INHERIT", -1, 1, \
+	  "-1 (off), 0 (default) or 1 (on)", 0, 1, \
+	  RCB__ENV_UINT(0, 1, 0)) \
+	/* highest priority lent (99: no cap) */ \
+	X(int, inherit_ceiling, "RCUBOOST_INHERIT_CEILING", 0, 99, \
+	  "0 (default 99) or 1 to 99", 0, 1, \
+	  RCB__ENV_UINT(1, 99, 99))
 
 #endif /* RCB_SETTINGS_H */
