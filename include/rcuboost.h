@@ -166,9 +166,14 @@ struct rcb_config {
 	 * once on stderr.  0 default (RCUBOOST_STALL_MS, else 10000; the
 	 * variable's 0 turns it off), -1 off, 1 to 3600000. */
 	int stall_ms;
+	/* The SONAME 1 layout's tail padding, named so that the fields
+	 * below start past RCB_CONFIG_SIZE_V1 (a size of 0 or
+	 * RCB_CONFIG_SIZE_V1 leaves them at their defaults).  Leave 0. */
+	int reserved_v1;
 
 	/* ---- Expedited grace periods and priority inheritance (past
-	 * RCB_CONFIG_SIZE_V1; see rcb_synchronize_expedited()) ---- */
+	 * RCB_CONFIG_SIZE_V1; set size to sizeof(struct rcb_config); see
+	 * rcb_synchronize_expedited()) ---- */
 
 	/* 1: every rcb_synchronize() is expedited, like the kernel's
 	 * rcupdate.rcu_expedited; 0 default (RCUBOOST_EXPEDITED, else
