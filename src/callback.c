@@ -535,6 +535,7 @@ RCB_API int rcb_barrier(void)
 	/* A real-time caller lends its priority to the readers that hold
 	 * the callback thread's grace period (src/inherit.c). */
 	rcb__waiter_enter(&w, false);
+	rcb__waiter_announce(&w);
 	for (;;) {
 		/* [CB-WS] pairs with [CB-BS]: if the sequence read is the
 		 * one after our marker's, done reads set below. */

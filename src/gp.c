@@ -283,6 +283,7 @@ static int synchronize(const char *call, bool expedited)
 		/* Contended: the stall report lists us as a waiter. */
 		int slot = rcb__stall_waiter_enter();
 
+		rcb__waiter_announce(&w);
 		err = pthread_mutex_lock(&rcb__gp_lock);
 		rcb__stall_waiter_leave(slot);
 	}

@@ -293,6 +293,7 @@ void rcb__boost_thread_exit(struct rcb__thread *self);
  * priority it lends (0: none; inheritance off or not real-time). */
 struct rcb__waiter {
 	bool expedited;
+	bool announced; /* its priority was read (rcb__waiter_announce()) */
 	int prio;
 };
 /* Announce / withdraw the calling thread as a waiter (inherit.c
@@ -301,6 +302,9 @@ struct rcb__waiter {
  * (a polled grace period's rcb_cond_synchronize()). */
 void rcb__waiter_enter(struct rcb__waiter *w, bool expedited);
 void rcb__waiter_leave(struct rcb__waiter *w);
+/* The wait will be long: lend the waiter's priority from now on (once).
+ * Context: the waiter, between enter and leave. */
+void rcb__waiter_announce(struct rcb__waiter *w);
 /* The leader's loan for the grace period it waits for. */
 struct rcb__loan {
 	int level; /* requested so far, 0: none */
