@@ -184,6 +184,10 @@ struct rcb_config {
 	 * once on stderr.  0 default (RCUBOOST_STALL_MS, else 10000; the
 	 * variable's 0 turns it off), -1 off, 1 to 3600000. */
 	int stall_ms;
+	/* The SONAME 1 layout's tail padding, named so that the fields
+	 * below start past RCB_CONFIG_SIZE_V1 (a size of 0 or
+	 * RCB_CONFIG_SIZE_V1 leaves them at their defaults).  Leave 0. */
+	int reserved_v1;
 
 	/* ---- Placement of the library's threads (README "Real-time
 	 * guarantees") ---- */
@@ -201,6 +205,23 @@ struct rcb_config {
 	 * default (RCUBOOST_CALLBACK_PRIO, else the normal attributes of
 	 * the thread that started them), -1: normal attributes. */
 	int callback_prio;
+
+	/* ---- Expedited grace periods and priority inheritance (past
+	 * RCB_CONFIG_SIZE_V1; set size to sizeof(struct rcb_config); see
+	 * rcb_synchronize_expedited()) ---- */
+
+	/* 1: every rcb_synchronize() is expedited, like the kernel's
+	 * rcupdate.rcu_expedited; 0 default (RCUBOOST_EXPEDITED, else
+	 * off), -1 off. */
+	int expedited;
+	/* 1: a real-time thread waiting in rcb_synchronize*() or
+	 * rcb_barrier() lends its priority to the readers holding its
+	 * grace period (at once when expedited, else after one booster
+	 * period); 0 default (RCUBOOST_INHERIT, else off), -1 off. */
+	int inherit;
+	/* Highest priority lent, 1-99; 0 default (RCUBOOST_INHERIT_CEILING,
+	 * else 99: no cap). */
+	int inherit_ceiling;
 };
 
 /* sizeof(struct rcb_config) in the first layout with a size field
@@ -387,6 +408,29 @@ RCB_API int rcb_call_sized(struct rcb_head_sized *head,
  * sections and not from a callback.  Returns 0, or -EDEADLK (reported).
  */
 RCB_API int rcb_barrier(void);
+
+/* ---- Expedited grace periods (rtexp) -------------------------------- */
+
+/*
+ * rcb_synchronize_expedited - rcb_synchronize(), but the readers holding
+ * the grace period are boosted at once (no aging): a booster queues
+ * every reader found inside a pre-existing critical section and raises
+ * it to the first boost level (booster priority - 1 by default) or, with
+ * inheritance (RCUBOOST_INHERIT), to the priority of the highest
+ * real-time waiter if that is higher, and the grace period ends as soon
+ * as they leave their sections.  Each boost ends when its reader leaves
+ * its section; its attributes are restored exactly (sched backend) or
+ * its proxy lock released (pi backend).  Concurrent rcb_synchronize()
+ * callers that share the grace period are expedited with it.  With
+ * boosting off (RCUBOOST_BOOST=0, or a library built without it) or
+ * without permission for real-time priority, it waits as
+ * rcb_synchronize() does and says so once on stderr.
+ * Ordering: as rcb_synchronize().
+ * Context: as rcb_synchronize(): outside read-side critical sections;
+ * may be called from a callback.  Returns 0, or -EDEADLK inside a
+ * read-side critical section (reported as misuse).
+ */
+RCB_API int rcb_synchronize_expedited(void);
 
 /* Fill @out with the callback backlog.  Callable from anywhere. */
 RCB_API void rcb_backlog(struct rcb_backlog *out);

@@ -258,6 +258,12 @@ int rcb__boosters_init(int ncpus);
 void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 		       uint64_t period_ns, long pass);
 
+int rcb__booster_enqueue_now(struct rcb__booster *b, uint64_t now);
+/* expedite.c: booster @b (at priority @prio) serves the current
+ * expedited or inheritance request, if any. */
+void rcb__expedite_pass(struct rcb__booster *b, int prio, uint64_t now);
+extern _Atomic long rcb__exp_requests, rcb__exp_lends;
+
 /* booster.c */
 bool rcb__booster_running(void);
 int rcb__booster_prio(void);

@@ -91,3 +91,24 @@ void rcb__boost_thread_exit(struct rcb__thread *self)
 {
 	(void)self;
 }
+
+/* Expedited grace periods without boosting: plain ones (inherit.c). */
+int rcb__expedite_first_level(void)
+{
+	return 0;
+}
+
+bool rcb__expedite_possible(void)
+{
+	return false;
+}
+
+void rcb__expedite_request(unsigned long gp, int level)
+{
+	(void)gp;
+	(void)level;
+}
+
+void rcb__expedite_end(void)
+{
+}

@@ -286,6 +286,9 @@ static void *rcu_booster(void *arg)
 			 * effective capabilities). */
 			if (prio)
 				rcb__lib_thread_caps_refresh();
+			/* Expedited grace periods first (src/expedite.c). */
+			if (prio)
+				rcb__expedite_pass(b, prio, now);
 			if (prio)
 				rcb__booster_pass(b, prio, now, period_ns, pass);
 			pass++;

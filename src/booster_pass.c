@@ -216,3 +216,11 @@ void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 				escalate_list(rcb__rbd(cpu, i), pass, ceiling);
 	}
 }
+
+/* Expedited grace periods (src/expedite.c): queue, on their behalf, the
+ * readers of booster @b's CPUs that hold up the current grace period,
+ * however short their wait so far. */
+int rcb__booster_enqueue_now(struct rcb__booster *b, uint64_t now)
+{
+	return enqueue_preempted_readers(b, now, 0);
+}

@@ -681,6 +681,7 @@ RCB_API int rcb_call_sized(struct rcb_head_sized *head,
 static int barrier_one(struct rcb_worker *w)
 {
 	struct barrier_marker m = { .done = 0 };
+	struct rcb__waiter waiter;
 	int err = 0;
 
 	m.head.func = rcb__cb_barrier_reached;
@@ -712,6 +713,10 @@ static int barrier_one(struct rcb_worker *w)
 		wake_thread(w);
 	rcb__gp_policy_urgent(); /* no coalescing wait (gp_policy.c) */
 	pthread_mutex_unlock(&rcb__cb_lock);
+	/* A real-time caller lends its priority to the readers that hold
+	 * the callback thread's grace period (src/inherit.c). */
+	rcb__waiter_enter(&waiter, false);
+	rcb__waiter_announce(&waiter);
 	for (;;) {
 		/* [CB-WS] pairs with [CB-BS]: if the sequence read is the
 		 * one after our marker's, done reads set below. */
@@ -722,6 +727,7 @@ static int barrier_one(struct rcb_worker *w)
 			break;
 		rcb__futex_wait(&barrier_seq, seq, 0);
 	}
+	rcb__waiter_leave(&waiter);
 	return 0;
 }
 

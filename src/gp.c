@@ -61,9 +61,12 @@
  *     left out while a reader is registered: a ctr store still in the
  *     store buffer of a running reader reads as 0, and only the
  *     membarrier makes it visible.
- *  7. A caller that finds no registered thread but itself ([GP-N], under
- *     the registry lock) returns at once, without a membarrier, a
- *     counter advance or the grace-period lock.  Every critical section
+ *  7. A leader that finds no registered thread but itself ([GP-N], under
+ *     the registry lock, after its gp_seq_started increment and
+ *     [GP-N2]) completes its grace period without a membarrier or a
+ *     counter advance; it still takes the grace-period lock and counts
+ *     the grace period, so that polled cookies (gp_poll.c) and batched
+ *     callers see it as any other.  Every critical section
  *     runs on a registered thread, except the first outermost lock of a
  *     thread (which registers under the registry lock before its
  *     section: the lock orders our earlier unpublishing before it) and
@@ -77,7 +80,7 @@
  *
  * Cost.  A grace period issues two membarriers ([GP-A], [GP-B]), plus
  * one per sleeping wait ([GP-W]); invariant 6 drops [GP-B] when every
- * reader was found outside any section, and invariant 7 drops everything
+ * reader was found outside any section, and invariant 7 drops both
  * when no other thread is registered (liburcu's early return for an
  * empty registry).  How often the callback thread starts grace periods
  * is decided in gp_policy.c.
@@ -265,6 +268,7 @@ static bool wait_for_readers(unsigned long gp)
 	bool all_out;
 
 	unsigned long long start = rcb__now_ns();
+	struct rcb__loan loan = { 0 }; /* src/inherit.c */
 
 	/* For the booster: readers holding this grace period for a booster
 	 * period get queued for boosting on their behalf. */
@@ -287,14 +291,21 @@ static bool wait_for_readers(unsigned long gp)
 			if (scan >= RCB_GP_SPIN_SCANS)
 				rcb_store_relaxed(&rcb__gp.futex, 0);
 			rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
+			rcb__loan_end(&loan);
 			return all_out;
 		}
+		/* Expedited or inheriting waiters: boost the readers now
+		 * (at once, then after each [GP-W], which pairs with
+		 * [EXP-W] in rcb__waiter_enter()). */
+		if (scan == 0 || scan >= RCB_GP_SPIN_SCANS)
+			rcb__loan_update(&loan, gp, start);
 		if (scan < RCB_GP_SPIN_SCANS) {
 			rcb_cpu_relax();
 			continue;
 		}
 		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_FUTEX], 1);
-		rcb__futex_wait(&rcb__gp.futex, -1, RCB_GP_SLEEP_NS);
+		rcb__futex_wait(&rcb__gp.futex, -1,
+				rcb__loan_sleep_ns(&loan, start, RCB_GP_SLEEP_NS));
 		/* A stall report at most once per grace period (stall.c). */
 		rcb__stall_check(gp, start);
 	}
@@ -340,26 +351,26 @@ static void do_grace_period(void)
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_GP], 1);
 }
 
-RCB_API int rcb_synchronize(void)
+/* rcb_synchronize() and rcb_synchronize_expedited() (@call). */
+static int synchronize(const char *call, bool expedited)
 {
+	struct rcb__waiter w;
 	unsigned long long snap;
 	int err;
 
 	if (RCB_UNLIKELY(rcb_read_ongoing())) {
-		rcb__misuse("rcb_synchronize",
+		rcb__misuse(call,
 			    "called inside a read-side critical section; it would wait for itself forever");
 		return -EDEADLK;
 	}
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
-	if (no_other_reader()) {
-		/* Invariant 7: nothing to wait for.  [GP-E] the
-		 * full-barrier contract for the caller's accesses. */
-		rcb_fence_seq_cst();
-		rcb_add_relaxed(&rcb__gp_stat_skip[RCB__GPS_SKIP_ALL], 1);
-		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_SYNC], 1);
-		return 0;
+	expedited = expedited || rcb__settings.expedited;
+	if (expedited && !rcb__expedite_possible()) {
+		rcb__expedite_report_plain(call);
+		expedited = false;
 	}
+	rcb__waiter_enter(&w, expedited);
 	/* [GP-S] Our prior accesses are ordered before the read of
 	 * gp_seq_started, so a grace period counted as "after us" began
 	 * after them.  Pairs with the mutex release in the leader. */
@@ -370,6 +381,7 @@ RCB_API int rcb_synchronize(void)
 		/* Contended: the stall report lists us as a waiter. */
 		int slot = rcb__stall_waiter_enter();
 
+		rcb__waiter_announce(&w);
 		err = pthread_mutex_lock(&rcb__gp_lock);
 		rcb__stall_waiter_leave(slot);
 	}
@@ -379,13 +391,27 @@ RCB_API int rcb_synchronize(void)
 		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_BATCHED], 1);
 	} else {
 		rcb_store_relaxed(&gp_seq_started, rcb_load_relaxed(&gp_seq_started) + 1);
-		do_grace_period();
+		/* [GP-N2] The increment is ordered before the look at the
+		 * registry, as [GP-A] orders it before the scans: a poll
+		 * cookie (gp_poll.c) taken before it names this grace
+		 * period, and a section still running at that cookie's
+		 * [PO-S] is on a thread registered before our look.  Pairs
+		 * with [PO-S] in rcb__gp_seq_snap(). */
+		rcb_fence_seq_cst();
+		if (no_other_reader()) {
+			/* Invariant 7: nothing to wait for; counted as a
+			 * grace period so that poll cookies elapse. */
+			rcb_add_relaxed(&rcb__gp_stat_skip[RCB__GPS_SKIP_ALL], 1);
+		} else {
+			do_grace_period();
+		}
 		/* [GP-D] The grace period ([GP-B]) is complete before a
 		 * lock-free poller sees it counted.  Pairs with [PO-D] in
 		 * rcb__gp_seq_done() (polled grace periods). */
 		rcb_store_release(&gp_seq_done, rcb_load_relaxed(&gp_seq_started));
 	}
 	pthread_mutex_unlock(&rcb__gp_lock);
+	rcb__waiter_leave(&w);
 	/* [GP-E] A batched caller's later accesses follow the leader's
 	 * [GP-B]: the mutex acquire above orders them (acquire of the lock
 	 * released after [GP-B]); this fence makes the full-barrier
@@ -394,6 +420,16 @@ RCB_API int rcb_synchronize(void)
 	rcb_fence_seq_cst();
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_SYNC], 1);
 	return 0;
+}
+
+RCB_API int rcb_synchronize(void)
+{
+	return synchronize("rcb_synchronize", false);
+}
+
+RCB_API int rcb_synchronize_expedited(void)
+{
+	return synchronize("rcb_synchronize_expedited", true);
 }
 
 /*
@@ -443,6 +479,7 @@ void rcb__gp_after_fork_child(void)
 	rcb_store_relaxed(&rcb__gp.futex, 0);
 	rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
 	gp_lock_init();
+	rcb__inherit_after_fork_child();
 	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
 		/* Registration belongs to the mm; make sure the child's new
 		 * mm has it.  The child is single-threaded, so falling back

@@ -360,6 +360,50 @@ void rcb__boost_after_fork_child(void);
 void rcb__boost_thread_start(struct rcb__thread *self);
 void rcb__boost_thread_exit(struct rcb__thread *self);
 
+/* ---- expedited grace periods, inheritance (inherit.c, expedite.c) - */
+
+/* A thread waiting for a grace period, from rcb__waiter_enter() to
+ * rcb__waiter_leave(): whether it asked for an expedited one, and the
+ * priority it lends (0: none; inheritance off or not real-time). */
+struct rcb__waiter {
+	bool expedited;
+	bool announced; /* its priority was read (rcb__waiter_announce()) */
+	int prio;
+};
+/* Announce / withdraw the calling thread as a waiter (inherit.c
+ * invariant 1).  Every wait for a grace period goes between the two:
+ * rcb_synchronize*(), rcb_barrier(), and the hook for later waiters
+ * (a polled grace period's rcb_cond_synchronize()). */
+void rcb__waiter_enter(struct rcb__waiter *w, bool expedited);
+void rcb__waiter_leave(struct rcb__waiter *w);
+/* The wait will be long: lend the waiter's priority from now on (once).
+ * Context: the waiter, between enter and leave. */
+void rcb__waiter_announce(struct rcb__waiter *w);
+/* The leader's loan for the grace period it waits for. */
+struct rcb__loan {
+	int level; /* requested so far, 0: none */
+};
+/* The leader looks at its readers of grace period @gp, waiting since
+ * @start: request a higher loan if the waiters call for one.  Context:
+ * rcb__gp_lock held. */
+void rcb__loan_update(struct rcb__loan *l, unsigned long gp,
+		      unsigned long long start);
+/* How long the leader may sleep (at most @dflt) before its loan is due. */
+uint64_t rcb__loan_sleep_ns(const struct rcb__loan *l, unsigned long long start,
+			    uint64_t dflt);
+/* The grace period ends: withdraw the request. */
+void rcb__loan_end(struct rcb__loan *l);
+void rcb__expedite_report_plain(const char *call);
+void rcb__inherit_after_fork_child(void);
+/* expedite.c (boost_off.c: no boosting): the first boost level, 0 if
+ * no booster runs (starting it if needed); whether an expedited grace
+ * period can boost at all; ask the boosters to lend @level to the
+ * readers holding @gp; withdraw the request. */
+int rcb__expedite_first_level(void);
+bool rcb__expedite_possible(void);
+void rcb__expedite_request(unsigned long gp, int level);
+void rcb__expedite_end(void);
+
 /* ---- system-call helpers (syscall.c) ------------------------------ */
 
 /* Initialise @m as a PTHREAD_PRIO_INHERIT mutex; 0 or negative errno. */

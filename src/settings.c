@@ -259,6 +259,16 @@ static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 	s->booster_cpus = s->boost_machine == 8 ? -1 : c->booster_cpus;
 	s->boost_backend = c->boost_backend;
 	s->pi_helpers = c->pi_helpers;
+	/* Expedited grace periods work with both machines (the 8-state one
+	 * boosts whole elements); inheritance raises boosted readers under
+	 * the element lock, which only the 3-state machine allows. */
+	if (s->boost_machine == 8 && c->inherit > 0)
+		return combination_error(
+			"priority inheritance (inherit, RCUBOOST_INHERIT) needs the 3-state "
+			"machine (boost_machine 3, RCUBOOST_MACHINE=3)");
+	s->expedited = c->expedited > 0;
+	s->inherit = c->inherit > 0;
+	s->inherit_ceiling = c->inherit_ceiling;
 	return 0;
 }
 

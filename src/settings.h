@@ -109,6 +109,19 @@
 	 * (struct rcb_config: -1) */ \
 	X(int, callback_prio, "RCUBOOST_CALLBACK_PRIO", -1, 99, \
 	  "-1 (normal attributes), 0 (default) or 1 to 99", 0, 0, \
-	  RCB__ENV_UINT(0, 99, 0))
+	  RCB__ENV_UINT(0, 99, 0)) \
+	/* expedited grace periods and inheritance (src/expedite.c): */ \
+	/* 1: every rcb_synchronize() is expedited (rcb_config: -1 off) */ \
+	X(int, expedited, "RCUBOOST_EXPEDITED", -1, 1, \
+	  "-1 (off), 0 (default) or 1 (on)", 0, 1, \
+	  RCB__ENV_UINT(0, 1, 0)) \
+	/* 1: waiters lend their priority (rcb_config: -1 off) */ \
+	X(int, inherit, "RCUBOOST_INHERIT", -1, 1, \
+	  "-1 (off), 0 (default) or 1 (on)", 0, 1, \
+	  RCB__ENV_UINT(0, 1, 0)) \
+	/* highest priority lent (99: no cap) */ \
+	X(int, inherit_ceiling, "RCUBOOST_INHERIT_CEILING", 0, 99, \
+	  "0 (default 99) or 1 to 99", 0, 1, \
+	  RCB__ENV_UINT(1, 99, 99))
 
 #endif /* RCB_SETTINGS_H */

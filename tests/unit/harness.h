@@ -7,7 +7,7 @@
 
 #include "tests/check.h"
 
-#define RCBT_MAX 24
+#define RCBT_MAX 32
 
 struct rcbt_case {
 	const char *name;

@@ -8,7 +8,7 @@
 #include "rcuboost.h"
 #include "tests/unit/harness.h"
 
-#define MAX_CASES 400
+#define MAX_CASES 480
 
 struct var {
 	const char *name;
@@ -63,6 +63,10 @@ static const struct var vars[] = {
 	/* stall detector (issue 11): 0 turns it off */
 	{ "RCUBOOST_STALL_MS", "0 to 3600000", { "3600001" },
 	  { "0", "1", "3600000" }, 0, 0 },
+	/* expedited grace periods, inheritance (issue 13) */
+	{ "RCUBOOST_EXPEDITED", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
+	{ "RCUBOOST_INHERIT", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
+	{ "RCUBOOST_INHERIT_CEILING", "1 to 99", { "0", "100" }, { "1", "99" }, 0, 0 },
 };
 
 #define NVARS ((int)(sizeof(vars) / sizeof(vars[0])))
@@ -164,6 +168,9 @@ static void t_ignored(const struct rcbt_case *c)
 	case 16: cfg.boost_backend = RCB_BACKEND_SCHED; break;
 	case 17: cfg.pi_helpers = 2; break;
 	case 18: cfg.stall_ms = 5000; break;
+	case 19: cfg.size = sizeof(cfg); cfg.expedited = -1; break;
+	case 20: cfg.size = sizeof(cfg); cfg.inherit = -1; break;
+	case 21: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 50; break;
 	}
 	init_silently(&cfg);
 	check_works();
@@ -205,6 +212,11 @@ static void t_cfg_bad(const struct rcbt_case *c)
 	case 26: cfg.boost_prio = 30; cfg.boost_reader_prio = 40; break;
 	case 27: cfg.stall_ms = -2; break;
 	case 28: cfg.stall_ms = 3600001; break;
+	/* fields past RCB_CONFIG_SIZE_V1: the size says they are set */
+	case 29: cfg.size = sizeof(cfg); cfg.expedited = 2; break;
+	case 30: cfg.size = sizeof(cfg); cfg.inherit = -2; break;
+	case 31: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 100; break;
+	case 32: cfg.size = sizeof(cfg); cfg.boost_machine = 8; cfg.inherit = 1; break;
 	}
 	CHECK_EQ(rcb_init(&cfg), -EINVAL);
 	CHECK_EQ(rcbt_task_count(), tasks);
@@ -233,6 +245,10 @@ static const char *const cfg_bad_wants[] = {
 	"invalid combination|above the ceiling",
 	"rcb_init: |stall_ms|-2|-1 (off), 0 (default 10000) or 1 to 3600000",
 	"rcb_init: |stall_ms|3600001|1 to 3600000",
+	"rcb_init: |expedited|2|-1 (off), 0 (default) or 1 (on)",
+	"rcb_init: |inherit|-2|-1 (off), 0 (default) or 1 (on)",
+	"rcb_init: |inherit_ceiling|100|0 (default 99) or 1 to 99",
+	"invalid combination|inheritance|3-state machine",
 };
 
 static const char *const cfg_bad_names[] = {
@@ -246,6 +262,7 @@ static const char *const cfg_bad_names[] = {
 	"ceiling>=boost_prio", "machine8+escalate", "machine8+pressure",
 	"machine8+booster_cpus", "reader_prio>=boost_prio",
 	"stall_ms=-2", "stall_ms=3600001",
+	"expedited=2", "inherit=-2", "inherit_ceiling=100", "machine8+inherit",
 };
 
 static struct rcbt_case *add(const char *name, void (*fn)(const struct rcbt_case *))

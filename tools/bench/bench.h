@@ -141,6 +141,7 @@ struct bench_xscenario {
 
 extern const struct bench_xscenario bench_x_pressure;
 extern const struct bench_xscenario bench_x_escalate;
+extern const struct bench_xscenario bench_x_expedited;
 extern const struct bench_xscenario bench_x_boosters;
 extern const struct bench_xscenario bench_x_pi;
 extern const struct bench_xscenario bench_x_inversion;

@@ -45,13 +45,14 @@ static const struct tool_peer *const sides[] = {
  * boosters and pi fork, best before any library thread runs (liburcu's
  * call_rcu thread would not exist in the child).
  */
-enum { X_INVERSION, X_BOOSTERS, X_PI, X_PRESSURE, X_ESCALATE };
+enum { X_INVERSION, X_BOOSTERS, X_PI, X_PRESSURE, X_ESCALATE, X_EXPEDITED };
 static const struct bench_xscenario *const xscenarios[] = {
 	[X_INVERSION] = &bench_x_inversion,
 	[X_BOOSTERS] = &bench_x_boosters,
 	[X_PI] = &bench_x_pi,
 	[X_PRESSURE] = &bench_x_pressure,
 	[X_ESCALATE] = &bench_x_escalate,
+	[X_EXPEDITED] = &bench_x_expedited,
 };
 #define NXSCENARIOS (sizeof(xscenarios) / sizeof(xscenarios[0]))
 
