@@ -76,10 +76,16 @@ for h in $headers; do
 				fi
 				echo '#include "checks.h"'
 			} >"$tu"
+			# The compilers in parallel (two jobs: a 2-core machine).
+			for cc in $compilers; do
+				$cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror \
+					-I"$inc" -I"$binc" -I"$work" "$tu" \
+					>"$tu.$cc.log" 2>&1 || echo "$cc" >>"$tu.failed" &
+			done
+			wait
 			for cc in $compilers; do
 				n=$((n + 1))
-				if ! $cc -std=gnu11 -fsyntax-only -Wall -Wextra -Werror \
-					-I"$inc" -I"$binc" -I"$work" "$tu" >"$tu.$cc.log" 2>&1; then
+				if grep -qx "$cc" "$tu.failed" 2>/dev/null; then
 					echo "FAIL: $cc: <$h> $order <rcuboost/urcu.h>, _LGPL_SOURCE=$lgpl:"
 					sed 's/^/    /' "$tu.$cc.log" | head -20
 					status=1
