@@ -186,8 +186,13 @@ static void test_hash_table(void)
 	urcu_unregister_rculfhash_atfork(&my_hooks);
 
 	/* Empty and destroy the table. */
+	/* Not cds_lfht_for_each_entry(): its container_of of the final
+	 * NULL is undefined behaviour that UBSan reports. */
 	rcu_read_lock();
-	cds_lfht_for_each_entry(ht, &iter, it, node) {
+	for (cds_lfht_first(ht, &iter); cds_lfht_iter_get_node(&iter);
+	     cds_lfht_next(ht, &iter)) {
+		it = caa_container_of(cds_lfht_iter_get_node(&iter), struct item,
+				      node);
 		CHECK(cds_lfht_del(ht, &it->node) == 0);
 		call_rcu(&it->rcu, free_item);
 		count++;
