@@ -42,8 +42,8 @@ static void lfree(struct rcu_head *h)
 	struct lobj *o = (struct lobj *)h;
 
 	if (o->canary != CANARY)
-		lbad++;
-	linvoked++;
+		__atomic_fetch_add(&lbad, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&linvoked, 1, __ATOMIC_RELAXED);
 	free(o);
 }
 
@@ -60,5 +60,6 @@ int liburcu_side_call_rcu(int n)
 		urcu_memb_flavor.update_call_rcu(&o->head, lfree);
 	}
 	urcu_memb_flavor.barrier();
-	return lbad + (n - linvoked);
+	return __atomic_load_n(&lbad, __ATOMIC_RELAXED) +
+	       (n - __atomic_load_n(&linvoked, __ATOMIC_RELAXED));
 }
