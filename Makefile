@@ -8,7 +8,7 @@ PREFIX  ?= /usr/local
 JOBS    ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench install models-deep sim clean
+.PHONY: all deps configure build test demo bench install install-urcu-compat models-deep sim clean
 
 all: build
 
@@ -32,6 +32,11 @@ bench: build
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# liburcu compatibility files into $(PREFIX)/lib*/rcuboost-urcu-compat
+# (rcuboost-urcu(7)); never over a real liburcu.
+install-urcu-compat: build
+	cmake --install $(BUILD) --prefix $(PREFIX) --component urcu-compat
 
 # Deeper model checks (more critical sections and aging elements) than
 # the ones make test runs.

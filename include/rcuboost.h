@@ -20,7 +20,9 @@
 #define RCUBOOST_H
 
 #include <pthread.h>
+#ifndef __cplusplus
 #include <stdatomic.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -48,6 +50,18 @@ extern "C" {
 #define RCB_API
 #endif
 
+/*
+ * RCB__ATOMIC(T): a member shared between threads.  C++ before C++23 has
+ * no _Atomic: there it is the plain type, of the same size and
+ * alignment, and the inline read side accesses it through the compiler's
+ * __atomic builtins (see the rcb__ld/rcb__st helpers below).
+ */
+#ifdef __cplusplus
+#define RCB__ATOMIC(T) T
+#else
+#define RCB__ATOMIC(T) _Atomic(T)
+#endif
+
 #define RCB_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RCB_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -63,7 +77,7 @@ extern "C" {
  * heads to rcb_call(), which writes nothing past them.
  */
 struct rcb_head {
-	struct rcb_head *_Atomic next;
+	RCB__ATOMIC(struct rcb_head *) next;
 	void (*func)(struct rcb_head *head);
 };
 
@@ -993,11 +1007,15 @@ RCB_API int rcb_cond_synchronize(uint64_t cookie);
 #define RCB__NEST_MASK ((1UL << RCB__NEST_BITS) - 1)
 #define RCB__GP_STEP (1UL << RCB__NEST_BITS)
 
+#ifdef __cplusplus
+static_assert(sizeof(unsigned long) == 8, "rcuboost needs an LP64 target");
+#else
 _Static_assert(sizeof(unsigned long) == 8, "rcuboost needs an LP64 target");
+#endif
 
 struct rcb_reader {
 	/* Written only by the owning thread; read by grace periods. */
-	_Atomic unsigned long ctr;
+	RCB__ATOMIC(unsigned long) ctr;
 	/*
 	 * Bits 0-7: the thread's boost state (RCU_BOOST_IDLE == 0), changed
 	 * by the thread and the booster, always by compare-and-exchange of
@@ -1008,7 +1026,7 @@ struct rcb_reader {
 	 * queued (blocked or boosted) thread alike: compiling boosting in
 	 * adds no instruction to the read side.
 	 */
-	_Atomic unsigned int special;
+	RCB__ATOMIC(unsigned int) special;
 	unsigned int pad_;
 };
 
@@ -1017,9 +1035,9 @@ struct rcb_reader {
 
 struct rcb__gp {
 	/* Current grace-period counter; written only by grace periods. */
-	_Atomic unsigned long ctr;
+	RCB__ATOMIC(unsigned long) ctr;
 	/* -1 while an updater sleeps waiting for readers, else 0. */
-	_Atomic int futex;
+	RCB__ATOMIC(int) futex;
 };
 
 RCB_API extern struct rcb__gp rcb__gp;
@@ -1035,7 +1053,19 @@ RCB_API void rcb__gp_wake(void);
 RCB_API void rcb__read_unlock_special(void);
 RCB_API void rcb__read_lock_nest_overflow(void);
 
+/* The read side's accesses: C11 atomics in C (the instructions the
+ * disassembly tests check), the same builtins in C++. */
+#ifdef __cplusplus
+#define rcb__ld_relaxed(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define rcb__st_relaxed(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define rcb__st_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define rcb__compiler_barrier() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#else
+#define rcb__ld_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
+#define rcb__st_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+#define rcb__st_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
 #define rcb__compiler_barrier() atomic_signal_fence(memory_order_seq_cst)
+#endif
 
 /*
  * ThreadSanitizer does not know that membarrier() turns the read side's
@@ -1082,21 +1112,18 @@ static inline unsigned long rcb__sim_pass(unsigned long v)
 static inline void rcb_read_lock(void)
 {
 	struct rcb_reader *r = &rcb__reader;
-	unsigned long tmp = atomic_load_explicit(&r->ctr, memory_order_relaxed);
+	unsigned long tmp = rcb__ld_relaxed(&r->ctr);
 
 	if (RCB_LIKELY(!(tmp & RCB__NEST_MASK))) {
-		if (RCB_UNLIKELY(!(atomic_load_explicit(&r->special,
-							memory_order_relaxed) &
+		if (RCB_UNLIKELY(!(rcb__ld_relaxed(&r->special) &
 				   RCB__READER_FAST))) {
 			rcb__read_lock_slow();
 			return;
 		}
 		rcb__tsan_acquire(&rcb__gp.ctr);
-		atomic_store_explicit(&r->ctr,
-			RCB__SIM_RD(atomic_load_explicit(&rcb__gp.ctr,
-							 memory_order_relaxed)) +
-				RCB__NEST_ONE,
-			memory_order_relaxed);
+		rcb__st_relaxed(&r->ctr,
+				RCB__SIM_RD(rcb__ld_relaxed(&rcb__gp.ctr)) +
+					RCB__NEST_ONE);
 		/*
 		 * [RD-A] The ctr store above is ordered before the critical
 		 * section's loads: a compiler barrier here, which every
@@ -1114,8 +1141,7 @@ static inline void rcb_read_lock(void)
 		 * outermost test above keeps its own instructions.
 		 */
 		if (RCB_LIKELY(next & RCB__NEST_MASK))
-			atomic_store_explicit(&r->ctr, next,
-					      memory_order_relaxed);
+			rcb__st_relaxed(&r->ctr, next);
 		else
 			rcb__read_lock_nest_overflow();
 	}
@@ -1124,7 +1150,7 @@ static inline void rcb_read_lock(void)
 static inline void rcb_read_unlock(void)
 {
 	struct rcb_reader *r = &rcb__reader;
-	unsigned long tmp = atomic_load_explicit(&r->ctr, memory_order_relaxed);
+	unsigned long tmp = rcb__ld_relaxed(&r->ctr);
 
 	if (RCB_LIKELY((tmp & RCB__NEST_MASK) == RCB__NEST_ONE)) {
 		/*
@@ -1135,7 +1161,7 @@ static inline void rcb_read_unlock(void)
 		 * after the store.  Pairs with [GP-B] in src/gp.c.
 		 */
 		rcb__compiler_barrier();
-		atomic_store_explicit(&r->ctr, 0, memory_order_release); /* [RD-B] */
+		rcb__st_release(&r->ctr, 0); /* [RD-B] */
 		/*
 		 * [RD-W] The ctr store is ordered before the loads below
 		 * (store-buffering with the updater's futex and the booster's
@@ -1144,16 +1170,13 @@ static inline void rcb_read_unlock(void)
 		 */
 		rcb__compiler_barrier();
 		RCB__SIM_POINT();
-		if (RCB_UNLIKELY(atomic_load_explicit(&r->special,
-						      memory_order_relaxed) !=
+		if (RCB_UNLIKELY(rcb__ld_relaxed(&r->special) !=
 				 RCB__READER_FAST))
 			rcb__read_unlock_special();
-		else if (RCB_UNLIKELY(atomic_load_explicit(&rcb__gp.futex,
-							   memory_order_relaxed) == -1))
+		else if (RCB_UNLIKELY(rcb__ld_relaxed(&rcb__gp.futex) == -1))
 			rcb__gp_wake();
 	} else if (RCB_LIKELY(tmp & RCB__NEST_MASK)) {
-		atomic_store_explicit(&r->ctr, tmp - RCB__NEST_ONE,
-				      memory_order_relaxed);
+		rcb__st_relaxed(&r->ctr, tmp - RCB__NEST_ONE);
 	} else {
 		rcb__read_unlock_slow(tmp); /* unbalanced: reported */
 	}
@@ -1161,8 +1184,7 @@ static inline void rcb_read_unlock(void)
 
 static inline int rcb_read_ongoing(void)
 {
-	return (atomic_load_explicit(&rcb__reader.ctr, memory_order_relaxed) &
-		RCB__NEST_MASK) != 0;
+	return (rcb__ld_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) != 0;
 }
 
 static inline void rcb_note_block(void)

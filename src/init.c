@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "urcu_compat.h"
 
 struct rcb__settings rcb__settings;
 _Atomic bool rcb__initialized;
@@ -76,8 +77,11 @@ void rcb__misuse(const char *call, const char *fmt, ...)
 	}
 }
 
+/* The liburcu-cds atfork hooks run outside rcuboost's locks: first in
+ * prepare, last in parent and child (src/urcu_compat.c, invariant 2). */
 static void fork_prepare(void)
 {
+	rcb__urcu_atfork_prepare();
 	pthread_mutex_lock(&init_lock);
 	rcb__callbacks_fork_prepare();
 	pthread_mutex_lock(&rcb__registry_lock);
@@ -88,6 +92,7 @@ static void fork_parent(void)
 	pthread_mutex_unlock(&rcb__registry_lock);
 	rcb__callbacks_fork_parent();
 	pthread_mutex_unlock(&init_lock);
+	rcb__urcu_atfork_parent();
 }
 
 static void fork_child(void)
@@ -98,6 +103,7 @@ static void fork_child(void)
 	rcb__boost_after_fork_child();
 	rcb__stall_after_fork_child();
 	pthread_mutex_init(&init_lock, NULL);
+	rcb__urcu_atfork_child();
 }
 
 /* pthread_atfork() handlers are registered once: a failed first

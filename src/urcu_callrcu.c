@@ -12,6 +12,7 @@
 #define RCB_URCU_NO_MAP
 #include "rcuboost/urcu_callrcu.h"
 #include "internal.h"
+#include "urcu_compat.h"
 
 #define W(crdp) ((struct rcb_worker *)(crdp))
 #define CRDP(w) ((struct call_rcu_data *)(w))
@@ -159,36 +160,26 @@ RCB_API void urcu_memb_free_all_cpu_call_rcu_data(void)
 	}
 }
 
-/*
- * The compat layer's fork handlers for what it keeps itself, if the
- * library has them (weak: absent until that code is merged).
- * TODO(lead): drop the weak references once rcb__urcu_atfork_* exist
- * for sure, or keep them if they stay optional.
- */
-extern void rcb__urcu_atfork_prepare(void) __attribute__((weak));
-extern void rcb__urcu_atfork_parent(void) __attribute__((weak));
-extern void rcb__urcu_atfork_child(void) __attribute__((weak));
 
 /*
  * rcuboost's own pthread_atfork() handlers hold the callback locks across
  * fork() and rebuild every worker's queue in the child, so liburcu's
  * manual helpers have nothing to do for callbacks; taking the locks here
- * as well would deadlock the atfork handler that follows.
+ * as well would deadlock the atfork handler that follows.  They run the
+ * hooks liburcu-cds registered through the flavor, which rcuboost's own
+ * handlers run too: nested calls run them once (src/urcu_compat.h).
  */
 RCB_API void urcu_memb_call_rcu_before_fork(void)
 {
-	if (rcb__urcu_atfork_prepare)
-		rcb__urcu_atfork_prepare();
+	rcb__urcu_atfork_prepare(); /* liburcu-cds's hooks (urcu_compat.c) */
 }
 
 RCB_API void urcu_memb_call_rcu_after_fork_parent(void)
 {
-	if (rcb__urcu_atfork_parent)
-		rcb__urcu_atfork_parent();
+	rcb__urcu_atfork_parent(); /* liburcu-cds's hooks (urcu_compat.c) */
 }
 
 RCB_API void urcu_memb_call_rcu_after_fork_child(void)
 {
-	if (rcb__urcu_atfork_child)
-		rcb__urcu_atfork_child();
+	rcb__urcu_atfork_child(); /* liburcu-cds's hooks (urcu_compat.c) */
 }

@@ -1,0 +1,57 @@
+# liburcu compatibility install (rcuboost-urcu(7)): a program written for
+# liburcu's default (memb) flavor switches to rcuboost without touching
+# its build.  Everything goes into LIBDIR/rcuboost-urcu-compat, never over
+# a real liburcu:
+#   include/urcu.h, include/urcu/urcu-memb.h   -> <rcuboost/urcu.h>
+#   pkgconfig/liburcu.pc, liburcu-memb.pc      -> -lrcuboost and the above
+#   lib/liburcu.so, lib/liburcu-memb.so        -> symlinks to librcuboost
+# A pkg-config project switches with PKG_CONFIG_PATH=<that>/pkgconfig, a
+# Makefile that hard-codes -lurcu with -L<that>/lib (plus
+# -I<that>/include when it defines _LGPL_SOURCE).
+#
+# Opt-in: the install component "urcu-compat" (cmake --install BUILD
+# --component urcu-compat, or make install-urcu-compat), which a plain
+# install includes only with -DRCB_URCU_COMPAT=ON.
+option(RCB_URCU_COMPAT "Install liburcu compatibility files into LIBDIR/rcuboost-urcu-compat (rcuboost-urcu(7))" OFF)
+
+# The liburcu API level the drop-in header provides.
+set(RCB_URCU_API_VERSION 0.13.2)
+set(rcb_compat_dir ${CMAKE_INSTALL_LIBDIR}/rcuboost-urcu-compat)
+set(rcb_compat_build ${PROJECT_BINARY_DIR}/urcu-compat)
+if(RCB_URCU_COMPAT)
+  set(rcb_compat_excl "")
+else()
+  set(rcb_compat_excl EXCLUDE_FROM_ALL)
+endif()
+
+# Relocatable .pc files: the prefix from their own location.
+file(RELATIVE_PATH rcb_compat_up "/${rcb_compat_dir}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" rcb_compat_up "${rcb_compat_up}")
+set(RCB_COMPAT_PC_PREFIX "\${pcfiledir}/${rcb_compat_up}")
+foreach(pc liburcu liburcu-memb)
+  if(pc STREQUAL "liburcu")
+    set(RCB_COMPAT_PC_NAME "Userspace RCU")
+  else()
+    set(RCB_COMPAT_PC_NAME "Userspace RCU membarrier syscall")
+  endif()
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/urcu-compat/liburcu.pc.in
+                 ${rcb_compat_build}/pkgconfig/${pc}.pc @ONLY)
+endforeach()
+
+# -lurcu and -lurcu-memb: symlinks to the library by its SONAME, relative
+# (LIBDIR/rcuboost-urcu-compat/lib/ -> LIBDIR/); the linker records
+# librcuboost's SONAME.  Made in the build tree, installed as symlinks.
+file(MAKE_DIRECTORY ${rcb_compat_build}/lib)
+foreach(name liburcu.so liburcu-memb.so)
+  file(CREATE_LINK ../../librcuboost.so.${RCB_SONAME_MAJOR}
+       ${rcb_compat_build}/lib/${name} SYMBOLIC)
+endforeach()
+
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu.h
+        DESTINATION ${rcb_compat_dir}/include COMPONENT urcu-compat ${rcb_compat_excl})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu-memb.h
+        DESTINATION ${rcb_compat_dir}/include/urcu COMPONENT urcu-compat ${rcb_compat_excl})
+install(FILES ${rcb_compat_build}/pkgconfig/liburcu.pc ${rcb_compat_build}/pkgconfig/liburcu-memb.pc
+        DESTINATION ${rcb_compat_dir}/pkgconfig COMPONENT urcu-compat ${rcb_compat_excl})
+install(FILES ${rcb_compat_build}/lib/liburcu.so ${rcb_compat_build}/lib/liburcu-memb.so
+        DESTINATION ${rcb_compat_dir}/lib COMPONENT urcu-compat ${rcb_compat_excl})

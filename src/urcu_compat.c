@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * liburcu's urcu-memb flavor exported by librcuboost: the urcu_memb_*
+ * functions of include/rcuboost/urcu.h, the flavor struct that
+ * liburcu-cds calls through, the out-of-line pointer helpers, and the
+ * atfork hook list of the hash table's resize worker.
+ *
+ * Invariants:
+ *  1. urcu_memb_call_rcu() writes only the caller's two-word struct
+ *     rcu_head (liburcu's layout: code compiled against liburcu, such as
+ *     liburcu-cds and rculfqueue's dummy nodes, places other fields right
+ *     after it).  When struct rcb_head is two words {next, func} the head
+ *     is handed to rcb_call() as is; otherwise (a larger rcb_head) it goes
+ *     to rcb_call() inside an allocated node, and the caller's head only
+ *     keeps func.
+ *  2. The atfork hooks run before rcuboost takes any of its own locks in
+ *     its pthread_atfork prepare handler, and after it released (parent)
+ *     or re-created (child) them: a resize worker that the hook pauses may
+ *     itself be waiting for a grace period or a callback lock.
+ *  3. Hooks run once per fork even when the fork helpers
+ *     (call_rcu_before_fork() & co.) and rcuboost's pthread_atfork
+ *     handlers both call the prepare/parent/child functions: a
+ *     per-thread depth counter; the forking thread holds hooks_lock
+ *     from the outermost prepare to the matching parent/child, so
+ *     hooks never change or run twice meanwhile.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "urcu_compat.h"
+
+#define RCB_URCU_STANDALONE /* never a liburcu header in the library */
+#include "rcuboost/urcu.h"
+
+/* ---- read side, grace periods, registration --------------------- */
+
+/* Parenthesised names: urcu.h maps calls of these names to the inline
+ * read side by function-like macros. */
+RCB_API void (urcu_memb_read_lock)(void)
+{
+	rcb_read_lock();
+}
+
+RCB_API void (urcu_memb_read_unlock)(void)
+{
+	rcb_read_unlock();
+}
+
+RCB_API int (urcu_memb_read_ongoing)(void)
+{
+	return rcb_read_ongoing();
+}
+
+RCB_API void urcu_memb_synchronize_rcu(void)
+{
+	(void)rcb_synchronize();
+}
+
+RCB_API void urcu_memb_register_thread(void)
+{
+	(void)rcb_register_thread();
+}
+
+RCB_API void urcu_memb_unregister_thread(void)
+{
+	(void)rcb_unregister_thread();
+}
+
+RCB_API void urcu_memb_init(void)
+{
+	(void)rcb_init(NULL);
+}
+
+RCB_API void urcu_memb_exit(void)
+{
+}
+
+RCB_API void urcu_memb_barrier(void)
+{
+	(void)rcb_barrier();
+}
+
+/* ---- call_rcu (invariant 1) ---------------------------------------- */
+
+/* The head is handed over as is when rcb_head has rcu_head's layout. */
+#define HEAD_AS_IS (sizeof(struct rcb_head) == sizeof(struct rcu_head))
+
+_Static_assert(sizeof(struct rcu_head) == 2 * sizeof(void *) &&
+		       offsetof(struct rcu_head, func) == sizeof(void *),
+	       "struct rcu_head must be liburcu's two words {next, func}");
+/* A two-word rcb_head must be {next, func} in this order, so that the
+ * callback thread's h->func(h) is the caller's func on the caller's head. */
+_Static_assert(sizeof(struct rcb_head) != 2 * sizeof(void *) ||
+		       (offsetof(struct rcb_head, next) == 0 &&
+			offsetof(struct rcb_head, func) ==
+				offsetof(struct rcu_head, func)),
+	       "a two-word struct rcb_head must be {next, func}");
+
+/* A larger rcb_head: the caller's head rides in an allocated node. */
+struct urcu_node {
+	struct rcb_head head;
+	struct rcu_head *user;
+};
+
+static void urcu_node_invoke(struct rcb_head *h)
+{
+	struct urcu_node *n = (struct urcu_node *)(void *)
+		((char *)h - offsetof(struct urcu_node, head));
+	struct rcu_head *user = n->user;
+
+	free(n);
+	user->func(user);
+}
+
+RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
+				void (*func)(struct rcu_head *head))
+{
+	struct urcu_node *n;
+
+	if (HEAD_AS_IS) {
+		/*
+		 * Same layout and the callback thread calls h->func(h):
+		 * @func is called with the caller's head, through a pointer
+		 * type that differs only in the pointee of its argument.
+		 */
+		(void)rcb_call((struct rcb_head *)(void *)head,
+			       (void (*)(struct rcb_head *))func);
+		return;
+	}
+	if (!func) {
+		rcb__misuse("call_rcu", "NULL callback function");
+		return;
+	}
+	head->func = func;
+	n = (struct urcu_node *)malloc(sizeof(*n));
+	if (n) {
+		n->user = head;
+		if (rcb_call(&n->head, urcu_node_invoke) == 0)
+			return;
+		free(n); /* after rcb_shutdown(): reported, dropped */
+		return;
+	}
+	/* No memory: wait for the grace period here (reported if inside
+	 * a read-side critical section), as liburcu's defer_rcu does when
+	 * its queue is full. */
+	if (rcb_synchronize() == 0)
+		func(head);
+}
+
+/* ---- the flavor ---------------------------------------------------- */
+
+static void memb_read_lock(void)
+{
+	rcb_read_lock();
+}
+
+static void memb_read_unlock(void)
+{
+	rcb_read_unlock();
+}
+
+static int memb_read_ongoing(void)
+{
+	return rcb_read_ongoing();
+}
+
+RCB_API const struct rcu_flavor_struct urcu_memb_flavor = {
+	.read_lock = memb_read_lock,
+	.read_unlock = memb_read_unlock,
+	.read_ongoing = memb_read_ongoing,
+	.read_quiescent_state = urcu_memb_quiescent_state,
+	.update_call_rcu = urcu_memb_call_rcu,
+	.update_synchronize_rcu = urcu_memb_synchronize_rcu,
+	.update_defer_rcu = urcu_memb_defer_rcu,
+	.thread_offline = urcu_memb_thread_offline,
+	.thread_online = urcu_memb_thread_online,
+	.register_thread = urcu_memb_register_thread,
+	.unregister_thread = urcu_memb_unregister_thread,
+	.barrier = urcu_memb_barrier,
+	.register_rculfhash_atfork = urcu_memb_register_rculfhash_atfork,
+	.unregister_rculfhash_atfork = urcu_memb_unregister_rculfhash_atfork,
+};
+
+/* ---- atfork hooks (invariants 2 and 3) ----------------------------- */
+
+#define MAX_HOOKS 16
+
+static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct urcu_atfork *hooks[MAX_HOOKS]; /* under hooks_lock */
+static int nhooks;
+/* prepare calls of this thread not yet matched by parent/child; this
+ * thread holds hooks_lock while it is positive (invariant 3). */
+static __thread int fork_depth;
+
+RCB_API void urcu_memb_register_rculfhash_atfork(struct urcu_atfork *atfork)
+{
+	int i;
+
+	/* rcuboost's pthread_atfork handlers are installed at init. */
+	(void)rcb__ensure_init();
+	pthread_mutex_lock(&hooks_lock);
+	for (i = 0; i < nhooks; i++)
+		if (hooks[i] == atfork)
+			break;
+	if (i == nhooks) {
+		if (nhooks < MAX_HOOKS)
+			hooks[nhooks++] = atfork;
+		else
+			rcb__misuse("urcu_register_rculfhash_atfork",
+				    "more than %d hook sets", MAX_HOOKS);
+	}
+	pthread_mutex_unlock(&hooks_lock);
+}
+
+RCB_API void urcu_memb_unregister_rculfhash_atfork(struct urcu_atfork *atfork)
+{
+	int i;
+
+	pthread_mutex_lock(&hooks_lock);
+	for (i = 0; i < nhooks; i++) {
+		if (hooks[i] == atfork) {
+			hooks[i] = hooks[--nhooks];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&hooks_lock);
+}
+
+void rcb__urcu_atfork_prepare(void)
+{
+	int i;
+
+	if (fork_depth++ > 0)
+		return;
+	pthread_mutex_lock(&hooks_lock);
+	for (i = nhooks - 1; i >= 0; i--)
+		hooks[i]->before_fork(hooks[i]->priv);
+}
+
+void rcb__urcu_atfork_parent(void)
+{
+	int i;
+
+	if (fork_depth == 0 || --fork_depth > 0)
+		return;
+	for (i = 0; i < nhooks; i++)
+		hooks[i]->after_fork_parent(hooks[i]->priv);
+	pthread_mutex_unlock(&hooks_lock);
+}
+
+void rcb__urcu_atfork_child(void)
+{
+	int i;
+
+	if (fork_depth == 0 || --fork_depth > 0)
+		return;
+	for (i = 0; i < nhooks; i++)
+		hooks[i]->after_fork_child(hooks[i]->priv);
+	/* Single-threaded child: a fresh, unlocked mutex. */
+	pthread_mutex_init(&hooks_lock, NULL);
+}
+
+/* ---- pointer helpers ------------------------------------------------ */
+
+RCB_API void *rcu_dereference_sym(void *p)
+{
+	/*
+	 * [URCU-D] The caller loaded @p; loads through it come after this
+	 * fence.  Pairs with [URCU-S] below and with rcb_assign_pointer()'s
+	 * release store.
+	 */
+	atomic_thread_fence(memory_order_acquire);
+	return p;
+}
+
+RCB_API void *rcu_set_pointer_sym(void **p, void *v)
+{
+	/* [URCU-S] Stores that initialised *@v come before its publication.
+	 * Pairs with [URCU-D] above and rcb_dereference(). */
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+	return v;
+}
+
+RCB_API void *rcu_xchg_pointer_sym(void **p, void *v)
+{
+	/* [URCU-S] as rcu_set_pointer_sym(), plus acquire on the old value. */
+	return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
+}
+
+RCB_API void *rcu_cmpxchg_pointer_sym(void **p, void *old, void *_new)
+{
+	/* [URCU-S] as rcu_xchg_pointer_sym(), when the exchange happens. */
+	__atomic_compare_exchange_n(p, &old, _new, 0, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE); /* [URCU-S] */
+	return old;
+}

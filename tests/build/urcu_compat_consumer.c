@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A liburcu program, unchanged: built by install_urcu_compat.sh once
+ * through `pkg-config --cflags --libs liburcu` with rcuboost's
+ * compatibility .pc files (with _LGPL_SOURCE: rcuboost's header), and
+ * once against liburcu's own headers with -L<compat>/lib -lurcu
+ * (without _LGPL_SOURCE: liburcu's out-of-line calls, rcuboost's
+ * library).  Prints "ok" and whether rcuboost runs it.
+ */
+#ifdef CONSUMER_LGPL
+#define _LGPL_SOURCE
+#endif
+#include <urcu.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(c)                                                             \
+	do {                                                                 \
+		if (!(c)) {                                                  \
+			fprintf(stderr, "%s:%d: check failed: %s\n",         \
+				__FILE__, __LINE__, #c);                     \
+			exit(1);                                             \
+		}                                                            \
+	} while (0)
+
+struct obj {
+	int v;
+	struct rcu_head rcu;
+};
+
+static struct obj *gp;
+static int freed;
+
+static void free_obj(struct rcu_head *h)
+{
+	free(caa_container_of(h, struct obj, rcu));
+	__atomic_fetch_add(&freed, 1, __ATOMIC_RELAXED);
+}
+
+int main(void)
+{
+	struct obj *o, *old;
+	int i;
+
+	rcu_register_thread();
+	for (i = 0; i < 100; i++) {
+		o = calloc(1, sizeof(*o));
+		CHECK(o);
+		o->v = i;
+		old = rcu_xchg_pointer(&gp, o);
+		rcu_read_lock();
+		CHECK(rcu_dereference(gp)->v == i);
+		rcu_read_unlock();
+		if (old)
+			call_rcu(&old->rcu, free_obj);
+	}
+	synchronize_rcu();
+	rcu_barrier();
+	CHECK(__atomic_load_n(&freed, __ATOMIC_RELAXED) == 99);
+	free(gp);
+	rcu_unregister_thread();
+	/* rcuboost's own API is in the process: its library is loaded. */
+	printf("ok %s\n", dlsym(RTLD_DEFAULT, "rcb_synchronize") ? "rcuboost" : "liburcu");
+	return 0;
+}
