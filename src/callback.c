@@ -104,7 +104,7 @@
 #include "callback.h"
 #include "internal.h"
 
-struct rcb__cb_queue rcb__cb_q = { .tail = &rcb__cb_q.stub };
+struct rcb__cb_queue rcb__cb_q RCB__HOT_ALIGN = { .tail = &rcb__cb_q.stub };
 
 _Atomic int rcb__cb_futex;
 /* Callback thread created and not joined. */
@@ -323,13 +323,18 @@ static void invoke_batch(void)
 static void *callback_thread(void *arg)
 {
 	struct rcb__thread *self = rcb__self();
+	bool first = true;
 
 	(void)arg;
 	prctl(PR_SET_NAME, "rcuboost-cb", 0, 0, 0);
 	rcb_register_thread();
 	for (;;) {
-		bool stop;
+		/* Work queued while the previous batch was in progress. */
+		bool stop, back_to_back = !first && !queue_empty();
+		unsigned long long n0;
+		uint64_t t0;
 
+		first = false;
 		wait_for_work();
 		if (rcb__settings.callback_batch_us && !queue_empty()) {
 			struct timespec ts = {
@@ -338,6 +343,11 @@ static void *callback_thread(void *arg)
 						  1000000) * 1000,
 			};
 			nanosleep(&ts, NULL);
+		} else if (!rcb_load_relaxed(&rcb__cb_stop)) {
+			/* When to start the grace period (gp_policy.c):
+			 * at once, unless callbacks arrived while the
+			 * previous batch was in progress. */
+			rcb__gp_policy_wait(back_to_back);
 		}
 		/* [CB-SA] The stop flag before the queue (invariant 8):
 		 * pairs with [CB-STOP], whose store follows, under rcb__cb_lock,
@@ -348,10 +358,14 @@ static void *callback_thread(void *arg)
 				break;
 			continue;
 		}
+		t0 = rcb__now_ns();
 		rcb_synchronize();
+		t0 = rcb__now_ns() - t0;
+		n0 = rcb_load_relaxed(&invoked);
 		self->in_callback = true;
 		invoke_batch();
 		self->in_callback = false;
+		rcb__gp_policy_done(t0, rcb_load_relaxed(&invoked) - n0);
 	}
 	rcb_unregister_thread();
 	return NULL;
@@ -415,6 +429,7 @@ static int stop_locked(void)
 	rcb_store_seq_cst(&rcb__cb_stop, true);
 	rcb_store_seq_cst(&rcb__cb_futex, 0); /* [CB-STOP] */
 	rcb__futex_wake(&rcb__cb_futex, 1);
+	rcb__gp_policy_urgent(); /* no coalescing wait (gp_policy.c) */
 	if ((err = pthread_join(cb_thread, NULL)) != 0)
 		RCB_DIE("pthread_join(callback thread)", err);
 	rcb_store_relaxed(&rcb__cb_started, false);
@@ -530,6 +545,7 @@ RCB_API int rcb_barrier(void)
 	enqueue(&m.head);
 	if (rcb_load_seq_cst(&rcb__cb_futex) == -1) /* [CB-F] */
 		wake_thread();
+	rcb__gp_policy_urgent(); /* no coalescing wait (gp_policy.c) */
 	pthread_mutex_unlock(&rcb__cb_lock);
 	for (;;) {
 		/* [CB-WS] pairs with [CB-BS]: if the sequence read is the

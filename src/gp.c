@@ -41,6 +41,46 @@
  *  5. gp_seq_started/gp_seq_done are written under rcb__gp_lock; a caller
  *     that read gp_seq_started == s on entry is satisfied once
  *     gp_seq_done >= s + 1: that grace period started after its entry.
+ *  6. [GP-B] may be left out when the last scan read every registered
+ *     reader's ctr as 0, with acquire loads ([GP-BA]).  A 0 is written
+ *     only by an outermost unlock's release store ([RD-B]) or by the
+ *     exit of a thread ending an abandoned section ([REG-X], release
+ *     too), and only the owner writes its ctr (invariant 1), so the
+ *     store read is the latest end of a section by that thread and
+ *     comes after every load of every earlier section in its program
+ *     order: the acquire makes them all happen before what the caller
+ *     does next.  A section that had not begun at the scan began after
+ *     [GP-A] (invariant 3 of the usual argument: [GP-A] made any
+ *     earlier ctr store visible), so it sees the caller's unpublishing
+ *     and does not care about the free.  A reader read with a non-zero
+ *     ctr (a section that began after [GP-A], with a new snapshot)
+ *     keeps [GP-B]: its ctr holds the relaxed store of that lock, and
+ *     under the C11 model reading it does not synchronise with the
+ *     release of its previous unlock (release sequences no longer
+ *     include later plain stores of the same thread).  [GP-A] is never
+ *     left out while a reader is registered: a ctr store still in the
+ *     store buffer of a running reader reads as 0, and only the
+ *     membarrier makes it visible.
+ *  7. A caller that finds no registered thread but itself ([GP-N], under
+ *     the registry lock) returns at once, without a membarrier, a
+ *     counter advance or the grace-period lock.  Every critical section
+ *     runs on a registered thread, except the first outermost lock of a
+ *     thread (which registers under the registry lock before its
+ *     section: the lock orders our earlier unpublishing before it) and
+ *     a signal handler's section run unregistered inside its own
+ *     thread's hold of the registry lock (src/registry.c invariant 4:
+ *     that hold lies entirely before or after ours).  A thread that
+ *     unregistered ended its sections before (registry.c invariant 3),
+ *     and its unlink under the lock orders them before our look.  The
+ *     caller itself is not inside a section (checked on entry), and its
+ *     signal handlers' sections are sequenced with it.
+ *
+ * Cost.  A grace period issues two membarriers ([GP-A], [GP-B]), plus
+ * one per sleeping wait ([GP-W]); invariant 6 drops [GP-B] when every
+ * reader was found outside any section, and invariant 7 drops everything
+ * when no other thread is registered (liburcu's early return for an
+ * empty registry).  How often the callback thread starts grace periods
+ * is decided in gp_policy.c.
  *
  * Fence flavor (no membarrier): readers call the library on every
  * outermost lock and unlock, which issue the fences, and
@@ -58,9 +98,10 @@
 
 #include "internal.h"
 
-RCB_API struct rcb__gp rcb__gp = { .ctr = RCB__GP_STEP, .futex = 0 };
+RCB_API struct rcb__gp rcb__gp RCB__HOT_ALIGN = { .ctr = RCB__GP_STEP, .futex = 0 };
 
 _Atomic unsigned long long rcb__gp_stat[5];
+_Atomic unsigned long long rcb__gp_stat_skip[2];
 _Atomic unsigned long long rcb__gp_wait_start_ns;
 #if defined(__SANITIZE_THREAD__)
 _Atomic unsigned long rcb__tsan_fence_word;
@@ -152,32 +193,77 @@ RCB_API void rcb__gp_wake(void)
 		rcb__futex_wake(&rcb__gp.futex, 1);
 }
 
-/* One pass over the registry: true if some reader still holds @gp. */
-static bool readers_hold(unsigned long gp)
+/*
+ * One pass over the registry: true if some reader still holds @gp.
+ * When none does, *@all_out says whether every registered reader was
+ * outside any critical section (ctr read as 0), which lets the grace
+ * period end without [GP-B] (invariant 6).
+ */
+static bool readers_hold(unsigned long gp, bool *all_out)
 {
 	struct rcb__thread *t;
-	bool held = false;
+	bool held = false, out = true;
 
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb__for_each_thread(t) {
-		if (rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) {
+		/* [GP-BA] An acquire load: reading the 0 of an outermost
+		 * unlock's release store orders every load of the sections
+		 * that store ended before what the caller does next.  Pairs
+		 * with [RD-B] in rcb_read_unlock() and [REG-X] in
+		 * src/registry.c (invariant 6). */
+		unsigned long ctr = rcb_load_acquire(&t->rd->ctr);
+
+		if (rcb__holds_gp(ctr, gp)) {
 			held = true;
 			break;
 		}
+		if (ctr & RCB__NEST_MASK)
+			out = false;
 		/* The edge [RD-B] -> [GP-B] that membarrier provides. */
 		rcb__tsan_acquire(&t->rd->ctr);
 	}
 	pthread_mutex_unlock(&rcb__registry_lock);
+	*all_out = !held && out;
 	return held;
+}
+
+/*
+ * Is the calling thread the only registered thread (or is none)?  Then
+ * no critical section can be in progress anywhere, and a grace period
+ * has nothing to wait for and nobody to order (invariant 7).
+ * [GP-N] The registry lock orders this look against every registration
+ * and unregistration: pairs with the lock in rcb__register_self() and
+ * leave_registry() (src/registry.c).  Context: not inside a section.
+ */
+static bool no_other_reader(void)
+{
+	struct rcb__thread *self = rcb__self();
+	struct rcb__thread *first;
+	bool none;
+
+	/* EDEADLK: a signal handler interrupted its own thread inside the
+	 * registry lock; take the full path (which would deadlock in its
+	 * scan just as before: synchronize is not async-signal-safe). */
+	if (pthread_mutex_lock(&rcb__registry_lock) != 0)
+		return false;
+	first = rcb__registry.next;
+	none = first == &rcb__registry ||
+	       (first == self && self->next == &rcb__registry);
+	pthread_mutex_unlock(&rcb__registry_lock);
+	return none;
 }
 
 /*
  * Wait until no registered reader holds grace period @gp.  Spins over
  * the registry for a short while, then sleeps on rcb__gp.futex.
+ * Returns whether the last scan found every registered reader outside
+ * any critical section (readers_hold()).
  * Context: the grace-period leader, rcb__gp_lock held.
  */
-static void wait_for_readers(unsigned long gp)
+static bool wait_for_readers(unsigned long gp)
 {
+	bool all_out;
+
 	unsigned long long start = rcb__now_ns();
 
 	/* For the booster: readers holding this grace period for a booster
@@ -197,11 +283,11 @@ static void wait_for_readers(unsigned long gp)
 			 */
 			rcb__membarrier();
 		}
-		if (!readers_hold(gp)) {
+		if (!readers_hold(gp, &all_out)) {
 			if (scan >= RCB_GP_SPIN_SCANS)
 				rcb_store_relaxed(&rcb__gp.futex, 0);
 			rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
-			return;
+			return all_out;
 		}
 		if (scan < RCB_GP_SPIN_SCANS) {
 			rcb_cpu_relax();
@@ -234,14 +320,23 @@ static void do_grace_period(void)
 	 * reader that loads the old counter after a scan missed it is
 	 * covered by [GP-A].  Pairs with [RD-A]. */
 	rcb_fence_seq_cst();
-	wait_for_readers(gp);
-	/*
-	 * [GP-B] The scans that saw every old reader out are ordered
-	 * before what the caller does next (typically freeing): every
-	 * reader's critical-section loads completed before its ctr store.
-	 * Pairs with [RD-B] in rcb_read_unlock().
-	 */
-	rcb__membarrier();
+	if (wait_for_readers(gp)) {
+		/* Every reader was read at 0 by [GP-BA]: the acquire loads
+		 * already order their past sections before what the caller
+		 * does next (invariant 6). */
+		rcb_add_relaxed(&rcb__gp_stat_skip[RCB__GPS_SKIP_B], 1);
+	} else {
+		/*
+		 * [GP-B] The scans that saw every old reader out are
+		 * ordered before what the caller does next (typically
+		 * freeing): every reader's critical-section loads
+		 * completed before its ctr store.  Pairs with [RD-B] in
+		 * rcb_read_unlock().  Needed when a reader was seen inside
+		 * a section that began after [GP-A]: its ctr then holds a
+		 * relaxed store, not the release of its previous unlock.
+		 */
+		rcb__membarrier();
+	}
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_GP], 1);
 }
 
@@ -257,6 +352,14 @@ RCB_API int rcb_synchronize(void)
 	}
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
+	if (no_other_reader()) {
+		/* Invariant 7: nothing to wait for.  [GP-E] the
+		 * full-barrier contract for the caller's accesses. */
+		rcb_fence_seq_cst();
+		rcb_add_relaxed(&rcb__gp_stat_skip[RCB__GPS_SKIP_ALL], 1);
+		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_SYNC], 1);
+		return 0;
+	}
 	/* [GP-S] Our prior accesses are ordered before the read of
 	 * gp_seq_started, so a grace period counted as "after us" began
 	 * after them.  Pairs with the mutex release in the leader. */
@@ -307,6 +410,7 @@ void rcb__gp_after_fork_child(void)
 	 * owner's; in the child the owner's id changed, so re-create it. */
 	rcb_store_relaxed(&rcb__gp.futex, 0);
 	rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
+	rcb__gp_policy_after_fork_child();
 	gp_lock_init();
 	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
 		/* Registration belongs to the mm; make sure the child's new

@@ -17,6 +17,21 @@
 #include "atomic.h"
 #include "list.h"
 
+/* ---- cache-line placement ------------------------------------------ */
+
+/*
+ * The read side reads rcb__gp on every outermost lock and unlock: no
+ * variable that is written often may share its cache line, or every
+ * such write costs each running reader a cache miss (issue 12:
+ * rcb__cb_q, whose tail every rcb_call() exchanges, sat 16 bytes after
+ * it).  128 bytes: the line and its neighbour, which x86's adjacent-line
+ * prefetcher fetches in pairs.  rcb__gp and every often-written
+ * variable of static storage start such a block; the lint test
+ * tests/regression/gp_line_shared.sh checks that nothing else lies in
+ * rcb__gp's block.
+ */
+#define RCB__HOT_ALIGN __attribute__((aligned(128)))
+
 /* ---- fatal errors ------------------------------------------------ */
 
 /* Abort for a failure that cannot happen (a futex or pthread call
@@ -263,6 +278,31 @@ void rcb__gp_after_fork_child(void);
 extern _Atomic unsigned long long rcb__gp_stat[5];
 enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
        RCB__GPS_MISUSE };
+/* Membarriers skipped (gp.c invariants 6 and 7): grace periods that
+ * ended without [GP-B], and rcb_synchronize() calls that found no other
+ * registered thread.  Kept apart from rcb__gp_stat, whose entries map to
+ * the public struct rcb_gp_stats. */
+extern _Atomic unsigned long long rcb__gp_stat_skip[2];
+enum { RCB__GPS_SKIP_B, RCB__GPS_SKIP_ALL };
+
+/* ---- grace-period start policy (gp_policy.c) ---------------------- */
+
+/* The callback thread has callbacks queued and is about to take a batch
+ * for a grace period: wait as the policy says.  @back_to_back: callbacks
+ * were queued while the thread worked on its previous batch.  Context:
+ * the callback thread only. */
+void rcb__gp_policy_wait(bool back_to_back);
+/* The callback thread's grace period took @gp_ns, for a batch of
+ * @ncallbacks callbacks (barrier markers included). */
+void rcb__gp_policy_done(uint64_t gp_ns, unsigned long long ncallbacks);
+/* Cut the callback thread's current or next wait short (rcb_barrier(),
+ * the stop of the thread).  Context: any, after the enqueue or store
+ * that needs the thread. */
+void rcb__gp_policy_urgent(void);
+void rcb__gp_policy_after_fork_child(void);
+/* Back-to-back waits, and waits cut short by rcb__gp_policy_urgent(). */
+extern _Atomic unsigned long long rcb__gp_policy_stat[2];
+enum { RCB__GPP_WAITS, RCB__GPP_URGENT };
 
 /* ---- boosting hooks (boost*.c, booster.c; no-ops in boost_off.c) -- */
 
