@@ -26,9 +26,9 @@
 #include "tool.h"
 
 #define BENCH_MAX_VALUES 4
-#define BENCH_MAX_SIDES 4
+#define BENCH_MAX_SIDES 5
 #define BENCH_MAX_ROUNDS 101
-#define BENCH_MAX_RESULTS 64
+#define BENCH_MAX_RESULTS 96
 #define BENCH_IR_MAX_HOGS 4
 
 /* ---- scenarios ------------------------------------------------------ */
@@ -52,7 +52,8 @@ struct bench_figure {
 	const char *name; /* entry name; also the key in the summary line */
 	const char *unit;
 	enum bench_better better;
-	double goal;      /* ratio rcuboost/urcu-memb to meet; 0: none */
+	double goal;      /* ratio rcuboost/peer to meet; 0: none */
+	const char *goal_peer; /* that peer's name; NULL: urcu-memb */
 };
 
 struct bench_test {
@@ -68,6 +69,7 @@ struct bench_test {
 struct bench_scenario {
 	const char *name;
 	const char *help; /* one paragraph for --help */
+	int named_only;   /* not run by default nor by "all" */
 	unsigned int ntests;
 	const struct bench_test *tests;
 };
@@ -87,11 +89,33 @@ struct bench_scenario {
 	X(call)            \
 	X(call_rcu_data)   \
 	X(defer)           \
-	X(poll)
+	X(poll)            \
+	X(scale)
 
 #define BENCH_DECLARE_SCENARIO(n) extern const struct bench_scenario bench_scenario_##n;
 BENCH_SCENARIOS(BENCH_DECLARE_SCENARIO)
 #undef BENCH_DECLARE_SCENARIO
+
+/* What the updater of bench_readers_run() does. */
+enum bench_upd_mode {
+	UPD_SYNC_FREE,  /* replace, synchronize, free */
+	UPD_CALL_PACED, /* replace and retire with call_rcu every 10 us */
+	UPD_RETIRE_ALL, /* --calls replace+retire back to back, barrier */
+	UPD_SYNC_WORST, /* synchronize back to back, keep the worst */
+};
+#define BENCH_MAX_READERS 256
+/* @nreaders (<= BENCH_MAX_READERS) readers pinned alternately to the two
+ * CPUs and an unpinned updater in @mode (sc_readers.c).  out[0] reads/s,
+ * out[1] updates/s, out[2] median callback latency (us, UPD_CALL_PACED),
+ * total time (ms, UPD_RETIRE_ALL) or worst synchronize (us,
+ * UPD_SYNC_WORST), out[3] peak RSS growth (MiB, UPD_RETIRE_ALL). */
+void bench_readers_run(const struct tool_peer *f, const struct bench_params *p,
+		       unsigned int nreaders, enum bench_upd_mode mode, double *out);
+/* Median and 99th percentile synchronize latency (us) with @nidle
+ * registered threads blocked outside critical sections; @reg: the caller
+ * registered too (sc_sync.c).  0, or -1 with a message. */
+int bench_sync_idle(const struct tool_peer *f, const struct bench_params *p,
+		    unsigned int nidle, int reg, double *out);
 
 /* ---- scenarios of the enhancements (extra.c, sc_pressure.c, ...) ---- */
 
@@ -102,7 +126,7 @@ BENCH_SCENARIOS(BENCH_DECLARE_SCENARIO)
  * value is the enhancement's run; each peer is another run, or "goal"
  * (peer_value the bound, ratio value / bound, goal "<=1.00").
  */
-#define BENCH_X_MAX_PEERS 4
+#define BENCH_X_MAX_PEERS 5
 #define BENCH_X_MAX_FIGS 40
 #define BENCH_X_GOAL "goal"
 
@@ -145,6 +169,7 @@ extern const struct bench_xscenario bench_x_expedited;
 extern const struct bench_xscenario bench_x_boosters;
 extern const struct bench_xscenario bench_x_pi;
 extern const struct bench_xscenario bench_x_inversion;
+extern const struct bench_xscenario bench_x_fifo64;
 
 /* Add a figure to @x; returns it (peers added with bench_x_peer()). */
 struct bench_xfig *bench_x_fig(struct bench_xres *x, const char *unit,
@@ -365,8 +390,13 @@ struct bench_report {
 
 /* rcuboost / peer; NaN when either is missing or the peer is 0. */
 double bench_ratio(const struct bench_result *r, unsigned int side);
-/* 1 met, 0 missed, -1 no goal or no ratio. */
-int bench_goal_met(const struct bench_result *r, unsigned int side);
+/* 1 met, 0 missed, -1 no goal, no ratio, or @side is not the goal's peer. */
+int bench_goal_met(const struct bench_report *rep, const struct bench_result *r,
+		   unsigned int side);
+/* The side a figure's goal is against (MAIN_PEER unless goal_peer). */
+unsigned int bench_goal_side(const struct bench_report *rep, const struct bench_result *r);
+/* The side other than rcuboost with the best median; 0 if none. */
+unsigned int bench_best_side(const struct bench_report *rep, const struct bench_result *r);
 void bench_print_summary(FILE *out, const struct bench_report *rep);
 void bench_print_table(FILE *out, const struct bench_report *rep);
 int bench_write_json(const char *path, const struct bench_report *rep);

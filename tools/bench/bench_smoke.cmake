@@ -24,7 +24,8 @@ if(NOT CHECK_ONLY)
   if(NOT first)
     message(FATAL_ERROR "the first line of stdout is not the summary line")
   endif()
-  foreach(key read readers sync sync.busy call call.2t call.lat)
+  foreach(key read readers readers.call retire.reads retire.total retire.rss sync
+          sync.alone uperf sync.busy call call.2t call.lat)
     string(FIND "${first}" " ${key}=" pos)
     if(pos LESS 0)
       message(FATAL_ERROR "the summary line lacks '${key}='")
@@ -79,19 +80,25 @@ foreach(i RANGE ${last})
   list(APPEND seen "${name}@${peer}")
 endforeach()
 
-set(expected read readers readers.updates sync sync.p99 sync.busy sync.busy.p99
+set(expected read readers readers.updates readers.call readers.call.upd readers.call.lat
+  retire.reads retire.total retire.rss sync sync.p99 sync.alone uperf sync.busy sync.busy.p99
   call call.enqueue call.2t call.2t.enqueue call.lat call.lat.p99)
 foreach(name IN LISTS expected)
-  expect_in_list(seen "entry (name@peer)" "${name}@urcu-memb" "${name}@urcu-mb" "${name}@urcu-qsbr")
+  expect_in_list(seen "entry (name@peer)" "${name}@urcu-memb" "${name}@urcu-mb" "${name}@urcu-qsbr"
+    "${name}@ck-epoch")
   # The goal-carrying figures must carry their goal for the main peer.
 endforeach()
 foreach(i RANGE ${last})
   string(JSON name GET "${doc}" entries ${i} name)
   string(JSON peer GET "${doc}" entries ${i} peer)
   string(JSON gt TYPE "${doc}" entries ${i} goal)
-  if(peer STREQUAL "urcu-memb" AND name MATCHES "^(read|readers|sync|sync\\.busy|call|call\\.2t|call\\.lat)$"
+  if(peer STREQUAL "urcu-memb" AND name MATCHES "^(read|readers|readers\\.call|retire\\.reads|retire\\.rss|sync|uperf|sync\\.busy|call\\.lat)$"
      AND NOT gt STREQUAL "STRING")
     message(FATAL_ERROR "JSON: entry '${name}' for urcu-memb has no goal")
+  endif()
+  if(peer STREQUAL "ck-epoch" AND name MATCHES "^(retire\\.total|sync\\.alone|call|call\\.2t)$"
+     AND NOT gt STREQUAL "STRING")
+    message(FATAL_ERROR "JSON: entry '${name}' for ck-epoch has no goal")
   endif()
 endforeach()
 message(STATUS "bench_smoke: ${n} entries, well-formed")

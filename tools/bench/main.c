@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rcuboost-bench: measure rcuboost against liburcu (urcu-memb, the main
- * peer, plus urcu-mb and urcu-qsbr) in the same run, and report each
- * figure with the ratio rcuboost/peer.
+ * peer, plus urcu-mb and urcu-qsbr) and Concurrency Kit's ck_epoch in the
+ * same run, and report each figure with the ratio rcuboost/peer.
  *
  * Hygiene: before the timed rounds every side runs once, shortened, as a
  * warm-up; then each round measures every side, in forward order on even
@@ -39,15 +39,18 @@ static const struct tool_peer *const sides[] = {
 	&tool_peer_urcu_memb,
 	&tool_peer_urcu_mb,
 	&tool_peer_urcu_qsbr,
+	&tool_peer_ck_epoch,
 };
 /*
  * In --help order.  They run from the second on, the first last:
- * boosters and pi fork, best before any library thread runs (liburcu's
- * call_rcu thread would not exist in the child).
+ * fifo64, boosters and pi fork, best before any library thread runs
+ * (liburcu's call_rcu thread would not exist in the child; fifo64 needs
+ * rcuboost not yet initialised).
  */
-enum { X_INVERSION, X_BOOSTERS, X_PI, X_PRESSURE, X_ESCALATE, X_EXPEDITED };
+enum { X_INVERSION, X_FIFO64, X_BOOSTERS, X_PI, X_PRESSURE, X_ESCALATE, X_EXPEDITED };
 static const struct bench_xscenario *const xscenarios[] = {
 	[X_INVERSION] = &bench_x_inversion,
+	[X_FIFO64] = &bench_x_fifo64,
 	[X_BOOSTERS] = &bench_x_boosters,
 	[X_PI] = &bench_x_pi,
 	[X_PRESSURE] = &bench_x_pressure,
@@ -90,7 +93,7 @@ static void usage(FILE *out)
 		"threads are pinned to the first two CPUs the process may use; at most two\n"
 		"threads are busy at a time, except where a scenario says otherwise.\n"
 		"\n"
-		"Scenarios (default: all, in this order):\n",
+		"Scenarios (default: all but those run only when named, in this order):\n",
 		QUICK_ROUNDS, QUICK_DURATION_MS, QUICK_CALLS, DEF_ROUNDS,
 		BENCH_MAX_ROUNDS, DEF_DURATION_MS, DEF_CALLS, BENCH_INV_DEFAULT_HOGS,
 		RCB_BENCH_PLOT_DIR);
@@ -104,11 +107,13 @@ static void usage(FILE *out)
 		"\n"
 		"Output: the first line of stdout is a one-line summary,\n"
 		"  rcuboost-bench: read=1.01x ... goals=N/M (ratios rcuboost/urcu-memb)\n"
-		"with one key per figure that has a goal; then a table of every figure.  The\n"
-		"JSON file has one entry per figure and peer: name, scenario, unit, better,\n"
-		"rcuboost (median), rcuboost_spread, rcuboost_rounds, peer, peer_value,\n"
-		"peer_spread, peer_rounds, ratio, goal (e.g. \"<=1.05\", null for the extra\n"
-		"peers and informational figures) and goal_met (true, false or null).\n"
+		"with one key per figure that has a goal (call=1.20x@ck-epoch: a goal against\n"
+		"another peer); then a table of every figure with the best other library and\n"
+		"the ratio to it.  The JSON file has one entry per figure and peer: name,\n"
+		"scenario, unit, better, rcuboost (median), rcuboost_spread, rcuboost_rounds,\n"
+		"peer, peer_value, peer_spread, peer_rounds, ratio, goal (e.g. \"<=1.05\" on\n"
+		"the goal's peer, null for the other peers and informational figures) and\n"
+		"goal_met (true, false or null).\n"
 		"Progress goes to stderr.  With \"inversion\", the summary line also has its\n"
 		"figures with a goal, as values with boosting on (inversion.gp_max.1000ms=41ms),\n"
 		"and the JSON file its entries (peers urcu-memb, boost-off, and \"goal\" for a\n"
@@ -224,7 +229,8 @@ static void select_scenarios(int first, int argc, char **argv, struct selection 
 		if (!strcmp(argv[i], "all")) {
 			s->nsel = 0;
 			for (size_t k = 0; k < NSCENARIOS; k++)
-				s->sc[s->nsel++] = scenarios[k];
+				if (!scenarios[k]->named_only)
+					s->sc[s->nsel++] = scenarios[k];
 			continue;
 		}
 		for (j = 0; j < NXSCENARIOS && strcmp(argv[i], xscenarios[j]->sc->name); j++)
@@ -243,7 +249,8 @@ static void select_scenarios(int first, int argc, char **argv, struct selection 
 	}
 	if (!s->nsel && !s->nx)
 		for (size_t k = 0; k < NSCENARIOS; k++)
-			s->sc[s->nsel++] = scenarios[k];
+			if (!scenarios[k]->named_only)
+				s->sc[s->nsel++] = scenarios[k];
 }
 
 /*

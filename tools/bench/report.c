@@ -18,20 +18,45 @@ double bench_ratio(const struct bench_result *r, unsigned int side)
 	return r->median[0] / r->median[side];
 }
 
-int bench_goal_met(const struct bench_result *r, unsigned int side)
+unsigned int bench_goal_side(const struct bench_report *rep, const struct bench_result *r)
+{
+	for (unsigned int s = 1; r->fig->goal_peer && s < rep->nsides; s++)
+		if (!strcmp(rep->sides[s]->name, r->fig->goal_peer))
+			return s;
+	return MAIN_PEER;
+}
+
+unsigned int bench_best_side(const struct bench_report *rep, const struct bench_result *r)
+{
+	unsigned int best = 0;
+
+	for (unsigned int s = 1; s < rep->nsides; s++) {
+		if (!r->have[s])
+			continue;
+		if (!best || (r->fig->better == BENCH_LOWER ? r->median[s] < r->median[best] :
+							      r->median[s] > r->median[best]))
+			best = s;
+	}
+	return best;
+}
+
+int bench_goal_met(const struct bench_report *rep, const struct bench_result *r,
+		   unsigned int side)
 {
 	double ratio = bench_ratio(r, side);
 
-	if (side != MAIN_PEER || r->fig->goal == 0 || isnan(ratio))
+	if (side != bench_goal_side(rep, r) || r->fig->goal == 0 || isnan(ratio))
 		return -1;
 	if (r->fig->better == BENCH_LOWER)
 		return ratio <= r->fig->goal;
 	return ratio >= r->fig->goal;
 }
 
-static const char *goal_str(const struct bench_figure *f, char *buf, size_t len)
+/* "<=1.20", and with @peer the goal's peer if not the main one. */
+static const char *goal_str(const struct bench_figure *f, int peer, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%.2f", f->better == BENCH_LOWER ? "<=" : ">=", f->goal);
+	snprintf(buf, len, "%s%.2f%s%s", f->better == BENCH_LOWER ? "<=" : ">=", f->goal,
+		 peer && f->goal_peer ? " " : "", peer && f->goal_peer ? f->goal_peer : "");
 	return buf;
 }
 
@@ -57,9 +82,11 @@ void bench_print_summary(FILE *out, const struct bench_report *rep)
 
 		if (r->fig->goal == 0)
 			continue;
-		fprintf(out, " %s=%s", r->fig->name,
-			bench_ratio_str(bench_ratio(r, MAIN_PEER), buf, sizeof(buf)));
-		m = bench_goal_met(r, MAIN_PEER);
+		fprintf(out, " %s=%s%s%s", r->fig->name,
+			bench_ratio_str(bench_ratio(r, bench_goal_side(rep, r)), buf,
+					sizeof(buf)),
+			r->fig->goal_peer ? "@" : "", r->fig->goal_peer ? r->fig->goal_peer : "");
+		m = bench_goal_met(rep, r, bench_goal_side(rep, r));
 		goals++;
 		met += m == 1;
 	}
@@ -67,8 +94,8 @@ void bench_print_summary(FILE *out, const struct bench_report *rep)
 		bench_x_print_summary(out, rep->x[k], &met, &goals);
 	for (unsigned int k = 0; k < rep->nx; k++)
 		inv |= !strcmp(rep->x[k]->scenario, "inversion");
-	fprintf(out, " goals=%u/%u (ratios rcuboost/%s%s%s)\n", met, goals,
-		rep->sides[MAIN_PEER]->name, inv ? "; inversion.*: values with boosting on" : "",
+	fprintf(out, " goals=%u/%u (ratios rcuboost/%s%s%s)\n",
+		met, goals, rep->sides[MAIN_PEER]->name, inv ? "; inversion.*: values with boosting on" : "",
 		rep->nx > (unsigned int)inv ?
 			"; enhancement scenarios: values of the enhancement's run" : "");
 }
@@ -116,32 +143,35 @@ static const char *spread_str(const struct bench_result *r, unsigned int s,
 void bench_print_table(FILE *out, const struct bench_report *rep)
 {
 	const struct bench_params *p = rep->params;
-	char a[32], b[32], c[32], d[32], e[32], g[32];
+	char a[32], b[32], c[32], d[32], e[32], g[32], h[64];
 
 	if (!rep->nresults) {
 		for (unsigned int k = 0; k < rep->nx; k++)
 			bench_x_print_table(out, rep->x[k]);
 		return;
 	}
-	fprintf(out, "\n%-16s %-9s %9s %5s %9s %5s %7s %7s %4s",
+	fprintf(out, "\n%-16s %-9s %9s %5s %9s %5s %7s %-14s %4s %-20s",
 		"figure", "unit", rep->sides[0]->name, "+-",
-		rep->sides[MAIN_PEER]->name, "+-", "ratio", "goal", "met");
+		rep->sides[MAIN_PEER]->name, "+-", "ratio", "goal", "met", "best peer, ratio");
 	for (unsigned int s = MAIN_PEER + 1; s < rep->nsides; s++)
 		fprintf(out, " | %9s %7s", rep->sides[s]->name, "ratio");
 	fprintf(out, "\n");
 	for (unsigned int i = 0; i < rep->nresults; i++) {
 		const struct bench_result *r = &rep->results[i];
-		int m = bench_goal_met(r, MAIN_PEER);
+		unsigned int gs = bench_goal_side(rep, r), best = bench_best_side(rep, r);
+		int m = bench_goal_met(rep, r, gs);
 
-		fprintf(out, "%-16s %-9s %9s %5s %9s %5s %7s %7s %4s", r->fig->name,
+		snprintf(h, sizeof(h), "%s %s", best ? rep->sides[best]->name : "-",
+			 bench_ratio_str(best ? bench_ratio(r, best) : NAN, a, sizeof(a)));
+		fprintf(out, "%-16s %-9s %9s %5s %9s %5s %7s %-14s %4s %-20s", r->fig->name,
 			r->fig->unit,
 			bench_num_str(r->have[0] ? r->median[0] : NAN, a, sizeof(a)),
 			spread_str(r, 0, b, sizeof(b)),
 			bench_num_str(r->have[MAIN_PEER] ? r->median[MAIN_PEER] : NAN, c, sizeof(c)),
 			spread_str(r, MAIN_PEER, d, sizeof(d)),
 			bench_ratio_str(bench_ratio(r, MAIN_PEER), e, sizeof(e)),
-			r->fig->goal ? goal_str(r->fig, g, sizeof(g)) : "-",
-			m < 0 ? "-" : m ? "yes" : "no");
+			r->fig->goal ? goal_str(r->fig, 1, g, sizeof(g)) : "-",
+			m < 0 ? "-" : m ? "yes" : "no", h);
 		for (unsigned int s = MAIN_PEER + 1; s < rep->nsides; s++)
 			fprintf(out, " | %9s %7s",
 				bench_num_str(r->have[s] ? r->median[s] : NAN, b, sizeof(b)),
@@ -149,7 +179,8 @@ void bench_print_table(FILE *out, const struct bench_report *rep)
 		fprintf(out, "\n");
 	}
 	fprintf(out,
-		"\nratio = rcuboost / peer; goals apply to %s only (ratio of the medians).\n"
+		"\nratio = rcuboost / peer; goals apply to %s unless they name a peer\n"
+		"(ratio of the medians); best peer: the best median of the other libraries.\n"
 		"%u rounds of %u ms (call: %lu callbacks per thread), sides alternated;\n"
 		"+- = (max - min) / median over the rounds.  CPUs %d and %d; %.1f s in all.\n",
 		rep->sides[MAIN_PEER]->name, p->rounds, p->duration_ms, p->calls,
@@ -178,7 +209,7 @@ static void json_entry(FILE *f, const struct bench_report *rep,
 		       const struct bench_result *r, unsigned int s, int last)
 {
 	char buf[32];
-	int m = bench_goal_met(r, s);
+	int m = bench_goal_met(rep, r, s);
 
 	fprintf(f, "    {\"name\": ");
 	tool_json_str(f, r->fig->name);
@@ -204,8 +235,8 @@ static void json_entry(FILE *f, const struct bench_report *rep,
 	fprintf(f, ",\n     \"ratio\": ");
 	tool_json_num(f, bench_ratio(r, s));
 	fprintf(f, ", \"goal\": ");
-	if (s == MAIN_PEER && r->fig->goal)
-		tool_json_str(f, goal_str(r->fig, buf, sizeof(buf)));
+	if (s == bench_goal_side(rep, r) && r->fig->goal)
+		tool_json_str(f, goal_str(r->fig, 0, buf, sizeof(buf)));
 	else
 		fprintf(f, "null");
 	fprintf(f, ", \"goal_met\": %s}%s\n",

@@ -93,7 +93,7 @@ static int measure_private(const struct tool_peer *f,
 
 static const struct bench_test call_data_tests[] = {
 	{ "call_rcu_data (private worker)", measure_private, 1,
-	  { { "call_rcu_data", "calls/s", BENCH_HIGHER, 0 } } },
+	  { { "call_rcu_data", "calls/s", BENCH_HIGHER, 0, NULL } } },
 };
 
 const struct bench_scenario bench_scenario_call_rcu_data = {

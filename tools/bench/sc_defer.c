@@ -147,8 +147,8 @@ static int measure_defer(const struct tool_peer *f, const struct bench_params *p
 
 static const struct bench_test defer_tests[] = {
 	{ "defer", measure_defer, 2,
-	  { { "defer", "ns/call", BENCH_LOWER, 0 },
-	    { "defer.rss", "kB", BENCH_LOWER, 0 } } },
+	  { { "defer", "ns/call", BENCH_LOWER, 0, NULL },
+	    { "defer.rss", "kB", BENCH_LOWER, 0, NULL } } },
 };
 
 const struct bench_scenario bench_scenario_defer = {
@@ -226,10 +226,10 @@ static int measure_poll(const struct tool_peer *f, const struct bench_params *p,
 
 static const struct bench_test poll_tests[] = {
 	{ "poll", measure_poll, 4,
-	  { { "poll.state", "ns/op", BENCH_LOWER, 0 },
-	    { "poll.state.done", "ns/op", BENCH_LOWER, 0 },
-	    { "poll.start", "ns/op", BENCH_LOWER, 0 },
-	    { "poll.start.cold", "ns/op", BENCH_LOWER, 0 } } },
+	  { { "poll.state", "ns/op", BENCH_LOWER, 0, NULL },
+	    { "poll.state.done", "ns/op", BENCH_LOWER, 0, NULL },
+	    { "poll.start", "ns/op", BENCH_LOWER, 0, NULL },
+	    { "poll.start.cold", "ns/op", BENCH_LOWER, 0, NULL } } },
 };
 
 const struct bench_scenario bench_scenario_poll = {

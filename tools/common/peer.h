@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The peer-adapter table: every library the tools compare (rcuboost and
- * the liburcu flavors memb, mb and qsbr) behind one struct tool_peer.
+ * The peer-adapter table: every library the tools compare (rcuboost, the
+ * liburcu flavors memb, mb and qsbr, and Concurrency Kit's ck_epoch)
+ * behind one struct tool_peer.
  * Each peer's measured loops live in that peer's own source file
  * (peer_*.c, generated from peer_body.h), so that the library's read-side
  * primitives are inlined into the loops.
@@ -35,8 +36,26 @@ struct peer_shared {
 	_Atomic unsigned long bad; /* readers that saw PEER_POISON */
 };
 
+/* Capabilities (struct tool_peer.caps). */
+enum {
+	/* Callbacks run only when the queueing thread polls or waits in a
+	 * barrier, and a barrier covers the calling thread's callbacks only
+	 * (ck_epoch): no callback thread. */
+	PEER_CAP_CALL_OWN = 1,
+};
+
+/* A replace+retire run (retire_loop). */
+struct peer_retire {
+	uint64_t interval_ns; /* one replacement every interval; 0: back to back */
+	uint64_t max;         /* stop after this many; 0: only at s->stop */
+	uint64_t *lat;        /* queue-to-invocation latencies, or NULL */
+	size_t cap;           /* room in lat */
+	size_t nlat;          /* out: latencies stored */
+};
+
 struct tool_peer {
 	const char *name; /* "rcuboost", "urcu-memb", ... */
+	unsigned int caps; /* PEER_CAP_* */
 	/* Initialise and start the library's own threads (callback thread)
 	 * from the unpinned main thread, so they inherit no pinning.
 	 * Returns 0 or -1 with a message on stderr. */
@@ -56,6 +75,12 @@ struct tool_peer {
 	/* Replace @s->ptr (publish new, synchronize, free old) until
 	 * @s->stop; returns the number of replacements. */
 	uint64_t (*updater_loop)(struct peer_shared *s);
+	/* Replace @s->ptr (publish new, retire old with call_rcu, poll for
+	 * callbacks where the peer needs it) as @r says, then put the
+	 * original object back and wait in a barrier for every callback.
+	 * Returns the number of replacements.  Registered thread. */
+	uint64_t (*retire_loop)(struct peer_shared *s, struct peer_retire *r);
+	/* Wait for a grace period.  Any thread (ck_epoch: gets a record). */
 	void (*synchronize)(void);
 	/* Callback nodes: an array of @n, touched; freed by call_free. */
 	void *(*call_alloc)(size_t n);
@@ -80,5 +105,9 @@ extern const struct tool_peer tool_peer_rcuboost;
 extern const struct tool_peer tool_peer_urcu_memb;
 extern const struct tool_peer tool_peer_urcu_mb;
 extern const struct tool_peer tool_peer_urcu_qsbr;
+extern const struct tool_peer tool_peer_ck_epoch;
+/* rcuboost through <rcuboost/urcu.h>, and its rcu_init(). */
+extern const struct tool_peer tool_peer_rcuboost_urcu;
+int peer_rcb_urcu_init(void);
 
 #endif /* RCB_PEER_H */

@@ -17,6 +17,10 @@
  *   FL_DEREF(p), FL_XCHG(pp, v)
  *   FL_SYNC(), FL_CALL(head, func), FL_BARRIER()
  *
+ * optionally FL_CAPS (PEER_CAP_*; default 0) and FL_POLL() (let the
+ * queueing thread run its ready callbacks, called after every paced
+ * callback and every FL_QS_EVERY back to back; default: nothing),
+ *
  * and, for a peer that the inversion engine (inversion.h) also runs:
  *
  *   FL_INV_OPS         defined: generate its object and thread functions,
@@ -41,6 +45,13 @@
 
 /* Power of two. */
 #define FL_QS_EVERY 256
+
+#ifndef FL_CAPS
+#define FL_CAPS 0
+#endif
+#ifndef FL_POLL
+#define FL_POLL() ((void)0)
+#endif
 
 #define fl_barrier() __asm__ __volatile__("" ::: "memory")
 
@@ -178,6 +189,79 @@ static uint64_t fl_updater_loop(struct peer_shared *s)
 	return n;
 }
 
+/* An object that retire_loop publishes and retires with a callback. */
+struct fl_robj {
+	FL_HEAD head;
+	uint64_t t_queue; /* 0: no latency wanted */
+	struct peer_obj obj;
+};
+
+static uint64_t *fl_lat;
+static size_t fl_lat_cap;
+static _Atomic size_t fl_nlat;
+
+static void fl_cb_retire(FL_HEAD *head)
+{
+	struct fl_robj *o = PEER_CONTAINER_OF(head, struct fl_robj, head);
+
+	if (o->t_queue) {
+		size_t i = atomic_fetch_add_explicit(&fl_nlat, 1, memory_order_relaxed);
+
+		if (i < fl_lat_cap)
+			fl_lat[i] = tool_now_ns() - o->t_queue;
+	}
+	o->obj.seq = PEER_POISON;
+	free(o);
+	atomic_fetch_add_explicit(&fl_invoked, 1, memory_order_relaxed);
+}
+
+static void fl_retire(struct peer_obj *old, struct peer_obj *first, int stamp)
+{
+	struct fl_robj *o;
+
+	if (old == first)
+		return; /* the caller's: freed by the caller after the barrier */
+	o = PEER_CONTAINER_OF(old, struct fl_robj, obj);
+	o->t_queue = stamp ? tool_now_ns() : 0;
+	FL_CALL(&o->head, fl_cb_retire);
+}
+
+static uint64_t fl_retire_loop(struct peer_shared *s, struct peer_retire *r)
+{
+	struct peer_obj *first = s->ptr;
+	uint64_t n = 0, next = tool_now_ns();
+
+	fl_lat = r->lat;
+	fl_lat_cap = r->lat ? r->cap : 0;
+	atomic_store(&fl_nlat, 0);
+	while ((!r->max || n < r->max) &&
+	       !atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+		struct fl_robj *o = tool_xmalloc(sizeof(*o));
+
+		memset(&o->obj, 0, sizeof(o->obj));
+		o->obj.seq = ++n;
+		fl_retire(FL_XCHG(&s->ptr, &o->obj), first, r->lat != NULL);
+		if (r->interval_ns) {
+			FL_POLL();
+			next += r->interval_ns;
+			FL_OFFLINE();
+			tool_sleep_until(next);
+			FL_ONLINE();
+		} else if (!(n & (FL_QS_EVERY - 1))) {
+			FL_QS();
+			FL_POLL();
+		}
+	}
+	fl_retire(FL_XCHG(&s->ptr, first), first, 0);
+	FL_BARRIER();
+	r->nlat = atomic_load(&fl_nlat);
+	if (r->nlat > fl_lat_cap)
+		r->nlat = fl_lat_cap;
+	fl_lat = NULL;
+	fl_lat_cap = 0;
+	return n;
+}
+
 static void *fl_call_alloc(size_t n)
 {
 	struct fl_node *v = tool_xmalloc(n * sizeof(*v));
@@ -197,8 +281,10 @@ static void fl_call_queue(void *nodes, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		FL_CALL(&v[i].head, fl_cb_count);
-		if (!((i + 1) & (FL_QS_EVERY - 1)))
+		if (!((i + 1) & (FL_QS_EVERY - 1))) {
 			FL_QS();
+			FL_POLL();
+		}
 	}
 }
 
@@ -214,6 +300,7 @@ static size_t fl_call_paced(void *nodes, size_t n, uint64_t interval_ns,
 		if (v[i].t_queue >= deadline_ns)
 			break;
 		FL_CALL(&v[i].head, fl_cb_stamp);
+		FL_POLL();
 		next += interval_ns;
 		FL_OFFLINE();
 		tool_sleep_until(next);
@@ -232,6 +319,7 @@ static void fl_call_latencies(const void *nodes, size_t n, uint64_t *out)
 
 const struct tool_peer FL_SYM = {
 	.name = FL_NAME,
+	.caps = FL_CAPS,
 	.setup = fl_setup,
 	.thread_register = fl_register,
 	.thread_unregister = fl_unregister,
@@ -240,6 +328,7 @@ const struct tool_peer FL_SYM = {
 	.read_pairs = fl_read_pairs,
 	.reader_loop = fl_reader_loop,
 	.updater_loop = fl_updater_loop,
+	.retire_loop = fl_retire_loop,
 	.synchronize = fl_synchronize,
 	.call_alloc = fl_call_alloc,
 	.call_free = fl_call_free,
