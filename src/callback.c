@@ -389,7 +389,10 @@ static void *worker_thread(void *arg)
 	rcb_store_relaxed(&w->tid, gettid());
 	rcb_store_release(&w->tid_ready, 1);
 	rcb__futex_wake(&w->tid_ready, 1);
-	rcb_register_thread();
+	/* Not registered: a registered callback thread would keep every
+	 * rcb_synchronize() of an otherwise single-threaded process off
+	 * the no-other-reader path (gp.c invariant 7).  A callback that
+	 * reads registers the thread by its first rcb_read_lock(). */
 	rcb__gp_policy_init(&w->gpp);
 	for (;;) {
 		/* Work queued while the previous batch was in progress. */
@@ -434,7 +437,7 @@ static void *worker_thread(void *arg)
 		rcb__gp_policy_done(&w->gpp, t0,
 				    rcb_load_relaxed(&w->invoked) - n0);
 	}
-	rcb_unregister_thread();
+	(void)rcb_unregister_thread(); /* -ENOENT unless a callback read */
 	self->cb_running = NULL;
 	return NULL;
 }

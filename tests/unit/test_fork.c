@@ -77,7 +77,7 @@ static void t_basic(const struct rcbt_case *c)
 		CHECK_EQ(rcb_init(NULL), 0);
 		CHECK_EQ(rcb_register_thread(), 0);
 		exercise(1);
-		CHECK(rcbt_registered() >= 2);
+		CHECK(rcbt_registered() >= 1); /* the callback thread stays unregistered */
 	}
 	pid = fork_child();
 	if (pid == 0) {
