@@ -173,7 +173,11 @@ static void test_lfht(void)
 {
 	pthread_t t[HT_THREADS];
 
-	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+	/* 1,024 buckets to start, not 1: growing from one bucket, lfht's
+	 * chains are as long as its resize worker is late, and on a loaded
+	 * machine the adds went quadratic past a minute (with liburcu as
+	 * with rcuboost).  80,000 keys still make it resize several times. */
+	ht = cds_lfht_new(1024, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
 	CHECK(ht);
 	CHECK(pthread_barrier_init(&ht_bar, NULL, HT_THREADS + 1) == 0);
 	for (unsigned long i = 0; i < HT_THREADS; i++)
