@@ -4,7 +4,13 @@
  * 40 hog preempts on CPU 0.  The helper waiting on the reader's proxy
  * lock boosts the reader, and the kernel passes the boost on to the
  * mutex's holder, which releases the mutex; the grace period ends well
- * before the hog does. */
+ * before the hog does.
+ *
+ * Order matters: the hog preempts the holder before the reader blocks.
+ * A reader blocked in rcb_mutex_lock() queues itself and is boosted
+ * after elements - 1 periods (30 ms) whether or not a grace period
+ * waits; a hog started after that would find the holder already above
+ * it and never reach the CPU. */
 #include "tests/boost/pi.h"
 #include "rcuboost.h"
 
@@ -84,14 +90,14 @@ int main(void)
 	CHECK(pthread_create(&h, NULL, holder, NULL) == 0);
 	while (!atomic_load(&locked))
 		usleep(100);
+	CHECK(pthread_create(&w, NULL, watcher, NULL) == 0);
+	/* Returns once the hog runs on CPU 0, the holder preempted. */
+	rt_hog_start(&hog, 0, 40, 2.0);
+	atomic_store(&go_unlock, 1); /* seen once the holder runs again */
+	t0 = rt_now();
 	CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
 	while (!atomic_load(&reader_in))
 		usleep(100);
-	usleep(20000); /* the reader waits for the mutex */
-	rt_hog_start(&hog, 0, 40, 2.0);
-	atomic_store(&go_unlock, 1); /* seen once the holder runs again */
-	CHECK(pthread_create(&w, NULL, watcher, NULL) == 0);
-	t0 = rt_now();
 	CHECK(rcb_synchronize() == 0);
 	gp_ms = (rt_now() - t0) * 1e3;
 	pthread_join(w, NULL);
@@ -100,7 +106,8 @@ int main(void)
 	pthread_join(h, NULL);
 	CHECK(rcb_boost_stats(&s) == 0);
 	printf("pi backend, reader blocked on an app PI mutex whose holder a 2 s hog "
-	       "preempts: grace period %.1f ms, holder boosted: %d, pi_boosts %ld\n",
+	       "preempts: reader start to grace period end %.1f ms, holder "
+	       "boosted: %d, pi_boosts %ld\n",
 	       gp_ms, atomic_load(&holder_boosted), s.pi_boosts);
 	CHECK(gp_ms < 1000);
 	CHECK(atomic_load(&holder_boosted));
