@@ -22,14 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define CHECK(c)                                                             \
-	do {                                                                 \
-		if (!(c)) {                                                  \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #c);                     \
-			exit(1);                                             \
-		}                                                            \
-	} while (0)
+#include "tests/check.h"
 
 #define NTHREADS 3
 #define PER_THREAD 3000

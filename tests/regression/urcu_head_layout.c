@@ -16,14 +16,7 @@
 
 #include "urcu_head_layout.h"
 
-#define CHECK(c)                                                             \
-	do {                                                                 \
-		if (!(c)) {                                                  \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #c);                     \
-			exit(1);                                             \
-		}                                                            \
-	} while (0)
+#include "tests/check.h"
 
 #define CANARY 0x5a5aa5a5c3c33c3cUL
 #define N 2000
