@@ -512,8 +512,12 @@ int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
 		pthread_attr_destroy(&a);
 		pthread_attr_init(&a);
 		err = pthread_create(&w->thread, &a, worker_thread, w);
+		rt = false;
 	}
 	pthread_attr_destroy(&a);
+	/* Booster mode (callback_boost.c): not for a worker the
+	 * application placed at real-time priority or that polls. */
+	w->cbboost = !rt && !(w->flags & RCB_WORKER_RT);
 	if (err) {
 		if (w == &rcb__cb_default)
 			fprintf(stderr, "rcuboost: cannot start the callback thread: %s\n",
@@ -649,7 +653,7 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 	/* [CBB-K] Booster mode: booster 0 sleeps without timeout; load
 	 * after the seq_cst exchange in enqueue(), pairs with [BST-IDL]
 	 * (callback_boost.c B5). */
-	if (RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)))
+	if (RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)) && w->cbboost)
 		rcb__cb_boost_kick();
 	rcb_read_unlock();
 	/* Memory pressure: the boosters learn of it now, not a period

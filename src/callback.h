@@ -70,6 +70,9 @@ struct rcb_worker {
 	 * state, what to restore and what was set (owned by whoever
 	 * moved bstate to BUSY), and booster 0's last sample. */
 	_Atomic int bstate;
+	/* Booster mode applies (neither RCB_WORKER_RT nor a real-time
+	 * policy): set with started, under rcb__cb_lock. */
+	bool cbboost;
 	struct rcb__sched_attr borig, bset;
 	bool bs_work;
 	uint64_t bs_ns;
