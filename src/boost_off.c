@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "callback.h"
 #include "internal.h"
 
 RCB_API void rcb__preempt_boost(void)
@@ -110,5 +111,18 @@ void rcb__expedite_request(unsigned long gp, int level)
 }
 
 void rcb__expedite_end(void)
+{
+}
+
+/* Booster mode of the callback workers (callback_boost.c): no booster. */
+_Atomic int rcb__cb_boost_idle;
+_Atomic long rcb__cb_boosts, rcb__cb_unboosts;
+
+void rcb__cb_unboost_self(struct rcb_worker *w)
+{
+	(void)w;
+}
+
+void rcb__cb_boost_kick(void)
 {
 }

@@ -57,6 +57,7 @@
 #include <unistd.h>
 
 #include "boost.h"
+#include "callback.h"
 
 static pthread_mutex_t booster_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic bool booster_started; /* created, not joined */
@@ -208,14 +209,30 @@ void rcb__booster_note_queued(void)
  * or the stop (invariant 3): no timeout, except booster 0's statistics
  * interval.  @wake: booster_wake as read before the loop's checks.
  */
-static void booster_idle(struct rcb__booster *b, int wake)
+static void booster_idle(struct rcb__booster *b, int wake, bool cb_watch,
+			 uint64_t now, uint64_t period_ns)
 {
+	static uint64_t cb_untimed_ns; /* booster 0's alone */
 	uint64_t timeout = 0;
+	bool cb_idle = false;
 
 	if (b->id == 0 && rcb__settings.stats_interval_s)
 		timeout = rcb__settings.stats_interval_s * 1000000000ull;
 	if (b->id == 0 && rcb__settings.pressure_psi)
 		timeout = 100000000ull; /* pressure.c reads PSI every 100 ms */
+	if (b->id == 0 && rcb__settings.boost > 0) {
+		/* Booster mode (callback_boost.c B5): a worker has work, or
+		 * we slept untimed less than a period ago: look again in a
+		 * period.  Else sleep untimed, producers wake us. */
+		if (cb_watch || now - cb_untimed_ns < period_ns) {
+			if (!timeout || timeout > period_ns)
+				timeout = period_ns;
+		} else {
+			cb_untimed_ns = now;
+			cb_idle = true;
+			rcb_store_relaxed(&rcb__cb_boost_idle, 1);
+		}
+	}
 	rcb_add_relaxed(&boosters_idle, 1);
 	/* [BST-IDL] Our idle count is ordered before the re-check of the
 	 * grace period's wait: store-buffering against its "wait_start =
@@ -223,8 +240,11 @@ static void booster_idle(struct rcb__booster *b, int wake)
 	 * either we see the grace period waiting, or it sees us idle and
 	 * bumps booster_wake, which the futex wait compares with @wake. */
 	rcb_fence_seq_cst();
-	if (booster_is_idle(b))
+	/* [CBB-I] also: the workers' queues after rcb__cb_boost_idle. */
+	if (booster_is_idle(b) && !(cb_idle && rcb__cb_boost_any_work()))
 		rcb__futex_wait(&booster_wake, wake, timeout);
+	if (cb_idle)
+		rcb_store_relaxed(&rcb__cb_boost_idle, 0);
 	rcb_add_relaxed(&boosters_idle, -1);
 }
 
@@ -236,6 +256,7 @@ static void *rcu_booster(void *arg)
 	uint64_t last_print = rcb__now_ns();
 	char name[16];
 	int err, seen_wake;
+	bool cb_watch = false;
 
 	snprintf(name, sizeof(name), b->id ? "rcuboost-boost%d" : "rcuboost-boost",
 		 b->id);
@@ -280,6 +301,10 @@ static void *rcu_booster(void *arg)
 			rcb__pressure_update(now);
 		idle = wake == seen_wake && booster_is_idle(b);
 		seen_wake = wake;
+		/* Booster mode (callback_boost.c): callback workers held up
+		 * by preemption. */
+		if (b->id == 0)
+			cb_watch = rcb__cb_boost_pass(prio, now, period_ns);
 		if (!idle) {
 			/* The application may have dropped its privileges
 			 * since the last pass (setuid() clears our
@@ -313,7 +338,7 @@ static void *rcu_booster(void *arg)
 			last_print = now;
 		}
 		if (idle)
-			booster_idle(b, wake);
+			booster_idle(b, wake, cb_watch, now, period_ns);
 		else
 			rcb__futex_wait(&booster_wake, wake,
 					rcb__pressure_active() ? 1000000 : period_ns);

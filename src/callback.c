@@ -293,6 +293,9 @@ static void wait_for_work(struct rcb_worker *w)
 			rcb_store_relaxed(&w->futex, 0);
 			break;
 		}
+		/* Booster mode: no boost outlives the work (callback_boost.c
+		 * B3; [CBB-S] follows the seq_cst store of -1 above). */
+		rcb__cb_unboost_self(w);
 		rcb__futex_wait(&w->futex, -1, 0);
 		rcb_store_relaxed(&w->futex, 0);
 	}
@@ -438,6 +441,7 @@ static void *worker_thread(void *arg)
 				    rcb_load_relaxed(&w->invoked) - n0);
 	}
 	(void)rcb_unregister_thread(); /* -ENOENT unless a callback read */
+	rcb__cb_unboost_self(w); /* callback_boost.c B3 */
 	self->cb_running = NULL;
 	return NULL;
 }
@@ -508,8 +512,12 @@ int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
 		pthread_attr_destroy(&a);
 		pthread_attr_init(&a);
 		err = pthread_create(&w->thread, &a, worker_thread, w);
+		rt = false;
 	}
 	pthread_attr_destroy(&a);
+	/* Booster mode (callback_boost.c): not for a worker the
+	 * application placed at real-time priority or that polls. */
+	w->cbboost = !rt && !(w->flags & RCB_WORKER_RT);
 	if (err) {
 		if (w == &rcb__cb_default)
 			fprintf(stderr, "rcuboost: cannot start the callback thread: %s\n",
@@ -642,6 +650,11 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 	 * its -1 and wake it. */
 	if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1))
 		wake_thread(w);
+	/* [CBB-K] Booster mode: booster 0 sleeps without timeout; load
+	 * after the seq_cst exchange in enqueue(), pairs with [BST-IDL]
+	 * (callback_boost.c B5). */
+	if (RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)) && w->cbboost)
+		rcb__cb_boost_kick();
 	rcb_read_unlock();
 	/* Memory pressure: the boosters learn of it now, not a period
 	 * later (booster.c). */

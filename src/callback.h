@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "internal.h"
 
@@ -65,6 +66,17 @@ struct rcb_worker {
 	 * thread's alone.  invoked: callbacks it ran, for the policy. */
 	struct rcb__gp_policy gpp;
 	_Atomic unsigned long long invoked;
+	/* Booster mode (callback_boost.c, invariants B1-B5): the boost
+	 * state, what to restore and what was set (owned by whoever
+	 * moved bstate to BUSY), and booster 0's last sample. */
+	_Atomic int bstate;
+	/* Booster mode applies (neither RCB_WORKER_RT nor a real-time
+	 * policy): set with started, under rcb__cb_lock. */
+	bool cbboost;
+	struct rcb__sched_attr borig, bset;
+	bool bs_work;
+	uint64_t bs_ns;
+	long long bs_run_ns;
 };
 
 extern struct rcb_worker rcb__cb_default;
@@ -111,6 +123,23 @@ bool rcb__cb_queue_empty(struct rcb_worker *w);
 struct rcb_worker *rcb__cb_pick(void);
 /* Is @w a live worker?  rcb__cb_lock held. */
 bool rcb__cb_listed(struct rcb_worker *w);
+
+/*
+ * callback_boost.c (booster mode; stand-ins in boost_off.c).
+ * rcb__cb_boost_pass(): booster 0 samples the workers and raises one
+ * held up by preemption; true if any worker has work (or it could not
+ * look).  rcb__cb_boost_any_work(): the same look, without sampling.
+ * rcb__cb_unboost_self(): the worker, after announcing its sleep on an
+ * empty queue or as its thread ends, restores a boost it has.
+ * rcb__cb_boost_idle: booster 0 sleeps without timeout (B5); a producer
+ * that sees it after its enqueue calls rcb__cb_boost_kick().
+ */
+bool rcb__cb_boost_pass(int prio, uint64_t now, uint64_t period_ns);
+bool rcb__cb_boost_any_work(void);
+void rcb__cb_unboost_self(struct rcb_worker *w);
+void rcb__cb_boost_kick(void);
+extern _Atomic int rcb__cb_boost_idle;
+extern _Atomic long rcb__cb_boosts, rcb__cb_unboosts;
 
 /* The function of every barrier marker: how a node is known as one. */
 void rcb__cb_barrier_reached(struct rcb_head *h);

@@ -164,6 +164,49 @@ const struct bench_scenario bench_scenario_defer = {
 
 #define POLL_BATCH 4096
 
+/* Cold rcb_start_poll() with the calling thread's callbacks going to a
+ * polling worker (RCB_WORKER_RT: its producers make no system call, so
+ * neither does the request): the cost without the futex wake-up of a
+ * sleeping callback thread.  0 if the worker cannot be made. */
+static double measure_cold_rtworker(unsigned int cold_max, uint64_t *c)
+{
+	struct rcb_worker_attr a = { .size = sizeof(a), .flags = RCB_WORKER_RT };
+	struct rcb_worker *w;
+	uint64_t end, t0, ns = 0, n = 0;
+
+	if (rcb_worker_create(&a, &w) != 0)
+		return 0;
+	if (rcb_worker_set_thread(w) != 0) {
+		(void)rcb_worker_destroy(w);
+		return 0;
+	}
+	end = tool_now_ns() + 2000000000ull;
+	while (n < cold_max && tool_now_ns() < end) {
+		while (rcb_poll_state(*c) != 1 && tool_now_ns() < end)
+			tool_sleep_ns(20000);
+		t0 = tool_now_ns();
+		*c = rcb_start_poll();
+		ns += tool_now_ns() - t0;
+		n++;
+	}
+	while (rcb_poll_state(*c) != 1 && tool_now_ns() < end)
+		tool_sleep_ns(20000);
+	(void)rcb_worker_set_thread(NULL);
+	(void)rcb_worker_destroy(w);
+	return n ? (double)ns / (double)n : 0;
+}
+
+static int measure_poll_rtworker(const struct tool_peer *f,
+				 const struct bench_params *p, double *out)
+{
+	uint64_t c = rcb_start_poll();
+
+	if (f != &tool_peer_rcuboost)
+		return -1;
+	out[0] = measure_cold_rtworker(p->warmup ? 2 : p->quick ? 10 : 100, &c);
+	return out[0] > 0 ? 0 : -1;
+}
+
 static int measure_poll(const struct tool_peer *f, const struct bench_params *p,
 			double *out)
 {
@@ -230,13 +273,17 @@ static const struct bench_test poll_tests[] = {
 	    { "poll.state.done", "ns/op", BENCH_LOWER, 0, NULL },
 	    { "poll.start", "ns/op", BENCH_LOWER, 0, NULL },
 	    { "poll.start.cold", "ns/op", BENCH_LOWER, 0, NULL } } },
+	{ "poll.rtworker", measure_poll_rtworker, 1,
+	  { { "poll.start.cold.rtworker", "ns/op", BENCH_LOWER, 0, NULL } } },
 };
 
 const struct bench_scenario bench_scenario_poll = {
 	.name = "poll",
 	.help = "poll: rcuboost's polled grace periods (liburcu 0.13 has none): rcb_poll_state()\n"
 		"  on a cookie not elapsed and on one elapsed, rcb_start_poll() back to back, and\n"
-		"  a cold rcb_start_poll() that queues its request.  Figures: ns per call.\n"
+		"  a cold rcb_start_poll() that queues its request (to the default callback\n"
+		"  thread, asleep: one futex wake-up; to a polling RCB_WORKER_RT worker of the\n"
+		"  calling thread: no system call).  Figures: ns per call.\n"
 		"  Goals (issue 13, absolute): poll_state <= 20 ns, start_poll <= 1 us.",
 	BENCH_TESTS(poll_tests),
 };

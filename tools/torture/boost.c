@@ -647,6 +647,43 @@ int torture_boost_start(void)
 	hog_started = true;
 	return 0;
 }
+/*
+ * The callback workers (booster mode raises one held up by the hog,
+ * src/callback_boost.c) are back at normal attributes once the updaters'
+ * rcb_barrier() drained them: a worker lowers itself before it sleeps,
+ * so allow it a generous second.  Skipped under RCUBOOST_CALLBACK_PRIO.
+ */
+static void check_workers(void)
+{
+	const char *cp = getenv("RCUBOOST_CALLBACK_PRIO");
+	struct tool_sattr want = { .policy = SCHED_OTHER }, cur;
+	pid_t tids[16];
+	int n;
+
+	if (cp && atoi(cp) > 0)
+		return;
+	n = rcb_callback_tids(tids, 16);
+	for (int i = 0; i < n && i < 16; i++) {
+		uint64_t end = tool_now_ns() + 1000 * NS_PER_MS;
+		int err;
+
+		while ((err = tool_sattr_get(tids[i], &cur)) == 0 &&
+		       !tool_sattr_same(&cur, &want) && tool_now_ns() < end)
+			tool_sleep_ns(NS_PER_MS);
+		torture_add(&tstate.boost.worker_checks, 1);
+		if (err == -ESRCH)
+			continue; /* stopped meanwhile */
+		if (err)
+			boost_rt_error("callback worker", (unsigned int)i,
+				       "sched_getattr", err);
+		else if (!tool_sattr_same(&cur, &want))
+			torture_error(TORTURE_ERR_boost_residual,
+				      "callback worker %d (tid %d) 1 s after the updaters' barrier: %s prio %u nice %d, expected SCHED_OTHER nice 0",
+				      i, (int)tids[i], cur.policy == SCHED_FIFO ? "SCHED_FIFO" : cur.policy == SCHED_RR ? "SCHED_RR" : "other",
+				      cur.prio, cur.nice);
+	}
+}
+
 void torture_boost_finish(void)
 {
 	for (unsigned int i = 0; i < readers_started; i++)
@@ -655,6 +692,8 @@ void torture_boost_finish(void)
 		pthread_join(spawner_thread, NULL);
 	for (unsigned int i = 0; i < updaters_started; i++)
 		pthread_join(upd_threads[i], NULL);
+	if (updaters_started)
+		check_workers();
 	if (hog_started)
 		pthread_join(hog_thread, NULL);
 	atomic_store(&ticker_stop, true);

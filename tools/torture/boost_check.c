@@ -262,6 +262,10 @@ void torture_boost_report(FILE *f)
 		(double)torture_get(&b->cb_max_us) / 1e3,
 		tstate.opt.boost_bound_ms, torture_get(&b->syncs),
 		(double)torture_get(&b->sync_max_us) / 1e3);
+	fprintf(f, "Boost Updaters: prio=%u synchronize=%lu expedited=%lu polled=%lu cond=%lu workers_checked=%lu\n",
+		tstate.opt.boost_upd_prio, torture_get(&b->sync_modes[0]),
+		torture_get(&b->sync_modes[1]), torture_get(&b->sync_modes[2]),
+		torture_get(&b->sync_modes[3]), torture_get(&b->worker_checks));
 	fprintf(f, "Boost Callback Latency (ms <10 <25 <50 <100 <250 <500 <1000 <2000 more):");
 	for (int i = 0; i < TORTURE_BOOST_LAT_BUCKETS; i++)
 		fprintf(f, " %lu", torture_get(&b->cb_lat[i]));
@@ -294,7 +298,12 @@ void torture_boost_report_json(FILE *f)
 		torture_get(&b->syncs), (double)torture_get(&b->sync_max_us) / 1e3);
 	for (int i = 0; i < TORTURE_BOOST_LAT_BUCKETS; i++)
 		fprintf(f, "%s%lu", i ? ", " : "", torture_get(&b->cb_lat[i]));
-	fprintf(f, "], \"stats\": ");
+	fprintf(f, "], \"updater_prio\": %u, \"sync_modes\": [%lu, %lu, %lu, %lu], "
+		"\"workers_checked\": %lu",
+		tstate.opt.boost_upd_prio, torture_get(&b->sync_modes[0]),
+		torture_get(&b->sync_modes[1]), torture_get(&b->sync_modes[2]),
+		torture_get(&b->sync_modes[3]), torture_get(&b->worker_checks));
+	fprintf(f, ", \"stats\": ");
 	if (b->stats_err) {
 		fprintf(f, "null}");
 		return;

@@ -130,20 +130,71 @@ static void cb_queue(struct boost_cb **fl, unsigned long *seq)
 	fl[i] = c;
 }
 
-static void timed_synchronize(unsigned int idx)
+/* Wait for cookie @c by polling it, against twice the bound (a
+ * request that never starts a grace period shows here), then check that
+ * rcb_cond_synchronize() on it does not wait. */
+static int poll_wait(unsigned int idx, uint64_t c)
 {
-	uint64_t t0 = tool_now_ns(), dt;
-	int err = rcb_synchronize();
+	uint64_t end = tool_now_ns() + 2 * tstate.opt.boost_bound_ms * NS_PER_MS;
+	int r;
 
+	while ((r = rcb_poll_state(c)) == 0 && tool_now_ns() < end)
+		tool_sleep_ns(NS_PER_MS / 4);
+	if (r < 0) {
+		torture_error(TORTURE_ERR_api, "rcb_poll_state returned %d", r);
+		return r;
+	}
+	if (r == 0) {
+		torture_error(TORTURE_ERR_boost_late,
+			      "updater %u: the cookie of rcb_start_poll() not elapsed after %u ms",
+			      idx, 2 * tstate.opt.boost_bound_ms);
+		return 0;
+	}
+	return rcb_cond_synchronize(c);
+}
+
+/*
+ * One grace-period wait, of the kind @mode (the updaters rotate through
+ * them, issue 13): rcb_synchronize(), rcb_synchronize_expedited(),
+ * rcb_start_poll() polled to completion, rcb_cond_synchronize() on a
+ * fresh rcb_get_state().  With --boost-updater-prio and
+ * RCUBOOST_INHERIT=1 the updater lends its priority in the three that
+ * wait (the residual checks then cover the loans).
+ */
+static void timed_synchronize(unsigned int idx, unsigned int mode)
+{
+	static const char *const names[4] = {
+		"rcb_synchronize", "rcb_synchronize_expedited",
+		"rcb_start_poll/rcb_poll_state", "rcb_cond_synchronize",
+	};
+	uint64_t t0 = tool_now_ns(), dt;
+	int err;
+
+	mode %= 4;
+	switch (mode) {
+	case 0:
+		err = rcb_synchronize();
+		break;
+	case 1:
+		err = rcb_synchronize_expedited();
+		break;
+	case 2:
+		err = poll_wait(idx, rcb_start_poll());
+		break;
+	default:
+		err = rcb_cond_synchronize(rcb_get_state());
+		break;
+	}
 	dt = tool_now_ns() - t0;
 	if (err)
-		torture_error(TORTURE_ERR_api, "rcb_synchronize returned %d", err);
+		torture_error(TORTURE_ERR_api, "%s returned %d", names[mode], err);
 	torture_add(&tstate.boost.syncs, 1);
+	torture_add(&tstate.boost.sync_modes[mode], 1);
 	max_store(&tstate.boost.sync_max_us, (unsigned long)(dt / 1000));
 	if (dt > tstate.opt.boost_bound_ms * NS_PER_MS)
 		torture_error(TORTURE_ERR_boost_late,
-			      "updater %u: rcb_synchronize() took %.1f ms (bound %u ms); hog %s",
-			      idx, (double)dt / 1e6, tstate.opt.boost_bound_ms,
+			      "updater %u: %s took %.1f ms (bound %u ms); hog %s",
+			      idx, names[mode], (double)dt / 1e6, tstate.opt.boost_bound_ms,
 			      atomic_load(&tstate.boost.hog_on) ? "on" : "off");
 }
 
@@ -154,19 +205,26 @@ void *boost_updater_fn(void *arg)
 	uint64_t drain_end;
 	struct boost_cb *fl[UPD_INFLIGHT] = { NULL };
 	unsigned long seq = 0;
+	unsigned int mode = idx;
+	struct tool_sattr rt = { .policy = SCHED_FIFO,
+				 .prio = tstate.opt.boost_upd_prio };
 	uint64_t r;
 	int err;
 
 	tool_name_thread("rcbt-bupd", (int)idx);
 	if (!boost_pin_self(boost_upd_cpu))
 		boost_rt_error("updater", idx, "cannot pin", -EINVAL);
+	/* Real-time updater (bounded: it sleeps a millisecond a turn and
+	 * stops with the phase), pinned to the CPU without the hog. */
+	if (rt.prio && (err = boost_sched_set(SCHED_FIFO, (int)rt.prio, 0)))
+		boost_rt_error("updater", idx, "sched_setattr", err);
 	while (!boost_stopping()) {
 		cb_poll(fl, idx);
 		r = tool_rand(&rng);
 		if (r % 4 == 0)
 			cb_queue(fl, &seq);
 		if (r % 64 == 1)
-			timed_synchronize(idx);
+			timed_synchronize(idx, mode++);
 		tool_sleep_ns(NS_PER_MS);
 	}
 	/* Wait for the rest, still against the bound, then make sure with
@@ -182,5 +240,12 @@ void *boost_updater_fn(void *arg)
 		torture_error(TORTURE_ERR_barrier,
 			      "updater %u: callbacks not invoked after rcb_barrier()",
 			      idx);
+	/* A waiter lends its priority; it never gets another. */
+	if (rt.prio) {
+		torture_boost_check_attrs(&rt, TORTURE_ERR_boost_residual, "updater",
+					  idx, "after its last wait");
+		if ((err = boost_sched_set(SCHED_OTHER, 0, 0)))
+			boost_rt_error("updater", idx, "sched_setattr", err);
+	}
 	return NULL;
 }

@@ -49,7 +49,12 @@ static const char usage_text[] =
 	"                           boost statistics (RCUBOOST_MACHINE selects 3 or 8)\n"
 	"      --boost-readers=N    readers on the hog CPU (default 4; SCHED_OTHER and\n"
 	"                           SCHED_FIFO 1..10 in turn)\n"
-	"      --boost-updaters=N   callback updaters (default 1)\n"
+	"      --boost-updaters=N   callback updaters (default 1); their grace-period\n"
+	"                           waits rotate: rcb_synchronize(), _expedited(),\n"
+	"                           rcb_start_poll() polled to completion, and\n"
+	"                           rcb_cond_synchronize() on rcb_get_state()\n"
+	"      --boost-updater-prio=P  updaters run SCHED_FIFO P (default 0: normal;\n"
+	"                           with RCUBOOST_INHERIT=1 they lend P to readers)\n"
 	"      --boost-hog-prio=P   the hog's SCHED_FIFO priority (default 40; must be\n"
 	"                           below the boosted priority, booster's minus one)\n"
 	"      --boost-on-ms=MS     longest hog burst, 10..1000 (default 500; bursts\n"
@@ -130,6 +135,7 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 		TOOL_OPT_FLAG("boost", 0, o->boost),
 		TOOL_OPT_NUM("boost-readers", 0, o->boost_readers, 1, 16),
 		TOOL_OPT_NUM("boost-updaters", 0, o->boost_updaters, 1, 8),
+		TOOL_OPT_NUM("boost-updater-prio", 0, o->boost_upd_prio, 0, 98),
 		TOOL_OPT_NUM("boost-hog-prio", 0, o->boost_hog_prio, 1, 98),
 		TOOL_OPT_NUM("boost-on-ms", 0, o->boost_on_ms, 10, 1000),
 		TOOL_OPT_NUM("boost-off-ms", 0, o->boost_off_ms, 10, 10000),

@@ -106,6 +106,7 @@ struct torture_opts {
 	unsigned int boost_off_ms;
 	unsigned int boost_bound_ms;
 	unsigned int boost_app_pct; /* boosted long sections that change attrs */
+	unsigned int boost_upd_prio; /* updaters' SCHED_FIFO priority, 0: normal */
 	int expect_machine;     /* 0: any */
 };
 
@@ -135,6 +136,9 @@ struct torture_boost_state {
 	_Atomic unsigned long cb_max_us;
 	_Atomic unsigned long syncs;
 	_Atomic unsigned long sync_max_us;
+	/* The updaters' grace-period waits by kind (boost_update.c). */
+	_Atomic unsigned long sync_modes[4];
+	_Atomic unsigned long worker_checks; /* callback workers checked */
 	int booster_prio;  /* the booster's priority when the phase began */
 	int boosted_prio;  /* SCHED_FIFO priority of a boosted reader (first level) */
 	int boosted_ceiling; /* highest, with escalation */
