@@ -391,6 +391,87 @@ static void run_signal(void)
 	pthread_join(t, NULL);
 }
 
+/* Cost-model check (doc/scale.md): the grace period with N registered
+ * threads asleep outside any section, in virtual time, to compare with
+ * rcuboost-bench scale on the real machine. */
+static volatile int gp_registered;
+
+static void *idle_reader(void *arg)
+{
+	struct timespec ts = { 10, 0 };
+
+	(void)arg;
+	sim_name("idle");
+	if (rcb_register_thread() != 0)
+		sim_fail("rcb_register_thread failed");
+	gp_registered++;
+	nanosleep(&ts, NULL);
+	rcb_unregister_thread();
+	return NULL;
+}
+
+static void run_gp(void)
+{
+	pthread_t t[64];
+	uint64_t t0;
+	int k = 20;
+
+	if (rcb_init(NULL) != 0)
+		sim_fail("rcb_init failed");
+	for (int i = 0; i < nreaders; i++)
+		pthread_create(&t[i], NULL, idle_reader, NULL);
+	while (gp_registered < nreaders) {
+		struct timespec ts = { 0, 1000 };
+
+		nanosleep(&ts, NULL); /* lets them run at any switch rate */
+	}
+	if (rcb_register_thread() != 0)
+		sim_fail("rcb_register_thread failed");
+	rcb_synchronize(); /* warm-up */
+	t0 = sim_now();
+	for (int i = 0; i < k; i++)
+		if (rcb_synchronize() != 0)
+			sim_fail("rcb_synchronize failed");
+	printf("gp registered=%d ns=%llu ", nreaders + 1,
+	       (unsigned long long)((sim_now() - t0) / (uint64_t)k));
+	/* The sleepers are not joined: the run ends here. */
+}
+
+/* --costs FILE: "name ns" lines, rcuboost-calib's names plus "point". */
+static int load_costs(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char name[64];
+	double v;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fscanf(f, "%63s %lf", name, &v) == 2) {
+		uint64_t ns = (uint64_t)(v + 0.5);
+
+		if (!strcmp(name, "point"))
+			sim_opts.step_ns = ns;
+		else if (!strcmp(name, "membarrier"))
+			sim_opts.cost_membarrier = ns;
+		else if (!strcmp(name, "membarrier_ipi"))
+			sim_opts.cost_membarrier_ipi = ns;
+		else if (!strcmp(name, "ipi_send"))
+			sim_opts.cost_ipi_send = ns;
+		else if (!strcmp(name, "getattr"))
+			sim_opts.cost_getattr = ns;
+		else if (!strcmp(name, "setattr")) /* calib: a pair */
+			sim_opts.cost_setattr = ns / 2;
+		else if (!strcmp(name, "proc_cpu"))
+			sim_opts.cost_proc = ns;
+		else if (!strcmp(name, "futex_wake"))
+			sim_opts.cost_futex_wake = ns;
+	}
+	fclose(f);
+	return 0;
+}
+
 /* ---- driver ----------------------------------------------------------- */
 
 static const char *const workloads[] = { "rw", "hog", "shutdown", "signal" };
@@ -425,6 +506,8 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 		run_shutdown();
 	else if (!strcmp(wl, "signal"))
 		run_signal();
+	else if (!strcmp(wl, "gp"))
+		run_gp();
 	else {
 		fprintf(stderr, "rcuboost-sim: unknown workload %s\n", wl);
 		_exit(2);
@@ -443,7 +526,11 @@ static void usage(FILE *f)
 		"  --seed N          first seed (default 1)\n"
 		"  --seeds N         number of seeds (default 1)\n"
 		"  --workload W      rw, hog, shutdown, signal or mix (default: mix,\n"
-		"                    the seed chooses)\n"
+		"                    the seed chooses); gp: the grace period with\n"
+		"                    --readers N (<= 60) registered sleepers, in\n"
+		"                    virtual ns (cost-model check, doc/scale.md)\n"
+		"  --costs FILE      cost model: \"name ns\" lines (rcuboost-calib\n"
+		"                    output, plus \"point\": ns per simulation point)\n"
 		"  --cpus N          virtual CPUs (default: the seed chooses 1-4)\n"
 		"  --switch PM       per-mille chance of a switch at each point\n"
 		"                    (default: the seed chooses)\n"
@@ -471,7 +558,8 @@ int main(int argc, char **argv)
 		{ "boost", 0, 0, 'b' },     { "vtime-ms", 1, 0, 't' },
 		{ "trace", 1, 0, 'T' },     { "keep-going", 0, 0, 'k' },
 		{ "quiet", 0, 0, 'q' },     { "verbose", 0, 0, 'v' },
-		{ "max-points", 1, 0, 'M' }, { "help", 0, 0, 'h' },      { 0, 0, 0, 0 },
+		{ "max-points", 1, 0, 'M' }, { "help", 0, 0, 'h' },
+		{ "costs", 1, 0, 'C' },     { 0, 0, 0, 0 },
 	};
 	unsigned long long seed = 1, nseeds = 1, s, failed = 0, first = 0;
 	int ncpu = 0, sw = -1, c, keep = 0, quiet = 0;
@@ -494,11 +582,16 @@ int main(int argc, char **argv)
 		case 'k': keep = 1; break;
 		case 'q': quiet = 1; break;
 		case 'v': sim_opts.verbose = true; break;
+		case 'C':
+			if (load_costs(optarg))
+				return 2;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (ncpu < 0 || ncpu > 16 || nreaders < 0 || nreaders > 8 ||
+	if (ncpu < 0 || ncpu > 16 || nreaders < 0 ||
+	    nreaders > (!strcmp(workload, "gp") ? 60 : 8) ||
 	    nupdaters < 0 || nupdaters > 4 || rounds < 1 ||
 	    rounds * (nupdaters + 1) > NOBJ / 2) {
 		fprintf(stderr, "rcuboost-sim: bad size option\n");

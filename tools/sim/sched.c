@@ -100,12 +100,11 @@ int __wrap_rcb__sched_last_cpu(pid_t tid);
 struct sim_opts sim_opts = {
 	.seed = 1, .ncpu = 2, .switch_pm = 100,
 	.vtime_limit = 20ull * 1000 * 1000 * 1000, .trace_lines = 40,
-	.max_points = 2000000,
+	.max_points = 2000000, .step_ns = 50,
 };
 unsigned long sim_boost_after_exit;
 
 #define MAXT 64
-#define STEP_NS 50
 #define VT_BASE 1000000000ull
 
 enum { T_FREE, T_RUN, T_BLOCK, T_DEAD };
@@ -458,7 +457,7 @@ static void point(struct st *s, const char *file, int line, bool sig)
 {
 	npoints++;
 	atomic_store_explicit(&progress, npoints, memory_order_relaxed);
-	vtime += STEP_NS;
+	vtime += sim_opts.step_ns;
 	tr(s->id, 'P', file, line, 0);
 	check_time();
 	expire();
@@ -946,6 +945,7 @@ int __wrap_rcb__sched_last_cpu(pid_t tid)
 
 	if (!me)
 		return __real_rcb__sched_last_cpu(tid);
+	vtime += sim_opts.cost_proc;
 	t = by_tid(tid, &dead);
 	if (!t)
 		return -1;
@@ -993,6 +993,22 @@ int __wrap_clock_nanosleep(clockid_t c, int flags, const struct timespec *req,
 
 /* ---- system calls ------------------------------------------------------ */
 
+/* Cost model: an IPI for each other virtual CPU running one of our
+ * threads (runnable threads other than the caller, at most ncpu - 1). */
+static uint64_t membarrier_cost(void)
+{
+	int others = 0;
+
+	for (int i = 0; i < MAXT; i++)
+		if (T[i].state == T_RUN && &T[i] != me)
+			others++;
+	if (others > sim_opts.ncpu - 1)
+		others = sim_opts.ncpu - 1;
+	if (!others)
+		return sim_opts.cost_membarrier;
+	return sim_opts.cost_membarrier_ipi + (uint64_t)(others - 1) * sim_opts.cost_ipi_send;
+}
+
 static long sim_futex(int *uaddr, int op, int val, const struct timespec *t)
 {
 	int cmd = op & FUTEX_CMD_MASK;
@@ -1012,6 +1028,7 @@ static long sim_futex(int *uaddr, int op, int val, const struct timespec *t)
 	case FUTEX_WAKE: {
 		int n = wake_on(W_FUTEX, uaddr, val);
 
+		vtime += sim_opts.cost_futex_wake;
 		point(me, "futex_wake", 0, true);
 		return n;
 	}
@@ -1039,10 +1056,12 @@ static long sim_sched_attr(long nr, pid_t tid, struct sim_sched_attr *a)
 		a->size = sizeof(*a);
 		a->sched_policy = (uint32_t)t->policy;
 		a->sched_priority = (uint32_t)t->prio;
+		vtime += sim_opts.cost_getattr;
 		point(me, "sched_getattr", 0, true);
 		return 0;
 	}
 	set_prio(t, (int)a->sched_policy, (int)a->sched_priority);
+	vtime += sim_opts.cost_setattr;
 	point(me, "sched_setattr", 0, true);
 	return 0;
 }
@@ -1064,6 +1083,7 @@ long __wrap_syscall(long nr, ...)
 					 (const struct timespec *)a[3]);
 		case SYS_membarrier:
 			if ((int)a[0] == MEMBARRIER_CMD_PRIVATE_EXPEDITED) {
+				vtime += membarrier_cost();
 				point(me, "membarrier", 0, true);
 				return 0;
 			}
