@@ -517,6 +517,124 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 	sim_pass();
 }
 
+/* ---- systematic mode ---------------------------------------------------- */
+
+static int parse_schedule(const char *arg)
+{
+	const char *p = arg;
+
+	sim_opts.systematic = true;
+	sim_opts.npreempt = 0;
+	while (*p) {
+		unsigned int at, alt;
+		int used;
+
+		if (sim_opts.npreempt == 8 || sscanf(p, "%u:%u%n", &at, &alt, &used) != 2 || !at)
+			return -1;
+		sim_opts.preempt[sim_opts.npreempt].at = at;
+		sim_opts.preempt[sim_opts.npreempt++].alt = alt;
+		p += used;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+struct sys_item {
+	int n;
+	struct sim_preempt p[8];
+};
+
+/*
+ * Every schedule with at most @k preemptions of seed @seed's run, each
+ * once, depth first (sched.c, sys_choose(), says why each is reached
+ * exactly once), up to @max schedules.  Returns the failures.
+ */
+static unsigned long long systematic(unsigned long long seed, int k, int ncpu,
+				     int quiet, int keep, unsigned long long max,
+				     unsigned long long *explored)
+{
+	struct sys_item *stack = malloc(sizeof(*stack) * 1024);
+	size_t sp = 0, cap = 1024;
+	unsigned long long failed = 0;
+
+	*explored = 0;
+	if (!stack)
+		return 1;
+	stack[sp++] = (struct sys_item){ 0 };
+	while (sp && *explored < max) {
+		struct sys_item it = stack[--sp];
+		struct { unsigned int at, alts; } rec;
+		int fd[2], st;
+		pid_t pid;
+		FILE *in;
+
+		if (pipe(fd)) {
+			perror("pipe");
+			break;
+		}
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			break;
+		}
+		if (pid == 0) {
+			close(fd[0]);
+			if (quiet && !freopen("/dev/null", "w", stdout))
+				_exit(2);
+			sim_opts.systematic = true;
+			sim_opts.npreempt = it.n;
+			memcpy(sim_opts.preempt, it.p, sizeof(it.p));
+			sim_opts.report_fd = fd[1];
+			run_one(seed, workload, ncpu, 0);
+		}
+		close(fd[1]);
+		in = fdopen(fd[0], "r");
+		while (in && fread(&rec, sizeof(rec), 1, in) == 1) {
+			if (it.n >= k)
+				continue;
+			for (unsigned int a = 0; a < rec.alts; a++) {
+				if (sp == cap) {
+					void *n = realloc(stack, sizeof(*stack) * cap * 2);
+
+					if (!n) {
+						fprintf(stderr, "rcuboost-sim: out of memory\n");
+						exit(2);
+					}
+					stack = n;
+					cap *= 2;
+				}
+				stack[sp] = it;
+				stack[sp].p[it.n].at = rec.at;
+				stack[sp].p[it.n].alt = a;
+				stack[sp++].n = it.n + 1;
+			}
+		}
+		if (in)
+			fclose(in);
+		if (waitpid(pid, &st, 0) < 0) {
+			perror("waitpid");
+			break;
+		}
+		(*explored)++;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			failed++;
+			if (WIFSIGNALED(st))
+				fprintf(stderr, "FAIL schedule %llu: killed by signal %d\n",
+					*explored, WTERMSIG(st));
+			if (!keep)
+				break;
+		}
+		if (*explored % 500 == 0)
+			fprintf(stderr, "sim: %llu schedules done, %zu queued\n", *explored, sp);
+	}
+	if (sp && *explored >= max)
+		fprintf(stderr, "sim: stopped at --max-schedules %llu, %zu not run\n", max, sp);
+	free(stack);
+	return failed;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -541,6 +659,12 @@ static void usage(FILE *f)
 		"                    (a livelock; default 2000000)\n"
 		"  --trace N         trace lines shown on failure (40)\n"
 		"  --keep-going      run every seed even after a failure\n"
+		"  --systematic K    instead of random interleavings, run every schedule\n"
+		"                    of the first seed with at most K preemptions (the\n"
+		"                    running thread keeps its CPU except there), once each\n"
+		"  --max-schedules N stop --systematic after N schedules (100000)\n"
+		"  --schedule LIST   replay one systematic schedule: AT:ALT,... (printed\n"
+		"                    by a failure)\n"
 		"  --quiet           print only failures and the summary\n"
 		"  -v, --verbose     print every event (one seed)\n"
 		"  --help\n"
@@ -559,10 +683,13 @@ int main(int argc, char **argv)
 		{ "trace", 1, 0, 'T' },     { "keep-going", 0, 0, 'k' },
 		{ "quiet", 0, 0, 'q' },     { "verbose", 0, 0, 'v' },
 		{ "max-points", 1, 0, 'M' }, { "help", 0, 0, 'h' },
-		{ "costs", 1, 0, 'C' },     { 0, 0, 0, 0 },
+		{ "costs", 1, 0, 'C' },     { "systematic", 1, 0, 'S' },
+		{ "max-schedules", 1, 0, 'm' }, { "schedule", 1, 0, 'P' },
+		{ 0, 0, 0, 0 },
 	};
 	unsigned long long seed = 1, nseeds = 1, s, failed = 0, first = 0;
-	int ncpu = 0, sw = -1, c, keep = 0, quiet = 0;
+	int ncpu = 0, sw = -1, c, keep = 0, quiet = 0, sys_k = -1;
+	unsigned long long max_sched = 100000;
 	struct timespec t0, t1;
 
 	while ((c = getopt_long(argc, argv, "v", lo, NULL)) != -1) {
@@ -582,6 +709,14 @@ int main(int argc, char **argv)
 		case 'k': keep = 1; break;
 		case 'q': quiet = 1; break;
 		case 'v': sim_opts.verbose = true; break;
+		case 'S': sys_k = atoi(optarg); break;
+		case 'm': max_sched = strtoull(optarg, NULL, 0); break;
+		case 'P':
+			if (parse_schedule(optarg)) {
+				fprintf(stderr, "rcuboost-sim: bad --schedule '%s'\n", optarg);
+				return 2;
+			}
+			break;
 		case 'C':
 			if (load_costs(optarg))
 				return 2;
@@ -602,6 +737,20 @@ int main(int argc, char **argv)
 	setenv("RCUBOOST_BOOST", boost_on ? "1" : "0", 1);
 	setenv("RCUBOOST_STALL_MS", "0", 1);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (sys_k >= 0) {
+		unsigned long long n = 0;
+
+		if (sys_k > 8) {
+			fprintf(stderr, "rcuboost-sim: --systematic at most 8\n");
+			return 2;
+		}
+		failed = systematic(seed, sys_k, ncpu, quiet, keep, max_sched, &n);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("sim: systematic seed=%llu preemptions<=%d schedules=%llu failed=%llu seconds=%.2f\n",
+		       seed, sys_k, n, failed,
+		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		return failed ? 1 : 0;
+	}
 	for (s = seed; s < seed + nseeds; s++) {
 		pid_t pid;
 		int st;

@@ -35,6 +35,16 @@ struct sim_opts {
 	uint64_t cost_getattr, cost_setattr; /* one call each */
 	uint64_t cost_proc;           /* the /proc read of a last CPU */
 	uint64_t cost_futex_wake;
+	/* Systematic mode (CHESS-style): no random choice in the scheduler;
+	 * the running thread keeps its CPU except at the preemptions
+	 * listed, each (opportunity number, which other on-CPU thread). */
+	bool systematic;
+	int npreempt;
+	struct sim_preempt {
+		unsigned int at;  /* preemption opportunity, counted from 1 */
+		unsigned int alt; /* index among the other on-CPU threads */
+	} preempt[8];
+	int report_fd; /* where a run reports its opportunities, -1: none */
 };
 
 extern struct sim_opts sim_opts;
