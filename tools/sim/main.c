@@ -736,6 +736,10 @@ int main(int argc, char **argv)
 	 * stall reports (they only print), the membarrier flavor. */
 	setenv("RCUBOOST_BOOST", boost_on ? "1" : "0", 1);
 	setenv("RCUBOOST_STALL_MS", "0", 1);
+	/* A --schedule replay runs as systematic() runs it: no random
+	 * switch rate drawn (it would shift the workload's draws). */
+	if (sim_opts.systematic && sw < 0)
+		sw = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (sys_k >= 0) {
 		unsigned long long n = 0;
