@@ -391,6 +391,87 @@ static void run_signal(void)
 	pthread_join(t, NULL);
 }
 
+/* Cost-model check (doc/scale.md): the grace period with N registered
+ * threads asleep outside any section, in virtual time, to compare with
+ * rcuboost-bench scale on the real machine. */
+static volatile int gp_registered;
+
+static void *idle_reader(void *arg)
+{
+	struct timespec ts = { 10, 0 };
+
+	(void)arg;
+	sim_name("idle");
+	if (rcb_register_thread() != 0)
+		sim_fail("rcb_register_thread failed");
+	gp_registered++;
+	nanosleep(&ts, NULL);
+	rcb_unregister_thread();
+	return NULL;
+}
+
+static void run_gp(void)
+{
+	pthread_t t[64];
+	uint64_t t0;
+	int k = 20;
+
+	if (rcb_init(NULL) != 0)
+		sim_fail("rcb_init failed");
+	for (int i = 0; i < nreaders; i++)
+		pthread_create(&t[i], NULL, idle_reader, NULL);
+	while (gp_registered < nreaders) {
+		struct timespec ts = { 0, 1000 };
+
+		nanosleep(&ts, NULL); /* lets them run at any switch rate */
+	}
+	if (rcb_register_thread() != 0)
+		sim_fail("rcb_register_thread failed");
+	rcb_synchronize(); /* warm-up */
+	t0 = sim_now();
+	for (int i = 0; i < k; i++)
+		if (rcb_synchronize() != 0)
+			sim_fail("rcb_synchronize failed");
+	printf("gp registered=%d ns=%llu ", nreaders + 1,
+	       (unsigned long long)((sim_now() - t0) / (uint64_t)k));
+	/* The sleepers are not joined: the run ends here. */
+}
+
+/* --costs FILE: "name ns" lines, rcuboost-calib's names plus "point". */
+static int load_costs(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char name[64];
+	double v;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fscanf(f, "%63s %lf", name, &v) == 2) {
+		uint64_t ns = (uint64_t)(v + 0.5);
+
+		if (!strcmp(name, "point"))
+			sim_opts.step_ns = ns;
+		else if (!strcmp(name, "membarrier"))
+			sim_opts.cost_membarrier = ns;
+		else if (!strcmp(name, "membarrier_ipi"))
+			sim_opts.cost_membarrier_ipi = ns;
+		else if (!strcmp(name, "ipi_send"))
+			sim_opts.cost_ipi_send = ns;
+		else if (!strcmp(name, "getattr"))
+			sim_opts.cost_getattr = ns;
+		else if (!strcmp(name, "setattr")) /* calib: a pair */
+			sim_opts.cost_setattr = ns / 2;
+		else if (!strcmp(name, "proc_cpu"))
+			sim_opts.cost_proc = ns;
+		else if (!strcmp(name, "futex_wake"))
+			sim_opts.cost_futex_wake = ns;
+	}
+	fclose(f);
+	return 0;
+}
+
 /* ---- driver ----------------------------------------------------------- */
 
 static const char *const workloads[] = { "rw", "hog", "shutdown", "signal" };
@@ -425,6 +506,8 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 		run_shutdown();
 	else if (!strcmp(wl, "signal"))
 		run_signal();
+	else if (!strcmp(wl, "gp"))
+		run_gp();
 	else {
 		fprintf(stderr, "rcuboost-sim: unknown workload %s\n", wl);
 		_exit(2);
@@ -432,6 +515,124 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 	printf("%-8s cpus=%d switch=%u/1000%s ", wl, sim_opts.ncpu,
 	       sim_opts.switch_pm, rw_signals ? " signals" : "");
 	sim_pass();
+}
+
+/* ---- systematic mode ---------------------------------------------------- */
+
+static int parse_schedule(const char *arg)
+{
+	const char *p = arg;
+
+	sim_opts.systematic = true;
+	sim_opts.npreempt = 0;
+	while (*p) {
+		unsigned int at, alt;
+		int used;
+
+		if (sim_opts.npreempt == 8 || sscanf(p, "%u:%u%n", &at, &alt, &used) != 2 || !at)
+			return -1;
+		sim_opts.preempt[sim_opts.npreempt].at = at;
+		sim_opts.preempt[sim_opts.npreempt++].alt = alt;
+		p += used;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+struct sys_item {
+	int n;
+	struct sim_preempt p[8];
+};
+
+/*
+ * Every schedule with at most @k preemptions of seed @seed's run, each
+ * once, depth first (sched.c, sys_choose(), says why each is reached
+ * exactly once), up to @max schedules.  Returns the failures.
+ */
+static unsigned long long systematic(unsigned long long seed, int k, int ncpu,
+				     int quiet, int keep, unsigned long long max,
+				     unsigned long long *explored)
+{
+	struct sys_item *stack = malloc(sizeof(*stack) * 1024);
+	size_t sp = 0, cap = 1024;
+	unsigned long long failed = 0;
+
+	*explored = 0;
+	if (!stack)
+		return 1;
+	stack[sp++] = (struct sys_item){ 0 };
+	while (sp && *explored < max) {
+		struct sys_item it = stack[--sp];
+		struct { unsigned int at, alts; } rec;
+		int fd[2], st;
+		pid_t pid;
+		FILE *in;
+
+		if (pipe(fd)) {
+			perror("pipe");
+			break;
+		}
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			break;
+		}
+		if (pid == 0) {
+			close(fd[0]);
+			if (quiet && !freopen("/dev/null", "w", stdout))
+				_exit(2);
+			sim_opts.systematic = true;
+			sim_opts.npreempt = it.n;
+			memcpy(sim_opts.preempt, it.p, sizeof(it.p));
+			sim_opts.report_fd = fd[1];
+			run_one(seed, workload, ncpu, 0);
+		}
+		close(fd[1]);
+		in = fdopen(fd[0], "r");
+		while (in && fread(&rec, sizeof(rec), 1, in) == 1) {
+			if (it.n >= k)
+				continue;
+			for (unsigned int a = 0; a < rec.alts; a++) {
+				if (sp == cap) {
+					void *n = realloc(stack, sizeof(*stack) * cap * 2);
+
+					if (!n) {
+						fprintf(stderr, "rcuboost-sim: out of memory\n");
+						exit(2);
+					}
+					stack = n;
+					cap *= 2;
+				}
+				stack[sp] = it;
+				stack[sp].p[it.n].at = rec.at;
+				stack[sp].p[it.n].alt = a;
+				stack[sp++].n = it.n + 1;
+			}
+		}
+		if (in)
+			fclose(in);
+		if (waitpid(pid, &st, 0) < 0) {
+			perror("waitpid");
+			break;
+		}
+		(*explored)++;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			failed++;
+			if (WIFSIGNALED(st))
+				fprintf(stderr, "FAIL schedule %llu: killed by signal %d\n",
+					*explored, WTERMSIG(st));
+			if (!keep)
+				break;
+		}
+		if (*explored % 500 == 0)
+			fprintf(stderr, "sim: %llu schedules done, %zu queued\n", *explored, sp);
+	}
+	if (sp && *explored >= max)
+		fprintf(stderr, "sim: stopped at --max-schedules %llu, %zu not run\n", max, sp);
+	free(stack);
+	return failed;
 }
 
 static void usage(FILE *f)
@@ -443,7 +644,11 @@ static void usage(FILE *f)
 		"  --seed N          first seed (default 1)\n"
 		"  --seeds N         number of seeds (default 1)\n"
 		"  --workload W      rw, hog, shutdown, signal or mix (default: mix,\n"
-		"                    the seed chooses)\n"
+		"                    the seed chooses); gp: the grace period with\n"
+		"                    --readers N (<= 60) registered sleepers, in\n"
+		"                    virtual ns (cost-model check, doc/scale.md)\n"
+		"  --costs FILE      cost model: \"name ns\" lines (rcuboost-calib\n"
+		"                    output, plus \"point\": ns per simulation point)\n"
 		"  --cpus N          virtual CPUs (default: the seed chooses 1-4)\n"
 		"  --switch PM       per-mille chance of a switch at each point\n"
 		"                    (default: the seed chooses)\n"
@@ -454,6 +659,12 @@ static void usage(FILE *f)
 		"                    (a livelock; default 2000000)\n"
 		"  --trace N         trace lines shown on failure (40)\n"
 		"  --keep-going      run every seed even after a failure\n"
+		"  --systematic K    instead of random interleavings, run every schedule\n"
+		"                    of the first seed with at most K preemptions (the\n"
+		"                    running thread keeps its CPU except there), once each\n"
+		"  --max-schedules N stop --systematic after N schedules (100000)\n"
+		"  --schedule LIST   replay one systematic schedule: AT:ALT,... (printed\n"
+		"                    by a failure)\n"
 		"  --quiet           print only failures and the summary\n"
 		"  -v, --verbose     print every event (one seed)\n"
 		"  --help\n"
@@ -471,10 +682,14 @@ int main(int argc, char **argv)
 		{ "boost", 0, 0, 'b' },     { "vtime-ms", 1, 0, 't' },
 		{ "trace", 1, 0, 'T' },     { "keep-going", 0, 0, 'k' },
 		{ "quiet", 0, 0, 'q' },     { "verbose", 0, 0, 'v' },
-		{ "max-points", 1, 0, 'M' }, { "help", 0, 0, 'h' },      { 0, 0, 0, 0 },
+		{ "max-points", 1, 0, 'M' }, { "help", 0, 0, 'h' },
+		{ "costs", 1, 0, 'C' },     { "systematic", 1, 0, 'S' },
+		{ "max-schedules", 1, 0, 'm' }, { "schedule", 1, 0, 'P' },
+		{ 0, 0, 0, 0 },
 	};
 	unsigned long long seed = 1, nseeds = 1, s, failed = 0, first = 0;
-	int ncpu = 0, sw = -1, c, keep = 0, quiet = 0;
+	int ncpu = 0, sw = -1, c, keep = 0, quiet = 0, sys_k = -1;
+	unsigned long long max_sched = 100000;
 	struct timespec t0, t1;
 
 	while ((c = getopt_long(argc, argv, "v", lo, NULL)) != -1) {
@@ -494,11 +709,24 @@ int main(int argc, char **argv)
 		case 'k': keep = 1; break;
 		case 'q': quiet = 1; break;
 		case 'v': sim_opts.verbose = true; break;
+		case 'S': sys_k = atoi(optarg); break;
+		case 'm': max_sched = strtoull(optarg, NULL, 0); break;
+		case 'P':
+			if (parse_schedule(optarg)) {
+				fprintf(stderr, "rcuboost-sim: bad --schedule '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'C':
+			if (load_costs(optarg))
+				return 2;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (ncpu < 0 || ncpu > 16 || nreaders < 0 || nreaders > 8 ||
+	if (ncpu < 0 || ncpu > 16 || nreaders < 0 ||
+	    nreaders > (!strcmp(workload, "gp") ? 60 : 8) ||
 	    nupdaters < 0 || nupdaters > 4 || rounds < 1 ||
 	    rounds * (nupdaters + 1) > NOBJ / 2) {
 		fprintf(stderr, "rcuboost-sim: bad size option\n");
@@ -508,7 +736,25 @@ int main(int argc, char **argv)
 	 * stall reports (they only print), the membarrier flavor. */
 	setenv("RCUBOOST_BOOST", boost_on ? "1" : "0", 1);
 	setenv("RCUBOOST_STALL_MS", "0", 1);
+	/* A --schedule replay runs as systematic() runs it: no random
+	 * switch rate drawn (it would shift the workload's draws). */
+	if (sim_opts.systematic && sw < 0)
+		sw = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (sys_k >= 0) {
+		unsigned long long n = 0;
+
+		if (sys_k > 8) {
+			fprintf(stderr, "rcuboost-sim: --systematic at most 8\n");
+			return 2;
+		}
+		failed = systematic(seed, sys_k, ncpu, quiet, keep, max_sched, &n);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("sim: systematic seed=%llu preemptions<=%d schedules=%llu failed=%llu seconds=%.2f\n",
+		       seed, sys_k, n, failed,
+		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		return failed ? 1 : 0;
+	}
 	for (s = seed; s < seed + nseeds; s++) {
 		pid_t pid;
 		int st;

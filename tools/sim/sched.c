@@ -100,12 +100,11 @@ int __wrap_rcb__sched_last_cpu(pid_t tid);
 struct sim_opts sim_opts = {
 	.seed = 1, .ncpu = 2, .switch_pm = 100,
 	.vtime_limit = 20ull * 1000 * 1000 * 1000, .trace_lines = 40,
-	.max_points = 2000000,
+	.max_points = 2000000, .step_ns = 50, .report_fd = -1,
 };
 unsigned long sim_boost_after_exit;
 
 #define MAXT 64
-#define STEP_NS 50
 #define VT_BASE 1000000000ull
 
 enum { T_FREE, T_RUN, T_BLOCK, T_DEAD };
@@ -192,6 +191,7 @@ static void dump_trace(void)
 		['P'] = "point", ['S'] = "signal", ['B'] = "block",
 		['W'] = "wake", ['X'] = "switch", ['E'] = "exit",
 		['C'] = "create", ['T'] = "timeout", ['R'] = "prio",
+		['Y'] = "preempt",
 	};
 
 	if (n > ntrace)
@@ -210,6 +210,8 @@ static void dump_trace(void)
 			fprintf(stderr, " -> t%ld", e->aux);
 		if (e->kind == 'R')
 			fprintf(stderr, " prio %ld", e->aux);
+		if (e->kind == 'Y')
+			fprintf(stderr, " (opportunity %d, alternative %ld)", e->line, e->aux);
 		fputc('\n', stderr);
 	}
 	fprintf(stderr, "threads:\n");
@@ -229,6 +231,56 @@ static void dump_trace(void)
 	}
 }
 
+/*
+ * Systematic mode.  Every call of pick() where the running thread could
+ * keep its CPU and another thread is on one too is a preemption
+ * opportunity, numbered from 1 in the order they come; the run takes
+ * the preemptions of sim_opts.preempt[] and keeps the running thread at
+ * every other opportunity.  It reports, at its end, each opportunity
+ * after the last forced one with its number of alternatives: the parent
+ * (main.c) extends the schedule with one more preemption at each of
+ * them, up to the bound, so every schedule of at most K preemptions is
+ * run exactly once (a schedule's opportunities before its last
+ * preemption are those of its prefix, taken or not).
+ */
+static unsigned int sys_opp;
+static struct { unsigned int at, alts; } *sys_rep;
+static size_t sys_nrep, sys_caprep;
+
+static void sys_note(unsigned int at, unsigned int alts)
+{
+	if (sim_opts.report_fd < 0)
+		return;
+	if (sys_nrep == sys_caprep) {
+		void *n;
+
+		sys_caprep = sys_caprep ? 2 * sys_caprep : 256;
+		n = realloc(sys_rep, sys_caprep * sizeof(*sys_rep));
+		if (!n)
+			abort();
+		sys_rep = n;
+	}
+	sys_rep[sys_nrep].at = at;
+	sys_rep[sys_nrep++].alts = alts;
+}
+
+static void sys_report(void)
+{
+	const char *p = (const char *)sys_rep;
+	size_t left = sys_nrep * sizeof(*sys_rep);
+
+	if (sim_opts.report_fd < 0)
+		return;
+	while (left) {
+		ssize_t n = write(sim_opts.report_fd, p, left);
+
+		if (n <= 0)
+			break;
+		p += n;
+		left -= (size_t)n;
+	}
+}
+
 void sim_fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -241,9 +293,21 @@ void sim_fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	dump_trace();
-	fprintf(stderr, "replay: rcuboost-sim --seed %llu (same options) -v\n",
-		sim_opts.seed);
+	if (sim_opts.systematic) {
+		fprintf(stderr, "replay: rcuboost-sim --seed %llu --schedule ",
+			sim_opts.seed);
+		for (int i = 0; i < sim_opts.npreempt; i++)
+			fprintf(stderr, "%s%u:%u", i ? "," : "", sim_opts.preempt[i].at,
+				sim_opts.preempt[i].alt);
+		if (!sim_opts.npreempt)
+			fputs("''", stderr);
+		fputs(" (same options) -v\n", stderr);
+	} else {
+		fprintf(stderr, "replay: rcuboost-sim --seed %llu (same options) -v\n",
+			sim_opts.seed);
+	}
 	fflush(stderr);
+	sys_report();
 	_exit(1);
 }
 
@@ -253,6 +317,7 @@ void sim_pass(void)
 	       sim_opts.seed, (unsigned long long)vtime, npoints,
 	       (unsigned long long)thash);
 	fflush(stdout);
+	sys_report();
 	_exit(0);
 }
 
@@ -306,6 +371,45 @@ static void baton_give(struct st *n)
 /* The owner of PI mutex @m, or NULL (mutexes are further down). */
 static struct st *pi_owner(const void *m);
 
+/* Systematic mode: @self (cand[@me_at]) keeps its CPU unless this
+ * opportunity is one of the schedule's preemptions, or unless it has
+ * kept it for SYS_SLICE opportunities in a row: the time slice (without
+ * it, a thread spinning for another, as the grace period's first scans
+ * and the workloads' waits do, would spin for ever in a schedule that
+ * never preempts it).  The slice is not a preemption of the bound, and
+ * as deterministic as the rest. */
+#define SYS_SLICE 1000
+static struct st *sys_choose(struct st *self, const int *cand, int ncand, int me_at)
+{
+	static struct st *last;
+	static unsigned int kept;
+	unsigned int at;
+	int k;
+
+	if (self != last) {
+		last = self;
+		kept = 0;
+	}
+	if (++kept > SYS_SLICE) {
+		last = &T[cand[(me_at + 1) % ncand]];
+		kept = 0;
+		return last;
+	}
+	at = ++sys_opp;
+	for (k = 0; k < sim_opts.npreempt; k++)
+		if (sim_opts.preempt[k].at == at) {
+			int alt = (int)(sim_opts.preempt[k].alt % (unsigned int)(ncand - 1));
+
+			tr(self->id, 'Y', "preempt", (int)at, alt);
+			last = &T[cand[alt < me_at ? alt : alt + 1]];
+			kept = 0;
+			return last;
+		}
+	if (!sim_opts.npreempt || at > sim_opts.preempt[sim_opts.npreempt - 1].at)
+		sys_note(at, (unsigned int)(ncand - 1));
+	return self;
+}
+
 static struct st *pick(struct st *self)
 {
 	int order[MAXT], cand[MAXT], eff[MAXT], n = 0, i, j, c, ncand = 0;
@@ -333,8 +437,9 @@ static struct st *pick(struct st *self)
 	}
 	if (!n)
 		return NULL;
-	/* Equal priorities in random order: time slicing. */
-	for (i = 0; i < n; i = j) {
+	/* Equal priorities in random order: time slicing (systematic
+	 * mode: in thread order; its preemptions do the slicing). */
+	for (i = 0; i < n && !sim_opts.systematic; i = j) {
 		for (j = i + 1; j < n && eff[order[j]] == eff[order[i]]; j++)
 			;
 		for (c = j - 1; c > i; c--) {
@@ -344,6 +449,16 @@ static struct st *pick(struct st *self)
 			order[c] = order[k];
 			order[k] = x;
 		}
+	}
+	/* Systematic mode: the running thread first among its equals (no
+	 * time slicing but the schedule's and sys_choose()'s). */
+	if (sim_opts.systematic && self && self->state == T_RUN) {
+		for (i = 0; i < n && order[i] != self->id; i++)
+			;
+		for (; i > 0 && eff[order[i - 1]] == eff[self->id]; i--)
+			order[i] = order[i - 1];
+		if (i < n)
+			order[i] = self->id;
 	}
 	/* Give CPUs in priority order: a pinned thread only its own, the
 	 * others the highest free one (leaving CPU 0, where the hogs are
@@ -362,6 +477,24 @@ static struct st *pick(struct st *self)
 		}
 		cand[ncand++] = order[i];
 	}
+	if (sim_opts.systematic && self && self->state == T_RUN) {
+		/* The alternatives to the running thread: the others on a
+		 * CPU, and those of the last CPU's priority that time
+		 * slicing would let in (order[] put self first among its
+		 * equals, so it is on a CPU if its priority allows). */
+		int next = ncand, lastp = eff[cand[ncand - 1]];
+
+		for (j = i; j < n && next < MAXT; j++)
+			if (eff[order[j]] == lastp)
+				cand[next++] = order[j];
+		for (i = 0; i < ncand; i++)
+			if (cand[i] == self->id)
+				break;
+		if (i < ncand && next > 1)
+			return sys_choose(self, cand, next, i);
+		if (i < ncand)
+			return self;
+	}
 	if (self && self->state == T_RUN) {
 		for (i = 0; i < ncand; i++)
 			if (cand[i] == self->id)
@@ -369,6 +502,8 @@ static struct st *pick(struct st *self)
 		if (i < ncand && sim_rand(1000) >= sim_opts.switch_pm)
 			return self;
 	}
+	if (sim_opts.systematic)
+		return &T[cand[0]];
 	return &T[cand[sim_rand((unsigned int)ncand)]];
 }
 
@@ -458,7 +593,7 @@ static void point(struct st *s, const char *file, int line, bool sig)
 {
 	npoints++;
 	atomic_store_explicit(&progress, npoints, memory_order_relaxed);
-	vtime += STEP_NS;
+	vtime += sim_opts.step_ns;
 	tr(s->id, 'P', file, line, 0);
 	check_time();
 	expire();
@@ -946,6 +1081,7 @@ int __wrap_rcb__sched_last_cpu(pid_t tid)
 
 	if (!me)
 		return __real_rcb__sched_last_cpu(tid);
+	vtime += sim_opts.cost_proc;
 	t = by_tid(tid, &dead);
 	if (!t)
 		return -1;
@@ -993,6 +1129,22 @@ int __wrap_clock_nanosleep(clockid_t c, int flags, const struct timespec *req,
 
 /* ---- system calls ------------------------------------------------------ */
 
+/* Cost model: an IPI for each other virtual CPU running one of our
+ * threads (runnable threads other than the caller, at most ncpu - 1). */
+static uint64_t membarrier_cost(void)
+{
+	int others = 0;
+
+	for (int i = 0; i < MAXT; i++)
+		if (T[i].state == T_RUN && &T[i] != me)
+			others++;
+	if (others > sim_opts.ncpu - 1)
+		others = sim_opts.ncpu - 1;
+	if (!others)
+		return sim_opts.cost_membarrier;
+	return sim_opts.cost_membarrier_ipi + (uint64_t)(others - 1) * sim_opts.cost_ipi_send;
+}
+
 static long sim_futex(int *uaddr, int op, int val, const struct timespec *t)
 {
 	int cmd = op & FUTEX_CMD_MASK;
@@ -1012,6 +1164,7 @@ static long sim_futex(int *uaddr, int op, int val, const struct timespec *t)
 	case FUTEX_WAKE: {
 		int n = wake_on(W_FUTEX, uaddr, val);
 
+		vtime += sim_opts.cost_futex_wake;
 		point(me, "futex_wake", 0, true);
 		return n;
 	}
@@ -1039,10 +1192,12 @@ static long sim_sched_attr(long nr, pid_t tid, struct sim_sched_attr *a)
 		a->size = sizeof(*a);
 		a->sched_policy = (uint32_t)t->policy;
 		a->sched_priority = (uint32_t)t->prio;
+		vtime += sim_opts.cost_getattr;
 		point(me, "sched_getattr", 0, true);
 		return 0;
 	}
 	set_prio(t, (int)a->sched_policy, (int)a->sched_priority);
+	vtime += sim_opts.cost_setattr;
 	point(me, "sched_setattr", 0, true);
 	return 0;
 }
@@ -1064,6 +1219,7 @@ long __wrap_syscall(long nr, ...)
 					 (const struct timespec *)a[3]);
 		case SYS_membarrier:
 			if ((int)a[0] == MEMBARRIER_CMD_PRIVATE_EXPEDITED) {
+				vtime += membarrier_cost();
 				point(me, "membarrier", 0, true);
 				return 0;
 			}

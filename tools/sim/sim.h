@@ -25,6 +25,26 @@ struct sim_opts {
 	unsigned long long max_points; /* points before "hang" (livelock) */
 	int trace_lines;       /* trace shown on failure */
 	bool verbose;          /* print every event */
+	/* Cost model (doc/scale.md): virtual ns charged per simulation
+	 * point and per simulated system call.  Defaults: 50 ns a point,
+	 * calls free (the schedules of the sweeps do not change). */
+	uint64_t step_ns;
+	uint64_t cost_membarrier;     /* no other CPU runs a thread of ours */
+	uint64_t cost_membarrier_ipi; /* one does (plus ipi_send each more) */
+	uint64_t cost_ipi_send;
+	uint64_t cost_getattr, cost_setattr; /* one call each */
+	uint64_t cost_proc;           /* the /proc read of a last CPU */
+	uint64_t cost_futex_wake;
+	/* Systematic mode (CHESS-style): no random choice in the scheduler;
+	 * the running thread keeps its CPU except at the preemptions
+	 * listed, each (opportunity number, which other on-CPU thread). */
+	bool systematic;
+	int npreempt;
+	struct sim_preempt {
+		unsigned int at;  /* preemption opportunity, counted from 1 */
+		unsigned int alt; /* index among the other on-CPU threads */
+	} preempt[8];
+	int report_fd; /* where a run reports its opportunities, -1: none */
 };
 
 extern struct sim_opts sim_opts;
