@@ -51,11 +51,11 @@ sim: build
 	$(BUILD)/tools/sim/rcuboost-sim --boost --seeds $$(($(SEEDS) / 4)) --seed 1000001 --quiet
 
 # The scale study (doc/scale.md): measure the unit costs here (root for
-# sched_setattr; under the shared test lock), run the cost model with
+# sched_setattr; run it on a quiet machine), run the cost model with
 # them, redraw doc/figures/scale-*.svg.  Not part of make test.
 scale: build
 	mkdir -p $(BUILD)/scale
-	flock /tmp/rcuboost-test.lock $(BUILD)/tools/sim/rcuboost-calib > $(BUILD)/scale/calib.txt
+	$(BUILD)/tools/sim/rcuboost-calib > $(BUILD)/scale/calib.txt
 	$(BUILD)/tools/sim/rcuboost-scale --calib $(BUILD)/scale/calib.txt > $(BUILD)/scale/scale.csv
 	$(BUILD)/tools/sim/rcuboost-scale --calib $(BUILD)/scale/calib.txt --calibration
 	python3 tools/sim/scale_plot.py $(BUILD)/scale/scale.csv doc/figures
