@@ -10,8 +10,8 @@
 # (scripts/cyclictest_load.c says what each load does).  Prints one
 # Markdown row per run: max and p99 latency, and for rcuboost the
 # library threads' wake-ups per second.  Needs root.  Not part of
-# `make test`: run it under the shared test lock,
-#   flock /tmp/rcuboost-test.lock scripts/cyclictest.sh build 10
+# `make test`: run it on a machine nothing else loads,
+#   scripts/cyclictest.sh build 10
 # CPU 1 keeps the updater; no real-time thread here runs unbounded (the
 # hog spins at most 100 ms per inversion, every 200 ms).
 set -eu
