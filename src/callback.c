@@ -447,7 +447,8 @@ static void *worker_thread(void *arg)
 }
 
 /* Thread attributes of @w: CPU, and policy and priority (its own, else
- * the library's callback priority).  *@rt: a real-time policy set. */
+ * the library's callback priority), never the creating thread's (see
+ * rcb__lib_thread_attr()).  *@rt: a real-time policy set. */
 static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
 {
 	struct sched_param sp = { 0 };
@@ -456,6 +457,8 @@ static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
 	*rt = false;
 	if ((err = pthread_attr_init(a)) != 0)
 		return err;
+	if ((err = rcb__lib_thread_attr(a)))
+		return err; /* SCHED_OTHER; RCUBOOST_CPUS or the process's CPUs */
 	if (w->flags & RCB_WORKER_PIN) {
 		cpu_set_t set;
 
@@ -463,8 +466,6 @@ static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
 		CPU_SET(w->cpu, &set);
 		if ((err = pthread_attr_setaffinity_np(a, sizeof(set), &set)))
 			return err;
-	} else if ((err = rcb__lib_thread_attr_cpus(a))) {
-		return err; /* RCUBOOST_CPUS for workers without a CPU */
 	}
 	if (policy == SCHED_OTHER && rcb__settings.callback_prio > 0) {
 		policy = SCHED_FIFO;
@@ -472,8 +473,7 @@ static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
 	}
 	if (policy != SCHED_OTHER) {
 		sp.sched_priority = prio;
-		if ((err = pthread_attr_setinheritsched(a, PTHREAD_EXPLICIT_SCHED)) ||
-		    (err = pthread_attr_setschedpolicy(a, policy)) ||
+		if ((err = pthread_attr_setschedpolicy(a, policy)) ||
 		    (err = pthread_attr_setschedparam(a, &sp)))
 			return err;
 		*rt = true;
@@ -511,7 +511,9 @@ int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
 		told = true;
 		pthread_attr_destroy(&a);
 		pthread_attr_init(&a);
-		err = pthread_create(&w->thread, &a, worker_thread, w);
+		err = rcb__lib_thread_attr(&a);
+		if (!err)
+			err = pthread_create(&w->thread, &a, worker_thread, w);
 		rt = false;
 	}
 	pthread_attr_destroy(&a);

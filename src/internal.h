@@ -231,8 +231,10 @@ const char *rcb__settings_fixed(const struct rcb__settings *a,
  * process; raise CAP_SYS_NICE back into the calling thread's effective
  * set if still permitted (true if it is effective on return). */
 int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
-/* Put the CPUs of rcb__settings.thread_cpus into @attr (0 if none set). */
-int rcb__lib_thread_attr_cpus(pthread_attr_t *attr);
+/* Set in @attr what a library thread gets whoever starts it: SCHED_OTHER
+ * (explicit, not inherited) and the CPUs of rcb__settings.thread_cpus,
+ * else the process's initial thread's.  Returns 0 or a pthread error. */
+int rcb__lib_thread_attr(pthread_attr_t *attr);
 void rcb__lib_thread_keep_caps(void);
 bool rcb__lib_thread_caps_refresh(void);
 extern _Atomic long rcb__caps_raised;

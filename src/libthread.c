@@ -49,17 +49,39 @@
 
 _Atomic long rcb__caps_raised;
 
-int rcb__lib_thread_attr_cpus(pthread_attr_t *attr)
+/*
+ * Placement and scheduling of a library thread, whichever application
+ * thread happens to start it.  pthread_create() with default attributes
+ * copies the creator's CPU affinity, policy and priority, and the
+ * library starts lazily: the first rcb_synchronize() or rcb_call() of a
+ * SCHED_FIFO thread pinned to one CPU would make the callback thread a
+ * SCHED_FIFO thread on that CPU and pin every booster there (issue 12's
+ * "rcb_init(NULL) anomaly": the same program ran at different speeds
+ * depending on which thread initialised the library).  So the CPU set
+ * is RCUBOOST_CPUS if given, else the one of the process's initial
+ * thread (what taskset(1) or a cpuset gave the process), and the policy
+ * is SCHED_OTHER unless the caller sets another one after this.  The
+ * nice value is not a thread attribute: it is still the creator's.
+ */
+int rcb__lib_thread_attr(pthread_attr_t *attr)
 {
 	unsigned long long mask = rcb__settings.thread_cpus;
+	struct sched_param sp = { .sched_priority = 0 };
 	cpu_set_t set;
+	int err;
 
-	if (!mask)
-		return 0;
+	if ((err = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED)) ||
+	    (err = pthread_attr_setschedpolicy(attr, SCHED_OTHER)) ||
+	    (err = pthread_attr_setschedparam(attr, &sp)))
+		return err;
 	CPU_ZERO(&set);
-	for (int cpu = 0; cpu < 64; cpu++)
-		if (mask & (1ull << cpu))
-			CPU_SET(cpu, &set);
+	if (mask) {
+		for (int cpu = 0; cpu < 64; cpu++)
+			if (mask & (1ull << cpu))
+				CPU_SET(cpu, &set);
+	} else if (sched_getaffinity(getpid(), sizeof(set), &set) != 0) {
+		return 0; /* more than CPU_SETSIZE CPUs: leave it to the kernel */
+	}
 	return pthread_attr_setaffinity_np(attr, sizeof(set), &set);
 }
 
@@ -68,11 +90,9 @@ int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
 	pthread_attr_t attr;
 	int err;
 
-	if (!rcb__settings.thread_cpus)
-		return pthread_create(thread, NULL, fn, arg);
 	if ((err = pthread_attr_init(&attr)))
 		return err;
-	err = rcb__lib_thread_attr_cpus(&attr);
+	err = rcb__lib_thread_attr(&attr);
 	if (!err)
 		err = pthread_create(thread, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
