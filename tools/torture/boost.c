@@ -55,9 +55,18 @@ struct boost_reader {
 	struct tool_sattr orig; /* its own attributes */
 	struct tool_sattr app;  /* what it set itself while boosted */
 	const struct tool_sattr *want; /* expected after the unlock */
+	long esc_at_change;        /* rcb_boost_stats() escalations then */
 	bool held;                 /* this section's long hold is done */
 	uint64_t rng;
 };
+
+/* The library's escalation count (0 if the statistics are unavailable). */
+static long escalations_now(void)
+{
+	struct rcb_boost_stats s = { .size = sizeof(s) };
+
+	return rcb_boost_stats(&s) == 0 ? s.escalations : 0;
+}
 
 /* One short-lived thread: the spawner's stack holds it until the join. */
 struct exiter {
@@ -268,6 +277,7 @@ static void app_change(struct boost_reader *b, uint64_t *rng)
 		b->app.prio = (uint32_t)choice[i].prio;
 		b->app.nice = choice[i].nice;
 	}
+	b->esc_at_change = escalations_now();
 	err = boost_sched_set_attr(&b->app);
 	if (err) {
 		boost_rt_error("boost reader", b->idx, "sched_setattr while boosted", err);
@@ -362,18 +372,33 @@ static void *boost_reader_fn(void *arg)
 		torture_read_section(b->rd, &b->rng, boost_delay, b);
 		torture_add(&tstate.boost.sections, 1);
 		if (b->want == &b->app) {
-			torture_boost_check_attrs(&b->app, TORTURE_ERR_boost_app_lost,
-						  "boost reader", b->idx,
-						  "after its outermost unlock (changed while boosted)");
+			struct tool_sattr cur;
+
+			/* The sched backend's known race (rcuboost(3),
+			 * BUGS): an escalation raise whose sched_getattr
+			 * came before the change and sched_setattr after it
+			 * overwrites the change, and the unlock restores the
+			 * attributes from before it.  Counted when the
+			 * outcome is exactly that and an escalation ran in
+			 * the window; any other outcome fails. */
+			if (tool_sattr_get(0, &cur) == 0 &&
+			    !tool_sattr_same(&cur, &b->app) &&
+			    tool_sattr_same(&cur, &b->orig) &&
+			    escalations_now() > b->esc_at_change) {
+				torture_add(&tstate.boost.app_lost_escalation, 1);
+				torture_add(&tstate.boost.attr_checks, 1);
+			} else {
+				torture_boost_check_attrs(&b->app, TORTURE_ERR_boost_app_lost,
+							  "boost reader", b->idx,
+							  "after its outermost unlock (changed while boosted)");
+			}
 			err = boost_sched_set_attr(&b->orig);
 			if (err)
 				boost_rt_error("boost reader", b->idx,
 					 "restoring its attributes", err);
 		} else {
-			torture_boost_check_attrs(&b->orig,
-						  TORTURE_ERR_boost_residual,
-						  "boost reader", b->idx,
-						  "after its outermost unlock");
+			torture_boost_check_unlocked(&b->orig, "boost reader",
+						     b->idx);
 		}
 		/* Leave the CPU to the others pinned there. */
 		tool_sleep_ns(200000 + tool_rand(&b->rng) % 1800000);
@@ -454,9 +479,8 @@ static void *exiter_fn(void *arg)
 					      .prio = (uint32_t)prio,
 					      .nice = nice };
 
-		torture_boost_check_attrs(&want, TORTURE_ERR_boost_residual,
-					  "exiter", (unsigned int)x->n,
-					  "after its outermost unlock");
+		torture_boost_check_unlocked(&want, "exiter",
+					     (unsigned int)x->n);
 	}
 	/* Otherwise it ends right after the unlock: unregistered now, or
 	 * by the library's thread-exit path. */

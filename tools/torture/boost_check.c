@@ -89,6 +89,37 @@ bool torture_boost_check_attrs(const struct tool_sattr *want,
 	return false;
 }
 
+/*
+ * The check after a thread's outermost unlock.  The 8-state machine does
+ * not restore a thread that ends its section while the booster is still
+ * raising it (BOOSTING -> UNBOOST_IDLE): the booster backs the boost out
+ * as soon as its sched_setattr(2) returns (src/boost8.c back_out(),
+ * doc/machines.md), so the thread may see the boosted attributes for
+ * that long after its unlock.  Under that machine only, a boosted
+ * thread waits up to a generous second for its own attributes before
+ * they count as a residual boost; the 3-state machine and the pi
+ * backend restore at the unlock itself and get no grace.
+ */
+bool torture_boost_check_unlocked(const struct tool_sattr *want,
+				  const char *who, unsigned int idx)
+{
+	struct rcb_boost_stats s = { .size = sizeof(s) };
+	struct tool_sattr cur;
+
+	if (tool_sattr_get(0, &cur) == 0 && !tool_sattr_same(&cur, want) &&
+	    boost_is_boosted(&cur) && rcb_boost_stats(&s) == 0 &&
+	    s.machine == 8) {
+		uint64_t end = tool_now_ns() + 1000 * NS_PER_MS;
+
+		while (tool_sattr_get(0, &cur) == 0 &&
+		       !tool_sattr_same(&cur, want) && tool_now_ns() < end)
+			tool_sleep_ns(NS_PER_MS / 4);
+		torture_add(&tstate.boost.late_backouts, 1);
+	}
+	return torture_boost_check_attrs(want, TORTURE_ERR_boost_residual, who,
+					 idx, "after its outermost unlock");
+}
+
 /* Pin the caller to @cpu alone; true if its mask is exactly {cpu}. */
 bool boost_pin_self(int cpu)
 {
@@ -231,7 +262,9 @@ void torture_boost_progress(FILE *f)
 	X(long, long_sections, long_sections)                                         \
 	X(blocked, blocked_sections, blocked_sections) X(blocks, blocks, blocks)      \
 	X(boosted_seen, boosted_seen, boosted_seen) X(app_changes, app_changes, app_changes) \
-	X(attr_checks, attr_checks, attr_checks) X(exiters, exiters, exiters)         \
+	X(attr_checks, attr_checks, attr_checks) X(late_backouts, late_backouts, late_backouts) \
+	X(app_lost_escalation, app_lost_escalation, app_lost_escalation)               \
+	X(exiters, exiters, exiters)                                                  \
 	X(exiters_boosted, exiters_boosted, exiters_boosted)                          \
 	X(exiters_unregistered, exiters_unregistered, exiters_unregistered)
 

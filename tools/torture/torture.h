@@ -124,6 +124,12 @@ struct torture_boost_state {
 	_Atomic unsigned long boosted_seen;  /* found itself boosted inside */
 	_Atomic unsigned long app_changes;   /* changed its own attributes then */
 	_Atomic unsigned long attr_checks;   /* attribute checks after unlocks */
+	/* 8-state machine: unlocks met mid-boost, restored by the booster's
+	 * back-out a moment later (torture_boost_check_unlocked()). */
+	_Atomic unsigned long late_backouts;
+	/* Escalation on: application changes overwritten by a raise in the
+	 * middle of them (the sched backend's known race). */
+	_Atomic unsigned long app_lost_escalation;
 	_Atomic unsigned long exiters;       /* short-lived threads joined */
 	_Atomic unsigned long exiters_boosted;
 	_Atomic unsigned long exiters_unregistered;
@@ -291,6 +297,8 @@ int torture_boost_start(void);
 void torture_boost_finish(void);
 /* Read the caller's attributes; 0 or -errno. */
 /* Count error @kind unless the caller's attributes are @want. */
+bool torture_boost_check_unlocked(const struct tool_sattr *want,
+				  const char *who, unsigned int idx);
 bool torture_boost_check_attrs(const struct tool_sattr *want,
 			       enum torture_error kind, const char *who,
 			       unsigned int idx, const char *when);
