@@ -125,6 +125,8 @@ static void child(void *arg)
 		err = rcb_init(NULL);
 	else if (c->conf == C_URCU_INIT)
 		err = peer_rcb_urcu_init();
+	else if (c->conf == C_URCU_LAZY)
+		err = peer_rcb_urcu_resolve(); /* no rcu_init() */
 	else
 		err = 0;
 	if (err) {

@@ -106,8 +106,12 @@ extern const struct tool_peer tool_peer_urcu_memb;
 extern const struct tool_peer tool_peer_urcu_mb;
 extern const struct tool_peer tool_peer_urcu_qsbr;
 extern const struct tool_peer tool_peer_ck_epoch;
-/* rcuboost through <rcuboost/urcu.h>, and its rcu_init(). */
+/* rcuboost through <rcuboost/urcu.h>, and its rcu_init().  The table's
+ * out-of-line calls are rcuboost's, not liburcu's, once
+ * peer_rcb_urcu_resolve() returned 0 (peer_rcb_urcu.c says why); call it
+ * before using the table without peer_rcb_urcu_init(). */
 extern const struct tool_peer tool_peer_rcuboost_urcu;
+int peer_rcb_urcu_resolve(void);
 int peer_rcb_urcu_init(void);
 
 #endif /* RCB_PEER_H */
