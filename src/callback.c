@@ -500,8 +500,10 @@ int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
 	rcb_store_relaxed(&w->abandon, false);
 	rcb_store_relaxed(&w->tid_ready, 0);
 	err = worker_attr(w, &a, &rt);
-	if (!err)
+	if (!err && (w->flags & RCB_WORKER_PIN))
 		err = pthread_create(&w->thread, &a, worker_thread, w);
+	else if (!err)
+		err = rcb__lib_thread_spawn(&w->thread, &a, worker_thread, w);
 	if (err == EPERM && rt && w == &rcb__cb_default) {
 		/* The library's own worker runs without the real-time
 		 * priority it may not have, as the boosters do. */
@@ -513,7 +515,7 @@ int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
 		pthread_attr_init(&a);
 		err = rcb__lib_thread_attr(&a);
 		if (!err)
-			err = pthread_create(&w->thread, &a, worker_thread, w);
+			err = rcb__lib_thread_spawn(&w->thread, &a, worker_thread, w);
 		rt = false;
 	}
 	pthread_attr_destroy(&a);

@@ -231,9 +231,14 @@ const char *rcb__settings_fixed(const struct rcb__settings *a,
  * process; raise CAP_SYS_NICE back into the calling thread's effective
  * set if still permitted (true if it is effective on return). */
 int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
+/* pthread_create() with @attr from rcb__lib_thread_attr(); if the kernel
+ * refuses the default CPU set (EINVAL), again without it. */
+int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
+			  void *(*fn)(void *), void *arg);
 /* Set in @attr what a library thread gets whoever starts it: SCHED_OTHER
  * (explicit, not inherited) and the CPUs of rcb__settings.thread_cpus,
- * else the process's initial thread's.  Returns 0 or a pthread error. */
+ * else the process's when the library was loaded.  Returns 0 or a
+ * pthread error. */
 int rcb__lib_thread_attr(pthread_attr_t *attr);
 void rcb__lib_thread_keep_caps(void);
 bool rcb__lib_thread_caps_refresh(void);
