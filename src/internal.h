@@ -237,8 +237,7 @@ int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 			  void *(*fn)(void *), void *arg);
 /* Set in @attr what a library thread gets whoever starts it: SCHED_OTHER
  * (explicit, not inherited) and the CPUs of rcb__settings.thread_cpus,
- * else the process's when the library was loaded.  Returns 0 or a
- * pthread error. */
+ * else the process's initial thread's.  Returns 0 or a pthread error. */
 int rcb__lib_thread_attr(pthread_attr_t *attr);
 void rcb__lib_thread_keep_caps(void);
 bool rcb__lib_thread_caps_refresh(void);

@@ -58,25 +58,15 @@ _Atomic long rcb__caps_raised;
  * SCHED_FIFO thread on that CPU and pin every booster there (issue 12's
  * "rcb_init(NULL) anomaly": the same program ran at different speeds
  * depending on which thread initialised the library).  So the CPU set
- * is RCUBOOST_CPUS if given, else the one the process had when the
- * library was loaded (what taskset(1) or a cpuset gave it, before the
- * application pinned any thread: a real-time loop on main() pinned to an
- * isolated CPU must not pull the library's threads there), and the
- * policy is SCHED_OTHER until the thread sets its own.  The nice value
- * is not a thread attribute: it is still the creator's.
+ * is RCUBOOST_CPUS if given, else the current one of the process's
+ * initial thread, and the policy is SCHED_OTHER until the thread sets
+ * its own.  The initial thread, not the set the process was started
+ * with: a program that confines its housekeeping by pinning main()
+ * before it starts threads (rcuboost-demo does) confines the library's
+ * threads too.  A program whose main() runs a real-time loop pinned to
+ * an isolated CPU sets RCUBOOST_CPUS (rcuboost(3) says so).  The nice
+ * value is not a thread attribute: it is still the creator's.
  */
-static cpu_set_t load_cpus;
-static bool load_cpus_known;
-
-/* Before any other constructor of the library (RCUBOOST_EARLY starts
- * threads from one): the loading thread's CPUs, i.e. the process's as
- * started, for an executable linked to the library. */
-__attribute__((constructor(101))) static void lib_thread_load_cpus(void)
-{
-	load_cpus_known = sched_getaffinity(0, sizeof(load_cpus), &load_cpus) == 0 &&
-			  CPU_COUNT(&load_cpus) > 0;
-}
-
 int rcb__lib_thread_attr(pthread_attr_t *attr)
 {
 	unsigned long long mask = rcb__settings.thread_cpus;
@@ -93,8 +83,6 @@ int rcb__lib_thread_attr(pthread_attr_t *attr)
 		for (int cpu = 0; cpu < 64; cpu++)
 			if (mask & (1ull << cpu))
 				CPU_SET(cpu, &set);
-	} else if (load_cpus_known) {
-		set = load_cpus;
 	} else if (sched_getaffinity(getpid(), sizeof(set), &set) != 0) {
 		return 0; /* more than CPU_SETSIZE CPUs: leave it to the kernel */
 	}
@@ -121,8 +109,8 @@ int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 	static const cpu_set_t unused;
 	int err = pthread_create(thread, attr, fn, arg);
 
-	/* The CPUs the process had at load time may all be gone from its
-	 * cpuset since (or offline): then the kernel places it. */
+	/* The initial thread's CPUs may not all be allowed to the
+	 * creator (threaded cgroups): then the kernel places it. */
 	if (err == EINVAL && !rcb__settings.thread_cpus &&
 	    /* size 0: glibc drops the attribute's CPU set */
 	    pthread_attr_setaffinity_np(attr, 0, &unused) == 0)
