@@ -44,11 +44,13 @@ models-deep: deps
 	sh models/run_model.sh --deep
 
 # The longer deterministic-simulation sweep (make test runs the short
-# one, CTest label sim): SEEDS seeds of every workload, then boosting.
+# one, CTest label sim): SEEDS seeds of every workload, then boosting and
+# fork.
 SEEDS ?= 20000
 sim: build
 	$(BUILD)/tools/sim/rcuboost-sim --seeds $(SEEDS) --quiet
 	$(BUILD)/tools/sim/rcuboost-sim --boost --seeds $$(($(SEEDS) / 4)) --seed 1000001 --quiet
+	$(BUILD)/tools/sim/rcuboost-sim --workload fork --seeds $$(($(SEEDS) / 4)) --seed 2000001 --quiet
 
 # The scale study (doc/scale.md): measure the unit costs here (root for
 # sched_setattr; run it on a quiet machine), run the cost model with

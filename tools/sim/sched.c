@@ -145,6 +145,10 @@ static _Atomic unsigned long long progress;
 static uint64_t rng;
 static uint64_t thash = 1469598103934665603ull;
 static pthread_key_t sim_key;
+/* sim_fork(): a fork in progress, and the process the schedule runs in. */
+static bool forking;
+static pid_t sim_pid;
+static void fork_check(void);
 
 /* ---- trace ---------------------------------------------------------- */
 
@@ -191,7 +195,7 @@ static void dump_trace(void)
 		['P'] = "point", ['S'] = "signal", ['B'] = "block",
 		['W'] = "wake", ['X'] = "switch", ['E'] = "exit",
 		['C'] = "create", ['T'] = "timeout", ['R'] = "prio",
-		['Y'] = "preempt",
+		['Y'] = "preempt", ['F'] = "forked",
 	};
 
 	if (n > ntrace)
@@ -591,6 +595,7 @@ static void deliver(struct st *s)
 
 static void point(struct st *s, const char *file, int line, bool sig)
 {
+	fork_check();
 	npoints++;
 	atomic_store_explicit(&progress, npoints, memory_order_relaxed);
 	vtime += sim_opts.step_ns;
@@ -620,6 +625,7 @@ void rcb__sim_point(const char *file, int line)
 /* Block the caller: returns 1 when woken, 2 on timeout. */
 static int block(struct st *s, int kind, const void *addr, uint64_t deadline)
 {
+	fork_check();
 	s->state = T_BLOCK;
 	s->wkind = kind;
 	s->waddr = addr;
@@ -792,8 +798,62 @@ void sim_start(void)
 	nt = 1;
 	me = cur = &T[0];
 	pthread_setspecific(sim_key, &T[0]);
+	sim_pid = getpid();
 	__real_pthread_create(&w, NULL, watchdog, NULL);
 	running = true;
+}
+
+/*
+ * The child's side of sim_fork().  It must run before the child makes
+ * any scheduling decision: the library's child handlers take simulated
+ * mutexes (points), and a point would hand the baton to a thread that
+ * does not exist in this process.  glibc runs child handlers in the
+ * order of registration, and the library registers some from its
+ * constructors, before any of ours; so point() and block() call this
+ * first whenever a fork is in progress and the process is not the one
+ * the schedule started in.
+ */
+static void fork_child_fixup(void)
+{
+	pthread_t w;
+	int i;
+
+	forking = false;
+	sim_pid = getpid();
+	/* Only this real thread exists.  The others' simulated state goes
+	 * with them; a mutex one of them held stays held, as a real one
+	 * does, unless the library's child handler re-creates it. */
+	for (i = 0; i < nt; i++)
+		if (&T[i] != me && T[i].state != T_FREE &&
+		    T[i].state != T_DEAD) {
+			T[i].state = T_DEAD;
+			T[i].reaped = true;
+		}
+	me->tid = gettid();
+	cur = me;
+	sim_opts.report_fd = -1; /* systematic reports are the parent's */
+	tr(me->id, 'F', "fork", 0, 0);
+	__real_pthread_create(&w, NULL, watchdog, NULL);
+}
+
+static void fork_check(void)
+{
+	if (forking && getpid() != sim_pid)
+		fork_child_fixup();
+}
+
+int sim_fork(void)
+{
+	pid_t pid;
+
+	point(me, "fork", 0, true);
+	fflush(stdout);
+	fflush(stderr);
+	forking = true;
+	pid = fork();
+	fork_check(); /* the child, if no handler made a point */
+	forking = false;
+	return pid;
 }
 
 int __wrap_pthread_create(pthread_t *pt, const pthread_attr_t *a,

@@ -81,6 +81,15 @@ int sim_prio_of(int id);
 void sim_setprio(int policy, int prio);
 /* Pin the caller to virtual CPU @cpu (-1: any). */
 void sim_pin(int cpu);
+/* fork(2) from the calling simulated thread: the real fork, so the
+ * library's atfork handlers run as this thread (and may block on
+ * simulated mutexes).  Returns the child's pid in the parent; in the
+ * child, 0, with the caller the only simulated thread left (the others
+ * are gone, as on Linux) and the schedule going on from the same
+ * generator state.  The parent must reap the child (waitpid) before it
+ * reaches another point: no other thread runs meanwhile, so both
+ * schedules stay functions of the seed. */
+int sim_fork(void);
 /* A simulated thread exited, then the library tried sched_setattr on it. */
 extern unsigned long sim_boost_after_exit;
 /* Hash of the whole schedule so far (replay check). */
