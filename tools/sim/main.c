@@ -74,6 +74,7 @@ static volatile int readers_ready;
 static int reader_sid[8];      /* simulated thread ids, 0: not started */
 static volatile int readers_done;
 static bool rw_signals;        /* rw: signal handlers read on readers */
+static uint64_t gp_max_ns;     /* longest rcb_synchronize() of the updaters */
 
 static void check_obj(struct obj *p, const char *who)
 {
@@ -180,11 +181,17 @@ static void *updater(void *arg)
 
 		old = rcb_xchg_pointer(&gptr, n);
 		switch (sim_rand(3)) {
-		case 0:
+		case 0: {
+			uint64_t t0 = sim_now(), d;
+
 			if (rcb_synchronize() != 0)
 				sim_fail("rcb_synchronize failed");
+			d = sim_now() - t0;
+			if (d > gp_max_ns)
+				gp_max_ns = d;
 			old->retired = 1;
 			break;
+		}
 		case 1:
 		case 2:
 			old->queued = 1;
@@ -609,8 +616,9 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 		fprintf(stderr, "rcuboost-sim: unknown workload %s\n", wl);
 		_exit(2);
 	}
-	printf("%-8s cpus=%d switch=%u/1000%s ", wl, sim_opts.ncpu,
-	       sim_opts.switch_pm, rw_signals ? " signals" : "");
+	printf("%-8s cpus=%d switch=%u/1000%s gpmax=%lluus ", wl, sim_opts.ncpu,
+	       sim_opts.switch_pm, rw_signals ? " signals" : "",
+	       (unsigned long long)(gp_max_ns / 1000));
 	sim_pass();
 }
 

@@ -8,7 +8,7 @@
 # seeds give different schedules (so the hash does see them).
 set -eu
 sim=$1
-for w in rw hog shutdown signal; do
+for w in rw hog shutdown signal fork; do
 	extra=""
 	[ "$w" = hog ] && extra=--boost
 	a=$("$sim" --workload "$w" $extra --seed 4242 | head -1)
