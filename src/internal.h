@@ -232,7 +232,8 @@ const char *rcb__settings_fixed(const struct rcb__settings *a,
  * set if still permitted (true if it is effective on return). */
 int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
 /* pthread_create() with @attr from rcb__lib_thread_attr(); if the kernel
- * refuses the default CPU set (EINVAL), again without it. */
+ * refuses the default CPU set (EINVAL), again without it; if the creator
+ * may not give SCHED_OTHER (EPERM), again with its own policy. */
 int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 			  void *(*fn)(void *), void *arg);
 /* Set in @attr what a library thread gets whoever starts it: SCHED_OTHER

@@ -107,13 +107,20 @@ int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 			  void *(*fn)(void *), void *arg)
 {
 	static const cpu_set_t unused;
-	int err = pthread_create(thread, attr, fn, arg);
+	int err = pthread_create(thread, attr, fn, arg), policy;
 
 	/* The initial thread's CPUs may not all be allowed to the
 	 * creator (threaded cgroups): then the kernel places it. */
 	if (err == EINVAL && !rcb__settings.thread_cpus &&
 	    /* size 0: glibc drops the attribute's CPU set */
 	    pthread_attr_setaffinity_np(attr, 0, &unused) == 0)
+		err = pthread_create(thread, attr, fn, arg);
+	/* An unprivileged SCHED_IDLE creator (or one niced past its
+	 * RLIMIT_NICE) may not give a thread SCHED_OTHER: then the thread
+	 * keeps the creator's policy rather than not starting at all. */
+	if (err == EPERM && pthread_attr_getschedpolicy(attr, &policy) == 0 &&
+	    policy == SCHED_OTHER &&
+	    pthread_attr_setinheritsched(attr, PTHREAD_INHERIT_SCHED) == 0)
 		err = pthread_create(thread, attr, fn, arg);
 	return err;
 }
