@@ -14,8 +14,11 @@
 #include "tests/boost/rt.h"
 #include "rcuboost.h"
 
-static atomic_int reader_ready, go, restored;
+static atomic_int reader_ready, go, restored, in_section;
 static struct rt_hog hog;
+
+/* A child's exit status: the set-up made no inversion, try again. */
+#define NO_INVERSION 75
 
 static void *reader(void *arg)
 {
@@ -29,7 +32,9 @@ static void *reader(void *arg)
 	while (!atomic_load(&go))
 		usleep(1000);
 	rcb_read_lock();
+	atomic_store(&in_section, 1);
 	rt_hog_fire(&hog); /* preempted here until boosted or hog done */
+	atomic_store(&in_section, 0);
 	rcb_read_unlock();
 	CHECK(rt_get(0, &after) == 0);
 	atomic_store(&restored, after.policy == SCHED_FIFO && after.prio == 10);
@@ -68,6 +73,17 @@ static int child(int early)
 		usleep(100);
 	CHECK(atomic_load(&hog.started));
 	usleep(5000);
+	if (!atomic_load(&in_section)) {
+		/* The hog did not hold the reader (seen once in 6 loaded
+		 * CI runs under ASan): no inversion, nothing to measure.
+		 * After the drop nothing may become real-time again, so
+		 * main() runs a new child. */
+		rt_hog_join(&hog);
+		pthread_join(r, NULL);
+		printf("no inversion: the reader left its section before the grace period began\n");
+		fflush(stdout);
+		return NO_INVERSION;
+	}
 	t0 = rt_now();
 	CHECK(rcb_synchronize() == 0);
 	gp_ms = (rt_now() - t0) * 1e3;
@@ -99,15 +115,20 @@ int main(int argc, char **argv)
 	/* In a child, so that the drop never outlives the test; a new
 	 * program for "early", whose constructor must run in the child (a
 	 * fork()ed child has no booster). */
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0 && early) {
-		execl("/proc/self/exe", argv[0], "early-child", (char *)NULL);
-		_exit(127);
+	for (int attempt = 1;; attempt++) {
+		pid = fork();
+		CHECK(pid >= 0);
+		if (pid == 0 && early) {
+			execl("/proc/self/exe", argv[0], "early-child", (char *)NULL);
+			_exit(127);
+		}
+		if (pid == 0)
+			_exit(child(early));
+		CHECK(waitpid(pid, &status, 0) == pid);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == NO_INVERSION &&
+		    attempt < 3)
+			continue;
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		return 0;
 	}
-	if (pid == 0)
-		_exit(child(early));
-	CHECK(waitpid(pid, &status, 0) == pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	return 0;
 }
