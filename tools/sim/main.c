@@ -264,6 +264,20 @@ static void rw_handler(void)
 	rcb_read_unlock();
 }
 
+/* The end of rw and fork: join the workload's @n threads, then every
+ * callback must run once by the final barrier and by the shutdown. */
+static void join_and_finish(pthread_t *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	if (rcb_barrier() != 0)
+		sim_fail("final rcb_barrier failed");
+	check_callbacks();
+	if (rcb_shutdown() != 0)
+		sim_fail("rcb_shutdown failed");
+	check_callbacks();
+}
+
 static void run_rw(bool hogs)
 {
 	pthread_t t[16];
@@ -300,8 +314,7 @@ static void run_rw(bool hogs)
 		/* Sleep, not spin: readers may sleep for milliseconds. */
 		nanosleep(&ts, NULL);
 	}
-	for (i = 0; i < n; i++)
-		pthread_join(t[i], NULL);
+	join_and_finish(t, n);
 	/* The latency bound under the hog: a reader the hog preempts in a
 	 * section is boosted within elements + 1 booster periods (50 ms at
 	 * the defaults; README "Real-time guarantees"), and a grace period
@@ -314,12 +327,6 @@ static void run_rw(bool hogs)
 		sim_fail("latency: an rcb_synchronize() took %llu ms under the hog, more than the readers' longest sleep inside a section (%llu ms) plus 100 ms (twice the boost bound of elements + 1 booster periods)",
 			 (unsigned long long)(gp_max_ns / 1000000),
 			 (unsigned long long)(section_sleep_max_ns / 1000000));
-	if (rcb_barrier() != 0)
-		sim_fail("final rcb_barrier failed");
-	check_callbacks();
-	if (rcb_shutdown() != 0)
-		sim_fail("rcb_shutdown failed");
-	check_callbacks();
 }
 
 /* rcb_barrier() racing rcb_shutdown() (the hang fixed in f886afa). */
@@ -446,14 +453,7 @@ static void run_fork(void)
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		sim_fail("the child of fork() failed (status 0x%x; its report is above)",
 			 st);
-	for (i = 0; i < n; i++)
-		pthread_join(t[i], NULL);
-	if (rcb_barrier() != 0)
-		sim_fail("final rcb_barrier failed");
-	check_callbacks();
-	if (rcb_shutdown() != 0)
-		sim_fail("rcb_shutdown failed");
-	check_callbacks();
+	join_and_finish(t, n);
 }
 
 /* A signal handler's read-side section on a thread that never
