@@ -688,12 +688,8 @@ static void check_workers(void)
 		return;
 	n = rcb_callback_tids(tids, 16);
 	for (int i = 0; i < n && i < 16; i++) {
-		uint64_t end = tool_now_ns() + 1000 * NS_PER_MS;
-		int err;
+		int err = boost_wait_attrs(tids[i], &want, &cur, 1000);
 
-		while ((err = tool_sattr_get(tids[i], &cur)) == 0 &&
-		       !tool_sattr_same(&cur, &want) && tool_now_ns() < end)
-			tool_sleep_ns(NS_PER_MS);
 		torture_add(&tstate.boost.worker_checks, 1);
 		if (err == -ESRCH)
 			continue; /* stopped meanwhile */

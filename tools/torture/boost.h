@@ -28,6 +28,11 @@ int boost_sched_set(uint32_t policy, int prio, int nice);
 int boost_sched_set_attr(const struct tool_sattr *a);
 /* SCHED_FIFO at the booster's priority minus one. */
 bool boost_is_boosted(const struct tool_sattr *a);
+/* Read thread @tid's attributes into *@cur until they equal *@want or
+ * @ms milliseconds passed (a restore that another thread makes); 0 or
+ * sched_getattr's negative errno. */
+int boost_wait_attrs(pid_t tid, const struct tool_sattr *want,
+		     struct tool_sattr *cur, unsigned int ms);
 /* Pin the caller to @cpu alone; true if its mask is then exactly it. */
 bool boost_pin_self(int cpu);
 /* Count a TORTURE_ERR_boost_rt error: @what failed with -@err. */

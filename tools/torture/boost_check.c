@@ -89,6 +89,18 @@ bool torture_boost_check_attrs(const struct tool_sattr *want,
 	return false;
 }
 
+int boost_wait_attrs(pid_t tid, const struct tool_sattr *want,
+		     struct tool_sattr *cur, unsigned int ms)
+{
+	uint64_t end = tool_now_ns() + (uint64_t)ms * NS_PER_MS;
+	int err;
+
+	while ((err = tool_sattr_get(tid, cur)) == 0 &&
+	       !tool_sattr_same(cur, want) && tool_now_ns() < end)
+		tool_sleep_ns(NS_PER_MS / 4);
+	return err;
+}
+
 /*
  * The check after a thread's outermost unlock.  The 8-state machine does
  * not restore a thread that ends its section while the booster is still
@@ -109,11 +121,7 @@ bool torture_boost_check_unlocked(const struct tool_sattr *want,
 	if (tool_sattr_get(0, &cur) == 0 && !tool_sattr_same(&cur, want) &&
 	    boost_is_boosted(&cur) && rcb_boost_stats(&s) == 0 &&
 	    s.machine == 8) {
-		uint64_t end = tool_now_ns() + 1000 * NS_PER_MS;
-
-		while (tool_sattr_get(0, &cur) == 0 &&
-		       !tool_sattr_same(&cur, want) && tool_now_ns() < end)
-			tool_sleep_ns(NS_PER_MS / 4);
+		(void)boost_wait_attrs(0, want, &cur, 1000);
 		torture_add(&tstate.boost.late_backouts, 1);
 	}
 	return torture_boost_check_attrs(want, TORTURE_ERR_boost_residual, who,
