@@ -897,7 +897,9 @@ RCB_API int rcb_defer(void (*fct)(void *p), void *p);
 
 /*
  * rcb_defer_barrier_thread - wait for a grace period and run every entry
- * the calling thread queued before the call.  Context and returns: as
+ * the calling thread queued before the call.  Returns when every one of
+ * them has finished, also one the callback thread (or a barrier) had
+ * already begun to run.  Context and returns: as
  * rcb_defer_unregister_thread(), except 0 for a thread without a queue.
  */
 RCB_API int rcb_defer_barrier_thread(void);
@@ -905,8 +907,11 @@ RCB_API int rcb_defer_barrier_thread(void);
 /*
  * rcb_defer_barrier - run every entry any thread queued before the call
  * (after one grace period), including the queues of exited threads and,
- * in a forked child, those inherited from the parent's threads.
- * Context and returns: as rcb_defer_barrier_thread().
+ * in a forked child, those inherited from the parent's threads.  Returns
+ * when every one of them has finished, wherever it runs.
+ * Context: outside read-side critical sections and deferred functions.
+ * Returns 0, or -EDEADLK inside a read-side critical section or from a
+ * deferred function, of any queue (reported as misuse; nothing done).
  */
 RCB_API int rcb_defer_barrier(void);
 

@@ -91,6 +91,9 @@ struct defer_queue {
 static struct defer_queue *_Atomic all_queues;
 static __thread struct defer_queue *my_queue;
 static pthread_key_t defer_key;
+/* Deferred functions this thread is running (nested: one that flushes
+ * another queue).  A barrier called from one would wait for itself. */
+static __thread unsigned defer_running;
 /* Serialises rcb_defer_barrier() (its snapshots live in the queues). */
 static pthread_mutex_t barrier_lock;
 /* Set in a forked child: inherited queues wait for an armed drain. */
@@ -129,7 +132,9 @@ static void drain_locked(struct defer_queue *q, uint64_t upto)
 		 * shows the entry taken (fork section above).  Pairs with
 		 * the fork() copy of memory, not with another access. */
 		rcb_fence_seq_cst();
+		defer_running++;
 		e.fct(e.p);
+		defer_running--;
 	}
 }
 
@@ -148,21 +153,29 @@ static int queue_lock(struct defer_queue *q)
 	return 0;
 }
 
-/* Wait for a grace period and run @q's entries published before the
- * call.  Context: outside read-side critical sections. */
+/*
+ * Wait for a grace period and run @q's entries published before the
+ * call; return when every one of them has finished, including those
+ * another drainer took and is still running (drainers run entries under
+ * the lock, so taking the lock waits for them).  Returns 0, an error of
+ * rcb_synchronize(), or -EDEADLK when entries are pending and the caller
+ * is running one of @q's functions.  Context: outside read-side critical
+ * sections.
+ */
 static int flush_queue(struct defer_queue *q)
 {
 	/* [DF-H] The entries up to the snapshot are visible.  Pairs with
 	 * [DF-P] in rcb_defer() (the owner's own entries need nothing). */
 	uint64_t upto = rcb_load_acquire(&q->qhead);
+	bool pending = upto != rcb_load_relaxed(&q->qtail);
 	int err;
 
-	if (upto == rcb_load_relaxed(&q->qtail))
-		return 0;
-	if ((err = rcb_synchronize()) != 0)
+	if (pending && (err = rcb_synchronize()) != 0)
 		return err;
+	/* Nothing pending and the lock is ours: the only function still
+	 * running is the caller's own, which cannot wait for itself. */
 	if ((err = queue_lock(q)) != 0)
-		return err;
+		return pending ? err : 0;
 	drain_locked(q, upto);
 	pthread_mutex_unlock(&q->lock);
 	return 0;
@@ -399,12 +412,16 @@ RCB_API int rcb_defer_barrier(void)
 			    "called inside a read-side critical section; it would wait for itself forever");
 		return -EDEADLK;
 	}
-	err = pthread_mutex_lock(&barrier_lock);
-	if (err == EDEADLK) {
-		rcb__misuse("rcb_defer_barrier", "called from a deferred function that a barrier runs");
+	/* The barrier waits for every deferred function that has begun,
+	 * the caller's own too; and a drainer that runs such a function
+	 * holds its queue's lock, which the barrier waits for while it
+	 * holds barrier_lock: two barriers in two drainers would deadlock. */
+	if (RCB_UNLIKELY(defer_running)) {
+		rcb__misuse("rcb_defer_barrier",
+			    "called from a deferred function; it would wait for that function to finish");
 		return -EDEADLK;
 	}
-	if (err)
+	if ((err = pthread_mutex_lock(&barrier_lock)) != 0)
 		RCB_DIE("pthread_mutex_lock(defer barrier)", err);
 	/* [DF-R] pairs with [DF-L]: the listed queues are initialised. */
 	first = rcb_load_acquire(&all_queues);
@@ -413,20 +430,19 @@ RCB_API int rcb_defer_barrier(void)
 		q->bar_snap = rcb_load_acquire(&q->qhead);
 		any |= q->bar_snap != rcb_load_relaxed(&q->qtail);
 	}
-	if (any && (ret = rcb_synchronize()) == 0) {
-		for (q = first; q; q = q->next) {
-			if (q->bar_snap == rcb_load_relaxed(&q->qtail))
-				continue;
-			if ((err = queue_lock(q)) != 0) {
-				rcb__misuse("rcb_defer_barrier",
-					    "called from a deferred function that runs a queue");
-				ret = err;
-				continue;
-			}
-			drain_locked(q, q->bar_snap);
-			pthread_mutex_unlock(&q->lock);
-		}
+	if (any && (ret = rcb_synchronize()) != 0)
+		goto out;
+	/* Every queue's lock is taken, pending entries or not: an entry
+	 * another drainer took before the snapshot may still be running,
+	 * and it runs under the lock.  The caller runs no deferred
+	 * function, so it holds no queue's lock. */
+	for (q = first; q; q = q->next) {
+		if ((err = queue_lock(q)) != 0)
+			RCB_DIE("defer barrier: a queue's lock held by its caller", -err);
+		drain_locked(q, q->bar_snap);
+		pthread_mutex_unlock(&q->lock);
 	}
+out:
 	pthread_mutex_unlock(&barrier_lock);
 	return ret;
 }
