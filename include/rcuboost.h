@@ -750,7 +750,12 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags);
 	 * deep) through the application's PI mutexes (EDEADLK, retried \
 	 * after 10 ms), or another error (the reader is not boosted). */ \
 	X(long, pi_deadlocks, RCB_STAT_COUNT) \
-	X(long, pi_failures, RCB_STAT_COUNT)
+	X(long, pi_failures, RCB_STAT_COUNT) \
+	/* Raises of a reader the sched backend had already boosted \
+	 * (escalation, an expedited or inherited loan above its level, \
+	 * a raised booster priority): each reads, then sets, the thread's \
+	 * attributes, the window of rcuboost(3) BUGS.  Past layout V1. */ \
+	X(long, reraises, RCB_STAT_COUNT)
 
 #define RCB__STAT_FIELD(type, name, kind) type name;
 

@@ -65,7 +65,7 @@ int rcb__boost_nelem;
 _Atomic long rcb__boost_too_early;
 _Atomic long rcb__boost_max_task_fail;
 _Atomic long rcb__hold_count, rcb__hold_max_ns, rcb__hold_total_ns;
-_Atomic long rcb__escalations;
+_Atomic long rcb__escalations, rcb__reraises;
 
 void rcb__hold_begin(uint64_t *t0)
 {

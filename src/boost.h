@@ -307,6 +307,8 @@ void rcb__pi_release(struct rcb__pi_slot *slot);
 void rcb__pi_after_fork_child(void);
 extern _Atomic long rcb__pi_boosts, rcb__pi_handoffs, rcb__pi_syscalls;
 extern _Atomic long rcb__pi_deadlocks, rcb__pi_failures;
+/* Raises of a reader already boosted by the sched backend (stats). */
+extern _Atomic long rcb__reraises;
 static inline bool rcb__backend_pi(void)
 {
 	return rcb__settings.boost_backend == RCB_BACKEND_PI;

@@ -103,6 +103,7 @@ void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		 * priority takes effect). */
 		if ((int)b->set.sched_priority >= rcuprio)
 			return;
+		rcb_add_relaxed(&rcb__reraises, 1);
 	} else {
 		b->orig = cur;
 		b->applied = false;

@@ -142,6 +142,7 @@ static void boost_stats_fill(struct rcb_boost_stats *out)
 	out->pi_syscalls = rcb_load_relaxed(&rcb__pi_syscalls);
 	out->pi_deadlocks = rcb_load_relaxed(&rcb__pi_deadlocks);
 	out->pi_failures = rcb_load_relaxed(&rcb__pi_failures);
+	out->reraises = rcb_load_relaxed(&rcb__reraises);
 	out->enabled = rcb__settings.boost;
 	out->booster_running = rcb__booster_running();
 	out->no_permission = rcb__booster_no_permission();

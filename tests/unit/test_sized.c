@@ -88,7 +88,7 @@ static void stats_sizes(void)
 	if (strcmp(buf, "{\"enabled\":false}\n") != 0) {
 		CHECK(strstr(buf, "\"blocked\":7,"));
 		CHECK(strstr(buf, "\"passes\":0,"));
-		CHECK(strstr(buf, "\"pi_failures\":0}\n"));
+		CHECK(strstr(buf, "\"reraises\":0}\n"));
 	}
 }
 

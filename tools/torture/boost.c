@@ -55,17 +55,19 @@ struct boost_reader {
 	struct tool_sattr orig; /* its own attributes */
 	struct tool_sattr app;  /* what it set itself while boosted */
 	const struct tool_sattr *want; /* expected after the unlock */
-	long esc_at_change;        /* rcb_boost_stats() escalations then */
+	long esc_at_change;        /* rcb_boost_stats() reraises then */
 	bool held;                 /* this section's long hold is done */
 	uint64_t rng;
 };
 
 /* The library's escalation count (0 if the statistics are unavailable). */
+/* Raises of already boosted readers so far: escalations, and loans of
+ * expedited and inheriting waiters above a reader's level. */
 static long escalations_now(void)
 {
 	struct rcb_boost_stats s = { .size = sizeof(s) };
 
-	return rcb_boost_stats(&s) == 0 ? s.escalations : 0;
+	return rcb_boost_stats(&s) == 0 ? s.reraises : 0;
 }
 
 /* One short-lived thread: the spawner's stack holds it until the join. */
@@ -375,12 +377,14 @@ static void *boost_reader_fn(void *arg)
 			struct tool_sattr cur;
 
 			/* The sched backend's known race (rcuboost(3),
-			 * BUGS): an escalation raise whose sched_getattr
-			 * came before the change and sched_setattr after it
-			 * overwrites the change, and the unlock restores the
-			 * attributes from before it.  Counted when the
-			 * outcome is exactly that and an escalation ran in
-			 * the window; any other outcome fails. */
+			 * BUGS): a raise of the boosted reader (escalation,
+			 * or an expedited or inheriting loan above its
+			 * level) whose sched_getattr came before the change
+			 * and sched_setattr after it overwrites the change,
+			 * and the unlock restores the attributes from before
+			 * it.  Counted when the outcome is exactly that and
+			 * such a raise ran in the window; any other outcome
+			 * fails. */
 			if (tool_sattr_get(0, &cur) == 0 &&
 			    !tool_sattr_same(&cur, &b->app) &&
 			    tool_sattr_same(&cur, &b->orig) &&
