@@ -223,6 +223,124 @@ static void *updater(void *arg)
 	return NULL;
 }
 
+#ifndef RCB_SIM_NO_POLL
+/*
+ * The updater of the xrw and xhog workloads: expedited and polled grace
+ * periods (src/expedite.c, src/gp_poll.c), with rcb_call() and
+ * rcb_synchronize() among them.  An object retired through a cookie is
+ * marked retired only when rcb_poll_state() says its grace period has
+ * elapsed (or rcb_cond_synchronize() returned), so the readers' check
+ * catches a cookie that elapses too early.  Also checked: cookies never
+ * go back; a cookie taken before an rcb_synchronize() has elapsed after
+ * it; a cookie from the future is refused.  A separate updater (not a
+ * branch of updater()) keeps the seeds of the older workloads, and
+ * build_tree.sh leaves it out for trees that predate these calls.
+ */
+static uint64_t xgp_max_ns; /* longest expedited grace period */
+
+struct polled {
+	struct obj *o;
+	uint64_t cookie;
+};
+
+static void x_retire_elapsed(struct polled *pend, int *npend, bool wait)
+{
+	int k = 0;
+
+	for (int i = 0; i < *npend; i++) {
+		int r = rcb_poll_state(pend[i].cookie);
+
+		if (r < 0)
+			sim_fail("rcb_poll_state refused cookie %llu that rcb_start_poll returned",
+				 (unsigned long long)pend[i].cookie);
+		if (!r && wait) {
+			if (rcb_cond_synchronize(pend[i].cookie) != 0)
+				sim_fail("rcb_cond_synchronize failed");
+			if (rcb_poll_state(pend[i].cookie) != 1)
+				sim_fail("cookie %llu not elapsed after rcb_cond_synchronize()",
+					 (unsigned long long)pend[i].cookie);
+			r = 1;
+		}
+		if (r)
+			pend[i].o->retired = 1;
+		else
+			pend[k++] = pend[i];
+	}
+	*npend = k;
+}
+
+static void *x_updater(void *arg)
+{
+	int id = (int)(long)arg, npend = 0;
+	struct polled pend[64];
+	uint64_t last = 0;
+	char who[16];
+
+	snprintf(who, sizeof(who), "xupdater%d", id);
+	sim_name(who);
+	for (int i = 0; i < rounds; i++) {
+		struct obj *n = obj_new(), *old;
+		uint64_t c, t0, d;
+
+		old = rcb_xchg_pointer(&gptr, n);
+		switch (sim_rand(5)) {
+		case 0:
+			t0 = sim_now();
+			if (rcb_synchronize_expedited() != 0)
+				sim_fail("rcb_synchronize_expedited failed");
+			d = sim_now() - t0;
+			if (d > xgp_max_ns)
+				xgp_max_ns = d;
+			old->retired = 1;
+			break;
+		case 1: /* polled: retired once its cookie has elapsed */
+			c = rcb_start_poll();
+			if (c < last)
+				sim_fail("cookie went back: %llu after %llu",
+					 (unsigned long long)c, (unsigned long long)last);
+			last = c;
+			if (rcb_poll_state(c + (1ull << 40)) != -EINVAL)
+				sim_fail("rcb_poll_state accepted a cookie from the future");
+			if (npend == (int)(sizeof(pend) / sizeof(pend[0])))
+				x_retire_elapsed(pend, &npend, true);
+			pend[npend++] = (struct polled){ old, c };
+			break;
+		case 2: /* a cookie, then a conditional wait for it */
+			c = sim_rand(2) ? rcb_get_state() : rcb_start_poll();
+			for (int k = (int)sim_rand(20); k > 0; k--)
+				sim_point();
+			if (rcb_cond_synchronize(c) != 0)
+				sim_fail("rcb_cond_synchronize failed");
+			old->retired = 1;
+			break;
+		case 3: /* a cookie, then a full grace period: it has elapsed */
+			c = rcb_get_state();
+			t0 = sim_now();
+			if (rcb_synchronize() != 0)
+				sim_fail("rcb_synchronize failed");
+			d = sim_now() - t0;
+			if (d > gp_max_ns)
+				gp_max_ns = d;
+			if (rcb_poll_state(c) != 1)
+				sim_fail("cookie %llu taken before rcb_synchronize() not elapsed after it",
+					 (unsigned long long)c);
+			old->retired = 1;
+			break;
+		default:
+			old->queued = 1;
+			queued++;
+			if (rcb_call(&old->head, retire_cb) != 0)
+				sim_fail("rcb_call failed");
+			old->called = 1;
+			break;
+		}
+		x_retire_elapsed(pend, &npend, false);
+	}
+	x_retire_elapsed(pend, &npend, true);
+	return NULL;
+}
+#endif
+
 /* A real-time hog on the first CPU: SCHED_FIFO above the readers, for a
  * bounded virtual time, then it stops by itself. */
 static void *hog(void *arg)
@@ -278,7 +396,7 @@ static void join_and_finish(pthread_t *t, int n)
 	check_callbacks();
 }
 
-static void run_rw(bool hogs)
+static void run_rw(bool hogs, void *(*upd)(void *))
 {
 	pthread_t t[16];
 	int n = 0, i;
@@ -299,7 +417,7 @@ static void run_rw(bool hogs)
 	for (i = 0; i < nreaders; i++)
 		pthread_create(&t[n++], NULL, reader, (void *)(long)i);
 	for (i = 0; i < nupdaters; i++)
-		pthread_create(&t[n++], NULL, updater, (void *)(long)i);
+		pthread_create(&t[n++], NULL, upd, (void *)(long)i);
 	while (hogs && readers_ready < nreaders)
 		sim_point();
 	if (hogs)
@@ -327,6 +445,17 @@ static void run_rw(bool hogs)
 		sim_fail("latency: an rcb_synchronize() took %llu ms under the hog, more than the readers' longest sleep inside a section (%llu ms) plus 100 ms (twice the boost bound of elements + 1 booster periods)",
 			 (unsigned long long)(gp_max_ns / 1000000),
 			 (unsigned long long)(section_sleep_max_ns / 1000000));
+#ifndef RCB_SIM_NO_POLL
+	/* An expedited grace period boosts its readers at once, with no
+	 * aging: the booster's wake-up and one pass are all it adds to the
+	 * readers' own sleeps (at most 31 us over 500 seeds).  Checked at
+	 * one booster period (10 ms); plain boosting's aging takes 3-5. */
+	if (hogs && boost_on &&
+	    xgp_max_ns > section_sleep_max_ns + 10ull * 1000 * 1000)
+		sim_fail("latency: an rcb_synchronize_expedited() took %llu us under the hog, more than the readers' longest sleep inside a section (%llu us) plus 10 ms (one booster period)",
+			 (unsigned long long)(xgp_max_ns / 1000),
+			 (unsigned long long)(section_sleep_max_ns / 1000));
+#endif
 }
 
 /* rcb_barrier() racing rcb_shutdown() (the hang fixed in f886afa). */
@@ -614,15 +743,21 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 
 		sim_opts.switch_pm = rates[sim_rand(4)];
 	}
-	if (!strcmp(wl, "hog")) {
+	if (!strcmp(wl, "hog") || !strcmp(wl, "xhog")) {
 		sim_opts.ncpu = 2;
 		pin_readers = true;
 	}
 	sim_name("driver");
 	if (!strcmp(wl, "rw"))
-		run_rw(false);
+		run_rw(false, updater);
 	else if (!strcmp(wl, "hog"))
-		run_rw(true);
+		run_rw(true, updater);
+#ifndef RCB_SIM_NO_POLL
+	else if (!strcmp(wl, "xrw"))
+		run_rw(false, x_updater);
+	else if (!strcmp(wl, "xhog"))
+		run_rw(true, x_updater);
+#endif
 	else if (!strcmp(wl, "shutdown"))
 		run_shutdown();
 	else if (!strcmp(wl, "signal"))
@@ -635,9 +770,14 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 		fprintf(stderr, "rcuboost-sim: unknown workload %s\n", wl);
 		_exit(2);
 	}
-	printf("%-8s cpus=%d switch=%u/1000%s gpmax=%lluus sleepmax=%lluus ", wl, sim_opts.ncpu,
+	printf("%-8s cpus=%d switch=%u/1000%s gpmax=%lluus", wl, sim_opts.ncpu,
 	       sim_opts.switch_pm, rw_signals ? " signals" : "",
-	       (unsigned long long)(gp_max_ns / 1000),
+	       (unsigned long long)(gp_max_ns / 1000));
+#ifndef RCB_SIM_NO_POLL
+	if (xgp_max_ns)
+		printf(" xgpmax=%lluus", (unsigned long long)(xgp_max_ns / 1000));
+#endif
+	printf(" sleepmax=%lluus ",
 	       (unsigned long long)(section_sleep_max_ns / 1000));
 	sim_pass();
 }
@@ -773,7 +913,9 @@ static void usage(FILE *f)
 		"                    --readers N (<= 60) registered sleepers, in\n"
 		"                    virtual ns (cost-model check, doc/scale.md);\n"
 		"                    fork: rw with a fork() in the middle, the\n"
-		"                    child checked too\n"
+		"                    child checked too; xrw, xhog: rw and hog\n"
+		"                    with updaters that use expedited and polled\n"
+		"                    grace periods (not in mix)\n"
 		"  --costs FILE      cost model: \"name ns\" lines (rcuboost-calib\n"
 		"                    output, plus \"point\": ns per simulation point)\n"
 		"  --cpus N          virtual CPUs (default: the seed chooses 1-4)\n"

@@ -123,6 +123,7 @@ struct st {
 	int wkind;
 	const void *waddr;
 	uint64_t deadline; /* 0: none */
+	uint64_t busy_until; /* sim_busy(): on its CPU, not choosable till then */
 	uint64_t wseq;     /* order of blocking, for FIFO wake-ups */
 	int woke;          /* 1 woken, 2 timed out */
 	void (*sig)(void);
@@ -481,6 +482,14 @@ static struct st *pick(struct st *self)
 		}
 		cand[ncand++] = order[i];
 	}
+	/* A thread in sim_busy() keeps its CPU (above) but is not chosen:
+	 * it works on it in parallel with the others until busy_until. */
+	for (c = j = 0; c < ncand; c++)
+		if (T[cand[c]].busy_until <= vtime)
+			cand[j++] = cand[c];
+	ncand = j;
+	if (!ncand)
+		return NULL;
 	if (sim_opts.systematic && self && self->state == T_RUN) {
 		/* The alternatives to the running thread: the others on a
 		 * CPU, and those of the last CPU's priority that time
@@ -524,10 +533,14 @@ static uint64_t min_deadline(void)
 	uint64_t m = 0;
 	int i;
 
-	for (i = 0; i < nt; i++)
+	for (i = 0; i < nt; i++) {
 		if (T[i].state == T_BLOCK && T[i].deadline &&
 		    (!m || T[i].deadline < m))
 			m = T[i].deadline;
+		if (T[i].state == T_RUN && T[i].busy_until > vtime &&
+		    (!m || T[i].busy_until < m))
+			m = T[i].busy_until;
+	}
 	return m;
 }
 
@@ -607,9 +620,14 @@ static void point(struct st *s, const char *file, int line, bool sig)
 		deliver(s);
 }
 
+/* The caller works for @ns on its CPU: it keeps the CPU (no thread of
+ * lower priority gets it) but is not chosen until virtual time has
+ * advanced by @ns, so the threads on the other CPUs go on meanwhile, as
+ * they would in parallel, instead of waiting for the hog's virtual time
+ * to pass at every switch. */
 void sim_busy(uint64_t ns)
 {
-	vtime += ns;
+	me->busy_until = vtime + sim_opts.step_ns + ns;
 	point(me, "busy", 0, true);
 }
 
