@@ -70,6 +70,7 @@
 
 #include "boost.h"
 #include "callback.h"
+#include "procfs.h"
 
 enum { CBB_NONE, CBB_BUSY, CBB_BOOSTED };
 
@@ -86,39 +87,6 @@ static bool enabled(void)
 static bool has_work(struct rcb_worker *w)
 {
 	return !rcb__cb_queue_empty(w) || rcb_load_relaxed(&w->batch.todo);
-}
-
-/* State letter of thread @tid ('R', 'S'...), or 0. */
-static char task_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* The command name may hold spaces; the state follows its ')'. */
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
-/* CPU time of @w's thread in ns, or -1. */
-static long long task_cpu_ns(struct rcb_worker *w)
-{
-	struct timespec ts;
-	clockid_t c;
-
-	if (pthread_getcpuclockid(w->thread, &c) != 0 ||
-	    clock_gettime(c, &ts) != 0)
-		return -1;
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* Undo a boost whose owner we are (bstate BUSY, B1, B2).  @tid: 0 for
@@ -210,7 +178,7 @@ void rcb__cb_unboost_self(struct rcb_worker *w)
 static void watch(struct rcb_worker *w, int prio, uint64_t now,
 		  uint64_t period_ns)
 {
-	long long run = task_cpu_ns(w);
+	long long run = rcb__thread_cpu_ns(w->thread);
 	uint64_t dt = now - w->bs_ns;
 
 	if (run < 0) {
@@ -221,7 +189,7 @@ static void watch(struct rcb_worker *w, int prio, uint64_t now,
 		return; /* keep the older sample */
 	if (w->bs_work && rcb_load_relaxed(&w->bstate) == CBB_NONE &&
 	    (uint64_t)(run - w->bs_run_ns) < dt / 2 &&
-	    task_state(rcb_load_relaxed(&w->tid)) == 'R')
+	    rcb__proc_task_state(rcb_load_relaxed(&w->tid)) == 'R')
 		boost(w, prio);
 	w->bs_work = true;
 	w->bs_ns = now;

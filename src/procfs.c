@@ -15,10 +15,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "procfs.h"
+
+char rcb__proc_task_state(int tid)
+{
+	struct task_info ti;
+
+	return rcb__proc_read_task(getpid(), tid, &ti) ? ti.state : 0;
+}
+
+long long rcb__thread_cpu_ns(pthread_t t)
+{
+	struct timespec ts;
+	clockid_t c;
+
+	if (pthread_getcpuclockid(t, &c) != 0 || clock_gettime(c, &ts) != 0)
+		return -1;
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 /* Parse /proc/<pid>/task/<tid>/stat (proc(5) field numbers). */
 bool rcb__proc_read_task(int pid, int tid, struct task_info *ti)
