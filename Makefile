@@ -51,6 +51,10 @@ sim: build
 	$(BUILD)/tools/sim/rcuboost-sim --seeds $(SEEDS) --quiet
 	$(BUILD)/tools/sim/rcuboost-sim --boost --seeds $$(($(SEEDS) / 4)) --seed 1000001 --quiet
 	$(BUILD)/tools/sim/rcuboost-sim --workload fork --seeds $$(($(SEEDS) / 4)) --seed 2000001 --quiet
+	$(BUILD)/tools/sim/rcuboost-sim --workload xrw --seeds $$(($(SEEDS) / 10)) --seed 3000001 --quiet
+	$(BUILD)/tools/sim/rcuboost-sim --workload xhog --boost --seeds $$(($(SEEDS) / 10)) --seed 4000001 --quiet
+	$(BUILD)/tools/sim/rcuboost-sim --workload cbhog --boost --seeds $$(($(SEEDS) / 20)) --seed 5000001 --quiet
+	$(BUILD)/tools/sim/rcuboost-sim --workload hog --rt-throttle 5/10 --seeds $$(($(SEEDS) / 20)) --seed 6000001 --quiet
 
 # The scale study (doc/scale.md): measure the unit costs here (root for
 # sched_setattr; run it on a quiet machine), run the cost model with

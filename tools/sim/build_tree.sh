@@ -23,10 +23,13 @@ cp "$tree"/src/*.c "$tree"/src/*.h "$out/src/"
 cp "$here/../../src/atomic.h" "$out/src/atomic.h"
 sed 's/@RCB_CONFIG_BOOST@/1/' "$tree/include/rcuboost/config.h.in" \
 	>"$out/include/rcuboost/config.h"
-# A tree from before polled and expedited grace periods (issue 13): the
-# workloads that call them (xrw, xhog) are left out.
+# A tree from before the real-time API of issue 13 (polled and expedited
+# grace periods, callback thread IDs): the workloads that call it (xrw,
+# xhog, cbhog) are left out.
 extra=
-grep -q rcb_start_poll "$tree/include/rcuboost.h" || extra=-DRCB_SIM_NO_POLL
+grep -q rcb_start_poll "$tree/include/rcuboost.h" &&
+	grep -q rcb_callback_tids "$tree/include/rcuboost.h" ||
+	extra=-DRCB_SIM_PRE_RT_API
 # The library with boosting compiled in: every source but the stand-ins
 # and the test-only per-task-lock machine.
 srcs=$(ls "$out"/src/*.c | grep -v -e '/boost_off\.c$' -e '/boost_pertask\.c$')

@@ -96,6 +96,8 @@ int __wrap_sched_getparam(pid_t pid, struct sched_param *sp);
 int __wrap_sched_getcpu(void);
 int __wrap_sched_yield(void);
 int __wrap_rcb__sched_last_cpu(pid_t tid);
+char __wrap_rcb__proc_task_state(int tid);
+long long __wrap_rcb__thread_cpu_ns(pthread_t t);
 
 struct sim_opts sim_opts = {
 	.seed = 1, .ncpu = 2, .switch_pm = 100,
@@ -124,6 +126,11 @@ struct st {
 	const void *waddr;
 	uint64_t deadline; /* 0: none */
 	uint64_t busy_until; /* sim_busy(): on its CPU, not choosable till then */
+	/* Its CPU clock: virtual time on a virtual CPU (running there in
+	 * parallel with the other CPUs' threads, baton or not), up to
+	 * oncpu_since if it is on one now. */
+	uint64_t run_ns, oncpu_since;
+	bool oncpu;
 	uint64_t wseq;     /* order of blocking, for FIFO wake-ups */
 	int woke;          /* 1 woken, 2 timed out */
 	void (*sig)(void);
@@ -365,6 +372,54 @@ static void baton_give(struct st *n)
 		       NULL, 0);
 }
 
+/* ---- RT throttling ----------------------------------------------------- */
+
+/*
+ * Per virtual CPU, the virtual time real-time threads (effective
+ * priority above 0, as a PI-boosted SCHED_OTHER thread runs in the
+ * kernel's rt class) ran there in the current period.  The kernel's
+ * default (RT_RUNTIME_SHARE off) throttles each CPU on its own: once a
+ * CPU's real-time threads used the runtime, none runs there until the
+ * period ends, and SCHED_OTHER threads get the rest.  Accounted at every
+ * scheduling decision for the interval since the previous one, by what
+ * each CPU was given then.
+ */
+static uint64_t rt_used[16], rt_acct_vtime, rt_period_idx;
+static bool cpu_ran_rt[16];
+
+static void rt_account(void)
+{
+	uint64_t idx, from;
+
+	if (!sim_opts.rt_period_ns)
+		return;
+	idx = vtime / sim_opts.rt_period_ns;
+	from = rt_acct_vtime;
+	if (idx != rt_period_idx) {
+		memset(rt_used, 0, sizeof(rt_used));
+		rt_period_idx = idx;
+		from = idx * sim_opts.rt_period_ns;
+	}
+	for (int c = 0; c < sim_opts.ncpu; c++)
+		if (cpu_ran_rt[c] && vtime > from)
+			rt_used[c] += vtime - from;
+	rt_acct_vtime = vtime;
+}
+
+static bool rt_throttled(int cpu)
+{
+	return sim_opts.rt_period_ns && rt_used[cpu] >= sim_opts.rt_runtime_ns;
+}
+
+/* The next period's start if a CPU is throttled now, else 0. */
+static uint64_t rt_unthrottle_at(void)
+{
+	for (int c = 0; c < sim_opts.ncpu; c++)
+		if (rt_throttled(c))
+			return (rt_period_idx + 1) * sim_opts.rt_period_ns;
+	return 0;
+}
+
 /* ---- choice --------------------------------------------------------- */
 
 /*
@@ -440,8 +495,6 @@ static struct st *pick(struct st *self)
 		order[j] = i;
 		n++;
 	}
-	if (!n)
-		return NULL;
 	/* Equal priorities in random order: time slicing (systematic
 	 * mode: in thread order; its preemptions do the slicing). */
 	for (i = 0; i < n && !sim_opts.systematic; i = j) {
@@ -468,19 +521,39 @@ static struct st *pick(struct st *self)
 	/* Give CPUs in priority order: a pinned thread only its own, the
 	 * others the highest free one (leaving CPU 0, where the hogs are
 	 * pinned, to the threads pinned there). */
+	rt_account();
+	memset(cpu_ran_rt, 0, sizeof(cpu_ran_rt));
 	for (i = 0; i < n && ncand < sim_opts.ncpu; i++) {
 		struct st *t = &T[order[i]];
+		bool rt = eff[order[i]] > 0;
 
 		if (t->pin >= 0) {
-			if (used[t->pin])
+			if (used[t->pin] || (rt && rt_throttled(t->pin)))
 				continue;
-			used[t->pin] = true;
+			c = t->pin;
 		} else {
-			for (c = sim_opts.ncpu - 1; c >= 0 && used[c]; c--)
+			for (c = sim_opts.ncpu - 1;
+			     c >= 0 && (used[c] || (rt && rt_throttled(c))); c--)
 				;
-			used[c] = true;
+			if (c < 0)
+				continue;
 		}
+		used[c] = true;
+		cpu_ran_rt[c] = rt;
 		cand[ncand++] = order[i];
+	}
+	/* The CPU clocks: the threads given a CPU run from now on, the
+	 * others stopped running when they lost theirs. */
+	for (c = 0; c < nt; c++) {
+		bool on = false;
+
+		for (j = 0; j < ncand && !on; j++)
+			on = cand[j] == c;
+		if (on && !T[c].oncpu)
+			T[c].oncpu_since = vtime;
+		else if (!on && T[c].oncpu)
+			T[c].run_ns += vtime - T[c].oncpu_since;
+		T[c].oncpu = on;
 	}
 	/* A thread in sim_busy() keeps its CPU (above) but is not chosen:
 	 * it works on it in parallel with the others until busy_until. */
@@ -530,7 +603,7 @@ static void wake(struct st *t, int how)
 
 static uint64_t min_deadline(void)
 {
-	uint64_t m = 0;
+	uint64_t m = 0, u;
 	int i;
 
 	for (i = 0; i < nt; i++) {
@@ -541,6 +614,9 @@ static uint64_t min_deadline(void)
 		    (!m || T[i].busy_until < m))
 			m = T[i].busy_until;
 	}
+	u = rt_unthrottle_at();
+	if (u && (!m || u < m))
+		m = u;
 	return m;
 }
 
@@ -1164,6 +1240,39 @@ int __wrap_rcb__sched_last_cpu(pid_t tid)
 	if (!t)
 		return -1;
 	return t->pin >= 0 ? t->pin : t->id % sim_opts.ncpu;
+}
+
+/* Booster mode for callback workers (src/callback_boost.c) asks whether
+ * a worker is runnable and how long it has run: the simulated answers. */
+char __wrap_rcb__proc_task_state(int tid)
+{
+	bool dead;
+	struct st *t;
+
+	if (!me)
+		return 0;
+	vtime += sim_opts.cost_proc;
+	t = by_tid(tid, &dead);
+	if (!t)
+		return dead ? 'Z' : 0;
+	return t->state == T_RUN ? 'R' : 'S';
+}
+
+long long __wrap_rcb__thread_cpu_ns(pthread_t pt)
+{
+	struct st *t;
+
+	if (!me || !(t = by_pt(pt)) || t->state == T_DEAD)
+		return -1;
+	return (long long)(t->run_ns + (t->oncpu ? vtime - t->oncpu_since : 0));
+}
+
+int sim_prio_of_tid(pid_t tid)
+{
+	bool dead;
+	struct st *t = by_tid(tid, &dead);
+
+	return t ? t->prio : -1;
 }
 
 /* ---- clock ---------------------------------------------------------- */

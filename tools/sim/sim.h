@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct sim_opts {
 	unsigned long long seed;
@@ -45,6 +46,11 @@ struct sim_opts {
 		unsigned int alt; /* index among the other on-CPU threads */
 	} preempt[8];
 	int report_fd; /* where a run reports its opportunities, -1: none */
+	/* RT throttling (--rt-throttle R/P, as the kernel's
+	 * sched_rt_runtime_us/sched_rt_period_us per CPU): real-time
+	 * threads get at most rt_runtime_ns of each rt_period_ns on a
+	 * virtual CPU.  0: off. */
+	uint64_t rt_runtime_ns, rt_period_ns;
 };
 
 extern struct sim_opts sim_opts;
@@ -77,6 +83,9 @@ void sim_name(const char *name);
 /* Scheduling class of the caller, as the simulated kernel sees it:
  * 0 for SCHED_OTHER, else the real-time priority. */
 int sim_prio_of(int id);
+/* The same for the simulated thread of kernel thread id @tid, -1 if
+ * none (a library thread named by rcb_callback_tids()). */
+int sim_prio_of_tid(pid_t tid);
 /* Set the caller's simulated policy and priority (a hog's SCHED_FIFO). */
 void sim_setprio(int policy, int prio);
 /* Pin the caller to virtual CPU @cpu (-1: any). */
