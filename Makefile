@@ -55,6 +55,7 @@ sim: build
 	$(BUILD)/tools/sim/rcuboost-sim --workload xhog --boost --seeds $$(($(SEEDS) / 10)) --seed 4000001 --quiet
 	$(BUILD)/tools/sim/rcuboost-sim --workload cbhog --boost --seeds $$(($(SEEDS) / 20)) --seed 5000001 --quiet
 	$(BUILD)/tools/sim/rcuboost-sim --workload hog --rt-throttle 5/10 --seeds $$(($(SEEDS) / 20)) --seed 6000001 --quiet
+	$(BUILD)/tools/sim/rcuboost-sim --workload hog --boost --backend pi --seeds $$(($(SEEDS) / 20)) --seed 7000001 --quiet
 
 # The scale study (doc/scale.md): measure the unit costs here (root for
 # sched_setattr; run it on a quiet machine), run the cost model with

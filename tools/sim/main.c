@@ -168,6 +168,9 @@ static void *reader(void *arg)
 	if (boost_on && sim_prio_of(sim_self()) != base)
 		sim_fail("residual boost: %s ends at priority %d, not %d", who,
 			 sim_prio_of(sim_self()), base);
+	if (boost_on && sim_effprio_of(sim_self()) != base)
+		sim_fail("residual boost: %s ends inheriting priority %d (a PI futex it still owns), not %d",
+			 who, sim_effprio_of(sim_self()), base);
 	/* Exit registered (the destructor unregisters) or unregister. */
 	if (sim_rand(2))
 		rcb_unregister_thread();
@@ -1021,6 +1024,9 @@ static void usage(FILE *f)
 		"                    (default: the seed chooses)\n"
 		"  --readers N  --updaters N  --rounds N   workload size (3, 1, 6)\n"
 		"  --boost           boosting on (default off: RCUBOOST_BOOST=0)\n"
+		"  --backend B       sched (default) or pi (RCUBOOST_BACKEND): the pi\n"
+		"                    backend's PI futexes are simulated with priority\n"
+		"                    inheritance\n"
 		"  --rt-throttle R/P real-time threads get at most R ms of every P ms\n"
 		"                    on each virtual CPU (the kernel's RT throttling;\n"
 		"                    Linux's default is 950/1000); default off\n"
@@ -1055,7 +1061,7 @@ int main(int argc, char **argv)
 		{ "max-points", 1, 0, 'M' }, { "help", 0, 0, 'h' },
 		{ "costs", 1, 0, 'C' },     { "systematic", 1, 0, 'S' },
 		{ "max-schedules", 1, 0, 'm' }, { "schedule", 1, 0, 'P' },
-		{ "rt-throttle", 1, 0, 'H' },
+		{ "rt-throttle", 1, 0, 'H' },  { "backend", 1, 0, 'B' },
 		{ 0, 0, 0, 0 },
 	};
 	unsigned long long seed = 1, nseeds = 1, s, failed = 0, first = 0;
@@ -1091,6 +1097,13 @@ int main(int argc, char **argv)
 		case 'C':
 			if (load_costs(optarg))
 				return 2;
+			break;
+		case 'B':
+			if (strcmp(optarg, "sched") && strcmp(optarg, "pi")) {
+				fprintf(stderr, "rcuboost-sim: --backend wants sched or pi, not '%s'\n", optarg);
+				return 2;
+			}
+			setenv("RCUBOOST_BACKEND", optarg, 1);
 			break;
 		case 'H': {
 			unsigned long long r, pd;

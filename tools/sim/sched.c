@@ -110,9 +110,9 @@ unsigned long sim_boost_after_exit;
 #define VT_BASE 1000000000ull
 
 enum { T_FREE, T_RUN, T_BLOCK, T_DEAD };
-enum { W_NONE, W_FUTEX, W_MUTEX, W_COND, W_JOIN, W_SLEEP };
+enum { W_NONE, W_FUTEX, W_MUTEX, W_COND, W_JOIN, W_SLEEP, W_PIFUTEX };
 static const char *const wname[] = { "running", "futex", "mutex", "condvar",
-				     "join", "sleep" };
+				     "join", "sleep", "pi-futex" };
 
 struct st {
 	int id, state;
@@ -430,6 +430,8 @@ static uint64_t rt_unthrottle_at(void)
  */
 /* The owner of PI mutex @m, or NULL (mutexes are further down). */
 static struct st *pi_owner(const void *m);
+/* The owner of PI futex word @w (its TID bits), or NULL. */
+static struct st *pifutex_owner(const void *w);
 
 /* Systematic mode: @self (cand[@me_at]) keeps its CPU unless this
  * opportunity is one of the schedule's preemptions, or unless it has
@@ -470,23 +472,42 @@ static struct st *sys_choose(struct st *self, const int *cand, int ncand, int me
 	return self;
 }
 
-static struct st *pick(struct st *self)
+/* Effective priorities: priority inheritance through PI mutexes and PI
+ * futexes, along chains of up to four owners. */
+static void effective_prios(int *eff)
 {
-	int order[MAXT], cand[MAXT], eff[MAXT], n = 0, i, j, c, ncand = 0;
-	bool used[16] = { false };
+	int i, c;
 
-	/* Priority inheritance through PI mutexes, along chains of up to
-	 * four owners. */
 	for (i = 0; i < nt; i++)
 		eff[i] = T[i].prio;
 	for (c = 0; c < 4; c++)
 		for (i = 0; i < nt; i++) {
 			struct st *o;
 
-			if (T[i].state == T_BLOCK && T[i].wkind == W_MUTEX &&
-			    (o = pi_owner(T[i].waddr)) && eff[o->id] < eff[i])
+			if (T[i].state != T_BLOCK)
+				continue;
+			o = T[i].wkind == W_MUTEX ? pi_owner(T[i].waddr) :
+			    T[i].wkind == W_PIFUTEX ? pifutex_owner(T[i].waddr) :
+			    NULL;
+			if (o && eff[o->id] < eff[i])
 				eff[o->id] = eff[i];
 		}
+}
+
+int sim_effprio_of(int id)
+{
+	int eff[MAXT];
+
+	effective_prios(eff);
+	return eff[id];
+}
+
+static struct st *pick(struct st *self)
+{
+	int order[MAXT], cand[MAXT], eff[MAXT], n = 0, i, j, c, ncand = 0;
+	bool used[16] = { false };
+
+	effective_prios(eff);
 	for (i = 0; i < nt; i++) {
 		if (T[i].state != T_RUN)
 			continue;
@@ -1332,11 +1353,101 @@ static uint64_t membarrier_cost(void)
 	return sim_opts.cost_membarrier_ipi + (uint64_t)(others - 1) * sim_opts.cost_ipi_send;
 }
 
+static struct st *pifutex_owner(const void *w)
+{
+	bool dead;
+	uint32_t v = atomic_load((_Atomic uint32_t *)w) & FUTEX_TID_MASK;
+
+	return v ? by_tid((pid_t)v, &dead) : NULL;
+}
+
+/*
+ * PI futexes, as the kernel's: the word holds the owner's TID (set by
+ * the owner itself, or by anyone: a TID in the word makes that thread
+ * the owner, the pi backend's proxy lock) and FUTEX_WAITERS while a
+ * thread waits in the kernel.  LOCK_PI takes a free word, or sets
+ * FUTEX_WAITERS and blocks, lending its priority to the owner (pick())
+ * until UNLOCK_PI hands the word to the highest-priority waiter or the
+ * (absolute) timeout passes.  The caller is the baton holder: no
+ * thread changes the word meanwhile.
+ */
+static long sim_futex_pi(_Atomic uint32_t *w, int cmd, const struct timespec *t)
+{
+	uint32_t v, self = (uint32_t)me->tid;
+	struct st *o, *best = NULL;
+	bool dead, more = false;
+
+	point(me, cmd == FUTEX_UNLOCK_PI ? "futex_unlock_pi" : "futex_lock_pi", 0, true);
+	v = atomic_load(w);
+	if (cmd == FUTEX_UNLOCK_PI) {
+		if ((v & FUTEX_TID_MASK) != self) {
+			errno = EPERM;
+			return -1;
+		}
+		for (int i = 0; i < nt; i++) {
+			struct st *c = &T[i];
+
+			if (c->state != T_BLOCK || c->wkind != W_PIFUTEX || c->waddr != w)
+				continue;
+			if (best)
+				more = true;
+			if (!best || c->prio > best->prio ||
+			    (c->prio == best->prio && c->wseq < best->wseq))
+				best = c;
+		}
+		if (!best) {
+			atomic_store(w, 0);
+			return 0;
+		}
+		atomic_store(w, (uint32_t)best->tid | (more ? FUTEX_WAITERS : 0));
+		wake(best, 1);
+		vtime += sim_opts.cost_futex_wake;
+		point(me, "futex_unlock_pi", 1, true);
+		return 0;
+	}
+	if (!(v & FUTEX_TID_MASK)) {
+		atomic_store(w, self | (v & FUTEX_WAITERS));
+		return 0;
+	}
+	if ((v & FUTEX_TID_MASK) == self) {
+		errno = EDEADLK;
+		return -1;
+	}
+	o = by_tid((pid_t)(v & FUTEX_TID_MASK), &dead);
+	if (!o && dead) {
+		/* The pi backend's invariant 2: a slot's word names a
+		 * reader only inside its section. */
+		sim_boost_after_exit++;
+		sim_fail("PI futex %p names thread %u after its exit (boost after exit)",
+			 (void *)w, (unsigned int)(v & FUTEX_TID_MASK));
+	}
+	if (!o) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (cmd == FUTEX_TRYLOCK_PI) {
+		errno = EWOULDBLOCK;
+		return -1;
+	}
+	atomic_store(w, v | FUTEX_WAITERS);
+	if (block(me, W_PIFUTEX, w, t ? abs_to_v(t) : 0) == 2) {
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	return 0;
+}
+
 static long sim_futex(int *uaddr, int op, int val, const struct timespec *t)
 {
 	int cmd = op & FUTEX_CMD_MASK;
 
 	switch (cmd) {
+	case FUTEX_LOCK_PI:
+	case 13: /* FUTEX_LOCK_PI2 */
+	case FUTEX_TRYLOCK_PI:
+	case FUTEX_UNLOCK_PI:
+		return sim_futex_pi((_Atomic uint32_t *)uaddr,
+				    cmd == 13 ? FUTEX_LOCK_PI : cmd, t);
 	case FUTEX_WAIT:
 		point(me, "futex_wait", 0, true);
 		if (atomic_load((_Atomic int *)uaddr) != val) {

@@ -83,6 +83,9 @@ void sim_name(const char *name);
 /* Scheduling class of the caller, as the simulated kernel sees it:
  * 0 for SCHED_OTHER, else the real-time priority. */
 int sim_prio_of(int id);
+/* The same with what it inherits through PI mutexes and PI futexes (the
+ * pi backend's boost). */
+int sim_effprio_of(int id);
 /* The same for the simulated thread of kernel thread id @tid, -1 if
  * none (a library thread named by rcb_callback_tids()). */
 int sim_prio_of_tid(pid_t tid);
