@@ -15,8 +15,10 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -267,6 +269,87 @@ static int measure_poll(const struct tool_peer *f, const struct bench_params *p,
 	return 0;
 }
 
+/* The floor under a cold rcb_start_poll() with a sleeping callback
+ * thread: a bare FUTEX_WAKE of a thread asleep in FUTEX_WAIT, the one
+ * system call such a call makes, timed the same way (each wake-up after
+ * the sleeper is back asleep).  No library call. */
+static _Atomic int floor_word, floor_stop;
+
+static void *floor_sleeper(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&floor_stop)) {
+		if (atomic_load(&floor_word) == 0)
+			syscall(SYS_futex, (int *)&floor_word, FUTEX_WAIT_PRIVATE, 0,
+				NULL, NULL, 0);
+		atomic_store(&floor_word, 0);
+	}
+	return NULL;
+}
+
+/* @same: the sleeper on the caller's CPU, else on another one (where the
+ * kernel wakes it with an inter-processor interrupt, costly in a VM). */
+static double wake_floor(unsigned int max, bool same)
+{
+	uint64_t t0, ns = 0, n = 0, end = tool_now_ns() + 2000000000ull;
+	cpu_set_t saved, one;
+	int cpu = sched_getcpu(), other = -1;
+	pthread_t t;
+
+	if (pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved) != 0 || cpu < 0)
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && other < 0; c++)
+		if (c != cpu && CPU_ISSET(c, &saved))
+			other = c;
+	if (!same && other < 0)
+		return 0;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	(void)pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+	atomic_store(&floor_word, 0);
+	atomic_store(&floor_stop, 0);
+	if (pthread_create(&t, NULL, floor_sleeper, NULL) != 0) {
+		(void)pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
+		return 0;
+	}
+	if (!same) {
+		CPU_ZERO(&one);
+		CPU_SET(other, &one);
+	}
+	(void)pthread_setaffinity_np(t, sizeof(one), &one);
+	while (n < max && tool_now_ns() < end) {
+		/* Asleep again: its word is back at 0, and 200 us is ample
+		 * for it to reach the futex wait. */
+		while (atomic_load(&floor_word) != 0)
+			tool_sleep_ns(20000);
+		tool_sleep_ns(200000);
+		t0 = tool_now_ns();
+		atomic_store(&floor_word, 1);
+		syscall(SYS_futex, (int *)&floor_word, FUTEX_WAKE_PRIVATE, 1, NULL,
+			NULL, 0);
+		ns += tool_now_ns() - t0;
+		n++;
+	}
+	atomic_store(&floor_stop, 1);
+	atomic_store(&floor_word, 1);
+	syscall(SYS_futex, (int *)&floor_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	pthread_join(t, NULL);
+	(void)pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
+	return n ? (double)ns / (double)n : 0;
+}
+
+static int measure_wake_floor(const struct tool_peer *f,
+			      const struct bench_params *p, double *out)
+{
+	unsigned int max = p->warmup ? 2 : p->quick ? 10 : 100;
+
+	if (f != &tool_peer_rcuboost)
+		return -1;
+	out[0] = wake_floor(max, false);
+	out[1] = wake_floor(max, true);
+	return out[0] > 0 && out[1] > 0 ? 0 : -1;
+}
+
 static const struct bench_test poll_tests[] = {
 	{ "poll", measure_poll, 4,
 	  { { "poll.state", "ns/op", BENCH_LOWER, 0, NULL },
@@ -275,6 +358,9 @@ static const struct bench_test poll_tests[] = {
 	    { "poll.start.cold", "ns/op", BENCH_LOWER, 0, NULL } } },
 	{ "poll.rtworker", measure_poll_rtworker, 1,
 	  { { "poll.start.cold.rtworker", "ns/op", BENCH_LOWER, 0, NULL } } },
+	{ "poll.wakefloor", measure_wake_floor, 2,
+	  { { "poll.wake.floor.othercpu", "ns/op", BENCH_LOWER, 0, NULL },
+	    { "poll.wake.floor.samecpu", "ns/op", BENCH_LOWER, 0, NULL } } },
 };
 
 const struct bench_scenario bench_scenario_poll = {
@@ -283,7 +369,10 @@ const struct bench_scenario bench_scenario_poll = {
 		"  on a cookie not elapsed and on one elapsed, rcb_start_poll() back to back, and\n"
 		"  a cold rcb_start_poll() that queues its request (to the default callback\n"
 		"  thread, asleep: one futex wake-up; to a polling RCB_WORKER_RT worker of the\n"
-		"  calling thread: no system call).  Figures: ns per call.\n"
+		"  calling thread: no system call), beside a bare FUTEX_WAKE of a sleeping\n"
+		"  thread on another CPU and on the caller's (poll.wake.floor.*: the floor\n"
+		"  of a cold call with a sleeping thread; no library call).  Figures: ns\n"
+		"  per call.\n"
 		"  Goals (issue 13, absolute): poll_state <= 20 ns, start_poll <= 1 us.",
 	BENCH_TESTS(poll_tests),
 };
