@@ -179,6 +179,19 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* Run the grace-period wait @sync (named @name), fail the run if it
+ * fails, and keep its longest virtual duration in *@max. */
+static void timed_sync(int (*sync)(void), const char *name, uint64_t *max)
+{
+	uint64_t t0 = sim_now(), d;
+
+	if (sync() != 0)
+		sim_fail("%s failed", name);
+	d = sim_now() - t0;
+	if (d > *max)
+		*max = d;
+}
+
 static void *updater(void *arg)
 {
 	int id = (int)(long)arg, i;
@@ -191,17 +204,10 @@ static void *updater(void *arg)
 
 		old = rcb_xchg_pointer(&gptr, n);
 		switch (sim_rand(3)) {
-		case 0: {
-			uint64_t t0 = sim_now(), d;
-
-			if (rcb_synchronize() != 0)
-				sim_fail("rcb_synchronize failed");
-			d = sim_now() - t0;
-			if (d > gp_max_ns)
-				gp_max_ns = d;
+		case 0:
+			timed_sync(rcb_synchronize, "rcb_synchronize", &gp_max_ns);
 			old->retired = 1;
 			break;
-		}
 		case 1:
 		case 2:
 			old->queued = 1;
@@ -283,17 +289,13 @@ static void *x_updater(void *arg)
 	sim_name(who);
 	for (int i = 0; i < rounds; i++) {
 		struct obj *n = obj_new(), *old;
-		uint64_t c, t0, d;
+		uint64_t c;
 
 		old = rcb_xchg_pointer(&gptr, n);
 		switch (sim_rand(5)) {
 		case 0:
-			t0 = sim_now();
-			if (rcb_synchronize_expedited() != 0)
-				sim_fail("rcb_synchronize_expedited failed");
-			d = sim_now() - t0;
-			if (d > xgp_max_ns)
-				xgp_max_ns = d;
+			timed_sync(rcb_synchronize_expedited, "rcb_synchronize_expedited",
+				   &xgp_max_ns);
 			old->retired = 1;
 			break;
 		case 1: /* polled: retired once its cookie has elapsed */
@@ -318,12 +320,7 @@ static void *x_updater(void *arg)
 			break;
 		case 3: /* a cookie, then a full grace period: it has elapsed */
 			c = rcb_get_state();
-			t0 = sim_now();
-			if (rcb_synchronize() != 0)
-				sim_fail("rcb_synchronize failed");
-			d = sim_now() - t0;
-			if (d > gp_max_ns)
-				gp_max_ns = d;
+			timed_sync(rcb_synchronize, "rcb_synchronize", &gp_max_ns);
 			if (rcb_poll_state(c) != 1)
 				sim_fail("cookie %llu taken before rcb_synchronize() not elapsed after it",
 					 (unsigned long long)c);
