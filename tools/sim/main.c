@@ -179,6 +179,17 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* Retire @o through rcb_call(): counted as queued, marked called once
+ * the call returned (the fork workload's child tells the two apart). */
+static void retire_by_call(struct obj *o)
+{
+	o->queued = 1;
+	queued++;
+	if (rcb_call(&o->head, retire_cb) != 0)
+		sim_fail("rcb_call failed");
+	o->called = 1;
+}
+
 /* Run the grace-period wait @sync (named @name), fail the run if it
  * fails, and keep its longest virtual duration in *@max. */
 static void timed_sync(int (*sync)(void), const char *name, uint64_t *max)
@@ -210,11 +221,7 @@ static void *updater(void *arg)
 			break;
 		case 1:
 		case 2:
-			old->queued = 1;
-			queued++;
-			if (rcb_call(&old->head, retire_cb) != 0)
-				sim_fail("rcb_call failed");
-			old->called = 1;
+			retire_by_call(old);
 			break;
 		}
 		if (sim_rand(4) == 0) {
@@ -327,11 +334,7 @@ static void *x_updater(void *arg)
 			old->retired = 1;
 			break;
 		default:
-			old->queued = 1;
-			queued++;
-			if (rcb_call(&old->head, retire_cb) != 0)
-				sim_fail("rcb_call failed");
-			old->called = 1;
+			retire_by_call(old);
 			break;
 		}
 		x_retire_elapsed(pend, &npend, false);
@@ -493,11 +496,7 @@ static void *cb_producer(void *arg)
 	for (int i = 0; i < 300; i++) {
 		struct obj *o = obj_new();
 
-		o->queued = 1;
-		queued++;
-		if (rcb_call(&o->head, retire_cb) != 0)
-			sim_fail("rcb_call failed");
-		o->called = 1;
+		retire_by_call(o);
 		if (queued - invoked > cb_peak)
 			cb_peak = queued - invoked;
 		/* 1 ms on average, jittered so that seeds differ. */
