@@ -102,6 +102,7 @@ enum bench_upd_mode {
 	UPD_CALL_PACED, /* replace and retire with call_rcu every 10 us */
 	UPD_RETIRE_ALL, /* --calls replace+retire back to back, barrier */
 	UPD_SYNC_WORST, /* synchronize back to back, keep the worst */
+	UPD_RETIRE_RATE, /* replace+retire at a fixed rate, the clock spun */
 };
 #define BENCH_MAX_READERS 256
 /* @nreaders (<= BENCH_MAX_READERS) readers pinned alternately to the two

@@ -24,7 +24,7 @@ if(NOT CHECK_ONLY)
   if(NOT first)
     message(FATAL_ERROR "the first line of stdout is not the summary line")
   endif()
-  foreach(key read readers readers.call retire.reads retire.total retire.rss sync
+  foreach(key read readers readers.call retire.reads retire.total retire.rss retire.paced sync
           sync.alone uperf sync.busy call call.2t call.lat)
     string(FIND "${first}" " ${key}=" pos)
     if(pos LESS 0)
@@ -81,7 +81,8 @@ foreach(i RANGE ${last})
 endforeach()
 
 set(expected read readers readers.updates readers.call readers.call.upd readers.call.lat
-  retire.reads retire.total retire.rss sync sync.p99 sync.alone uperf sync.busy sync.busy.p99
+  retire.reads retire.total retire.rss retire.paced retire.paced.upd sync sync.p99 sync.alone uperf
+  sync.busy sync.busy.p99
   call call.enqueue call.2t call.2t.enqueue call.lat call.lat.p99)
 foreach(name IN LISTS expected)
   expect_in_list(seen "entry (name@peer)" "${name}@urcu-memb" "${name}@urcu-mb" "${name}@urcu-qsbr"

@@ -9,6 +9,11 @@
  *                   call_rcu, one replacement every CALL_INTERVAL_NS;
  *   retire:         1 reader; the updater does --calls replace+retire back
  *                   to back, then a barrier: total time and peak RSS;
+ *   retire.paced:   1 reader; the updater does replace+retire at a rate
+ *                   below every library's back-to-back rate, so the
+ *                   reader's cache misses (one or two per replacement)
+ *                   are the same for all: reads/s then compare what each
+ *                   library itself costs the reader;
  * and, for the scenario "scale", N readers while the updater calls
  * synchronize back to back and keeps the worst.
  */
@@ -22,6 +27,9 @@
 #include "bench.h"
 
 #define CALL_INTERVAL_NS 10000ull
+/* retire.paced: 2 M replacements/s, below the back-to-back rate of every
+ * library here (2.7-4 M/s on the 2-CPU VM). */
+#define RETIRE_RATE_INTERVAL_NS 500ull
 
 struct readers_worker {
 	_Alignas(PEER_CACHELINE) const struct tool_peer *f;
@@ -77,8 +85,11 @@ static void *updater_thread(void *arg)
 		r.lat = tool_xmalloc(r.cap * sizeof(*r.lat));
 	} else if (w->mode == UPD_RETIRE_ALL) {
 		r.max = w->p->warmup ? w->p->calls / 8 + 1 : w->p->calls;
+	} else if (w->mode == UPD_RETIRE_RATE) {
+		r.interval_ns = RETIRE_RATE_INTERVAL_NS;
+		r.spin = 1;
 	}
-	if (w->mode == UPD_CALL_PACED || w->mode == UPD_RETIRE_ALL)
+	if (w->mode != UPD_SYNC_FREE && w->mode != UPD_SYNC_WORST)
 		w->f->thread_register();
 	tool_gate_wait(w->gate);
 	t0 = tool_now_ns();
@@ -92,7 +103,7 @@ static void *updater_thread(void *arg)
 	if (r.lat)
 		w->extra = tool_quantile_u64(r.lat, r.nlat, 0.5) / 1000.0;
 	free(r.lat);
-	if (w->mode == UPD_CALL_PACED || w->mode == UPD_RETIRE_ALL)
+	if (w->mode != UPD_SYNC_FREE && w->mode != UPD_SYNC_WORST)
 		w->f->thread_unregister();
 	return NULL;
 }
@@ -207,6 +218,13 @@ static int measure_retire(const struct tool_peer *f,
 	return 0;
 }
 
+static int measure_retire_paced(const struct tool_peer *f,
+				const struct bench_params *p, double *out)
+{
+	bench_readers_run(f, p, 1, UPD_RETIRE_RATE, out);
+	return 0;
+}
+
 static const struct bench_test readers_tests[] = {
 	{ "readers", measure_readers, 2, { { "readers", "reads/s", BENCH_HIGHER, 0.95, NULL },
 					   { "readers.updates", "updates/s", BENCH_HIGHER, 0,
@@ -219,6 +237,9 @@ static const struct bench_test readers_tests[] = {
 	  { { "retire.reads", "reads/s", BENCH_HIGHER, 0.95, NULL },
 	    { "retire.total", "ms", BENCH_LOWER, 1.0, "ck-epoch" },
 	    { "retire.rss", "MiB", BENCH_LOWER, 1.0, NULL } } },
+	{ "retire, paced (1 reader)", measure_retire_paced, 2,
+	  { { "retire.paced", "reads/s", BENCH_HIGHER, 0.95, NULL },
+	    { "retire.paced.upd", "updates/s", BENCH_HIGHER, 0, NULL } } },
 };
 
 const struct bench_scenario bench_scenario_readers = {
@@ -232,7 +253,11 @@ const struct bench_scenario bench_scenario_readers = {
 		"  goal >= 0.95x; updates/s; .lat: median queue-to-callback latency, README\n"
 		"  goal <= 100 us).  retire: 1 reader while the updater does --calls\n"
 		"  replace+retire back to back then a barrier: reads/s, total ms (goal <= 1.0x\n"
-		"  ck-epoch), peak RSS growth in MiB (goal <= 1.0x).  QSBR readers report a\n"
-		"  quiescent state every 256 critical sections; ck-epoch's updater polls.",
+		"  ck-epoch), peak RSS growth in MiB (goal <= 1.0x).  retire.paced: the same\n"
+		"  at 2 M replacements/s for every library (the clock spun), below each one's\n"
+		"  back-to-back rate: reads/s (goal >= 0.95x) at equal cache misses per second\n"
+		"  (a faster back-to-back updater costs its reader more misses), and the\n"
+		"  updates/s reached.  QSBR readers report a quiescent state every 256\n"
+		"  critical sections; ck-epoch's updater polls.",
 	BENCH_TESTS(readers_tests),
 };

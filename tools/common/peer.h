@@ -47,6 +47,8 @@ enum {
 /* A replace+retire run (retire_loop). */
 struct peer_retire {
 	uint64_t interval_ns; /* one replacement every interval; 0: back to back */
+	int spin;             /* wait out the interval on the clock, not asleep
+			       * (sub-microsecond intervals) */
 	uint64_t max;         /* stop after this many; 0: only at s->stop */
 	uint64_t *lat;        /* queue-to-invocation latencies, or NULL */
 	size_t cap;           /* room in lat */

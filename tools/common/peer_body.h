@@ -241,7 +241,15 @@ static uint64_t fl_retire_loop(struct peer_shared *s, struct peer_retire *r)
 		memset(&o->obj, 0, sizeof(o->obj));
 		o->obj.seq = ++n;
 		fl_retire(FL_XCHG(&s->ptr, &o->obj), first, r->lat != NULL);
-		if (r->interval_ns) {
+		if (r->interval_ns && r->spin) {
+			next += r->interval_ns;
+			while (tool_now_ns() < next)
+				;
+			if (!(n & (FL_QS_EVERY - 1))) {
+				FL_QS();
+				FL_POLL();
+			}
+		} else if (r->interval_ns) {
 			FL_POLL();
 			next += r->interval_ns;
 			FL_OFFLINE();
