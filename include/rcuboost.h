@@ -446,7 +446,10 @@ RCB_API int rcb_barrier(void);
  */
 RCB_API int rcb_synchronize_expedited(void);
 
-/* Fill @out with the callback backlog.  Callable from anywhere. */
+/* Fill @out with the callback backlog.  Callable from any thread, also
+ * inside read-side critical sections and from callbacks; not
+ * async-signal-safe.  Sums the registered threads' own counts under the
+ * registry lock: O(registered threads), like a grace period's scan. */
 RCB_API void rcb_backlog(struct rcb_backlog *out);
 /* Restart the backlog high-water marks from the current backlog. */
 RCB_API void rcb_backlog_reset_peak(void);

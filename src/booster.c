@@ -435,6 +435,9 @@ static int booster_start(bool for_init)
 				strerror(err));
 		} else {
 			rcb__boost_early_publish();
+			if (rcb__settings.pressure_callbacks ||
+			    rcb__settings.pressure_bytes)
+				rcb__cb_kick_rebase();
 			if (rcb__settings.pressure_callbacks)
 				rcb_store_relaxed(&rcb__pressure_kick_at,
 						  rcb__settings.pressure_callbacks);

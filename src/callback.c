@@ -33,9 +33,20 @@
  *     empty queue; a producer that sees -1 after its enqueue wakes it.
  *     An RCB_WORKER_RT worker never sleeps on it: it polls every
  *     millisecond, and its producers make no system call.
- *  5. rcb__cb_pending/rcb__cb_pending_bytes count every user callback from
- *     rcb_call*() until its invocation returns; barrier markers are not
- *     counted.
+ *  5. The backlog counts every user callback from rcb_call*() until its
+ *     invocation returns; barrier markers are not counted.  It is
+ *     queued - invoked: a registered thread counts what it queues in its
+ *     own record (cb_queued, cb_queued_bytes: one plain increment, no
+ *     shared cache line), which leave_registry() folds into
+ *     rcb__cb_queued_gone under the registry lock; an unregistered
+ *     caller adds to rcb__cb_queued_gone itself; the callback threads
+ *     add to rcb__cb_invoked after the invocations.  backlog_now() sums
+ *     under the registry lock, reading invoked first ([CB-IA]), so it
+ *     never counts an invocation without its rcb_call().  The pressure
+ *     kick (pressure.c) needs a running count in rcb_call*(): kick_count
+ *     is kept, by rcb_call*() and the callback threads, only while the
+ *     kick thresholds are armed, and restarts from the backlog when
+ *     they are (rcb__cb_kick_rebase()).
  *  6. rcb_call() runs its check of rcb__running and its enqueue inside a
  *     read-side critical section, so rcb_shutdown()'s grace period
  *     separates every accepted enqueue from the stop of the thread.
@@ -143,8 +154,16 @@ pthread_mutex_t rcb__cb_splice_lock = PTHREAD_MUTEX_INITIALIZER;
  * it (invariant 10). */
 static _Atomic int barrier_seq;
 
-_Atomic unsigned long long rcb__cb_pending, rcb__cb_pending_bytes;
-static _Atomic unsigned long long peak, peak_bytes, invoked;
+_Atomic unsigned long long rcb__cb_queued_gone, rcb__cb_queued_gone_bytes;
+_Atomic unsigned long long rcb__cb_invoked, rcb__cb_invoked_bytes;
+static _Atomic unsigned long long peak, peak_bytes;
+/* The backlog as rcb_call*() sees it while the pressure kick is armed
+ * (invariant 5); its own cache line, as every rcb_call*() writes it then. */
+static _Atomic long long kick_count __attribute__((aligned(64)));
+static _Atomic long long kick_bytes;
+/* The last backlog_now() (a caller that cannot take the registry lock
+ * gets it). */
+static _Atomic unsigned long long last_backlog, last_backlog_bytes;
 
 /* ---- queue -------------------------------------------------------- */
 
@@ -155,19 +174,93 @@ bool rcb__cb_queue_empty(struct rcb_worker *w)
 }
 
 /*
- * rcb__cb_pending_bytes += @bytes; returns the new value.  Written with
- * an empty asm between the fetch-add and the addition: GCC 12.2 (Debian
- * 12) compiles "if (b) x = fetch_add(p, b) + b" (and __atomic_add_fetch) at
+ * kick_bytes += @bytes; returns the new value.  Written with an empty
+ * asm between the fetch-add and the addition: GCC 12.2 (Debian 12)
+ * compiles "if (b) x = fetch_add(p, b) + b" (and __atomic_add_fetch) at
  * every -O level into "lock xadd %r, p; add %r, %r", twice the old
  * value, since xadd overwrites the register that held b
  * (tests/regression/pressure_bytes_kick.c).
  */
-static unsigned long long add_return_bytes(unsigned long long bytes)
+static long long add_return_bytes(long long bytes)
 {
-	unsigned long long old = rcb_add_relaxed(&rcb__cb_pending_bytes, bytes);
+	long long old = rcb_add_relaxed(&kick_bytes, bytes);
 
 	__asm__("" : "+r"(old));
 	return old + bytes;
+}
+
+/*
+ * The backlog now (invariant 5).  Context: any thread but one holding the
+ * registry lock (that one, a signal handler interrupting it, gets the
+ * previous result).
+ */
+static void backlog_now(unsigned long long *n, unsigned long long *bytes)
+{
+	/* [CB-IA] Invocations first: pairs with [CB-I] in
+	 * account_invoked(), which follows the splice that read every
+	 * counted node's enqueue, itself after its caller's count. */
+	unsigned long long inv = rcb_load_acquire(&rcb__cb_invoked);
+	unsigned long long inv_bytes = rcb_load_acquire(&rcb__cb_invoked_bytes); /* [CB-IA] */
+	unsigned long long q, qb;
+	struct rcb__thread *t;
+
+	if (pthread_mutex_lock(&rcb__registry_lock) != 0) {
+		*n = rcb_load_relaxed(&last_backlog);
+		*bytes = rcb_load_relaxed(&last_backlog_bytes);
+		return;
+	}
+	q = rcb_load_relaxed(&rcb__cb_queued_gone);
+	qb = rcb_load_relaxed(&rcb__cb_queued_gone_bytes);
+	rcb__for_each_thread(t) {
+		q += rcb_load_relaxed(&t->cb_queued);
+		qb += rcb_load_relaxed(&t->cb_queued_bytes);
+	}
+	pthread_mutex_unlock(&rcb__registry_lock);
+	*n = q > inv ? q - inv : 0;
+	*bytes = qb > inv_bytes ? qb - inv_bytes : 0;
+	rcb_store_relaxed(&last_backlog, *n);
+	rcb_store_relaxed(&last_backlog_bytes, *bytes);
+}
+
+void rcb__cb_fold_thread(struct rcb__thread *t)
+{
+	rcb_add_relaxed(&rcb__cb_queued_gone, rcb_load_relaxed(&t->cb_queued));
+	rcb_add_relaxed(&rcb__cb_queued_gone_bytes,
+			rcb_load_relaxed(&t->cb_queued_bytes));
+	rcb_store_relaxed(&t->cb_queued, 0);
+	rcb_store_relaxed(&t->cb_queued_bytes, 0);
+}
+
+/* fork() child (callback_fork.c): the backlog is @n callbacks and
+ * @bytes bytes, with only the calling thread registered. */
+void rcb__cb_recount(unsigned long long n, unsigned long long bytes)
+{
+	struct rcb__thread *self = rcb__self();
+
+	rcb_store_relaxed(&self->cb_queued, 0);
+	rcb_store_relaxed(&self->cb_queued_bytes, 0);
+	rcb_store_relaxed(&rcb__cb_queued_gone, n + rcb_load_relaxed(&rcb__cb_invoked));
+	rcb_store_relaxed(&rcb__cb_queued_gone_bytes,
+			  bytes + rcb_load_relaxed(&rcb__cb_invoked_bytes));
+	rcb_store_relaxed(&kick_count, (long long)n);
+	rcb_store_relaxed(&kick_bytes, (long long)bytes);
+}
+
+/* Callers that run between the backlog's sum and the thresholds' store
+ * are not counted: the kick may come a few callbacks late once. */
+void rcb__cb_kick_rebase(void)
+{
+	unsigned long long n, bytes;
+
+	backlog_now(&n, &bytes);
+	rcb_store_relaxed(&kick_count, (long long)n);
+	rcb_store_relaxed(&kick_bytes, (long long)bytes);
+}
+
+static bool kick_armed(void)
+{
+	return rcb_load_relaxed(&rcb__pressure_kick_at) ||
+	       rcb_load_relaxed(&rcb__pressure_kick_bytes);
 }
 
 /* Append @first..@last (linked, @last's next unset) to @w's queue. */
@@ -311,12 +404,20 @@ static void account_invoked(struct rcb_worker *w)
 {
 	unsigned long long n = rcb_load_relaxed(&w->batch.n);
 	unsigned long long bytes = rcb_load_relaxed(&w->batch.bytes);
+	unsigned long long now_n, now_bytes;
 
-	rcb_max_relaxed(&peak, rcb_load_relaxed(&rcb__cb_pending));
-	rcb_max_relaxed(&peak_bytes, rcb_load_relaxed(&rcb__cb_pending_bytes));
-	rcb_sub_relaxed(&rcb__cb_pending, n);
-	rcb_sub_relaxed(&rcb__cb_pending_bytes, bytes);
-	rcb_add_relaxed(&invoked, n);
+	if (n) {
+		backlog_now(&now_n, &now_bytes);
+		rcb_max_relaxed(&peak, now_n);
+		rcb_max_relaxed(&peak_bytes, now_bytes);
+	}
+	if (kick_armed()) {
+		rcb_sub_relaxed(&kick_count, (long long)n);
+		rcb_sub_relaxed(&kick_bytes, (long long)bytes);
+	}
+	/* [CB-I] After the invocations; pairs with [CB-IA]. */
+	rcb_add_release(&rcb__cb_invoked_bytes, bytes);
+	rcb_add_release(&rcb__cb_invoked, n); /* [CB-I] */
 	rcb_add_relaxed(&w->invoked, n);
 	rcb_store_relaxed(&w->batch.n, 0);
 	rcb_store_relaxed(&w->batch.bytes, 0);
@@ -634,7 +735,8 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 			    (void *)h);
 		return -EBUSY;
 	}
-	unsigned long long n, nbytes = 0, kick_at;
+	long long n = 0, nbytes = 0;
+	unsigned long long kick_at;
 
 	if (s) {
 		s->func = func;
@@ -645,9 +747,25 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		 * head is written nowhere past its end. */
 		h->func = func;
 	}
-	n = rcb_add_relaxed(&rcb__cb_pending, 1) + 1;
-	if (bytes)
-		nbytes = add_return_bytes(bytes);
+	/* Invariant 5: counted before the enqueue ([CB-Q] orders it). */
+	if (RCB_LIKELY(self->registered)) {
+		rcb_store_relaxed(&self->cb_queued,
+				  rcb_load_relaxed(&self->cb_queued) + 1);
+		if (bytes)
+			rcb_store_relaxed(&self->cb_queued_bytes,
+					  rcb_load_relaxed(&self->cb_queued_bytes) +
+						  bytes);
+	} else {
+		/* A signal handler's section on an unregistered thread. */
+		rcb_add_relaxed(&rcb__cb_queued_gone, 1);
+		rcb_add_relaxed(&rcb__cb_queued_gone_bytes, bytes);
+	}
+	kick_at = rcb_load_relaxed(&rcb__pressure_kick_at);
+	if (RCB_UNLIKELY(kick_at || rcb_load_relaxed(&rcb__pressure_kick_bytes))) {
+		n = rcb_add_relaxed(&kick_count, 1) + 1;
+		if (bytes)
+			nbytes = add_return_bytes((long long)bytes);
+	}
 	enqueue(w, h);
 	/* [CB-F] Load after the seq_cst exchange in enqueue(): pairs with
 	 * [CB-S]: either the consumer's re-check sees our node, or we see
@@ -662,12 +780,11 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 	rcb_read_unlock();
 	/* Memory pressure: the boosters learn of it now, not a period
 	 * later (booster.c). */
-	kick_at = rcb_load_relaxed(&rcb__pressure_kick_at);
-	if (RCB_UNLIKELY(kick_at && n >= kick_at))
+	if (RCB_UNLIKELY(kick_at && n >= (long long)kick_at))
 		rcb__pressure_kick();
 	if (nbytes) {
 		kick_at = rcb_load_relaxed(&rcb__pressure_kick_bytes);
-		if (RCB_UNLIKELY(kick_at && nbytes >= kick_at))
+		if (RCB_UNLIKELY(kick_at && nbytes >= (long long)kick_at))
 			rcb__pressure_kick();
 	}
 	return 0;
@@ -802,20 +919,25 @@ int rcb__callbacks_stop(void)
 
 RCB_API void rcb_backlog(struct rcb_backlog *out)
 {
-	out->callbacks = rcb_load_relaxed(&rcb__cb_pending);
-	out->bytes = rcb_load_relaxed(&rcb__cb_pending_bytes);
+	unsigned long long n, bytes;
+
+	backlog_now(&n, &bytes);
+	out->callbacks = n;
+	out->bytes = bytes;
 	out->peak_callbacks = rcb_load_relaxed(&peak);
 	out->peak_bytes = rcb_load_relaxed(&peak_bytes);
 	if (out->callbacks > out->peak_callbacks)
 		out->peak_callbacks = out->callbacks;
 	if (out->bytes > out->peak_bytes)
 		out->peak_bytes = out->bytes;
-	out->invoked = rcb_load_relaxed(&invoked);
+	out->invoked = rcb_load_relaxed(&rcb__cb_invoked);
 }
 
 RCB_API void rcb_backlog_reset_peak(void)
 {
-	rcb_store_relaxed(&peak, rcb_load_relaxed(&rcb__cb_pending));
-	rcb_store_relaxed(&peak_bytes,
-			  rcb_load_relaxed(&rcb__cb_pending_bytes));
+	unsigned long long n, bytes;
+
+	backlog_now(&n, &bytes);
+	rcb_store_relaxed(&peak, n);
+	rcb_store_relaxed(&peak_bytes, bytes);
 }

@@ -88,8 +88,11 @@ extern pthread_mutex_t rcb__cb_lock;
 /* Held across a splice and the publication of its batch, and across
  * fork() (invariant 11); one for all workers. */
 extern pthread_mutex_t rcb__cb_splice_lock;
-/* The backlog of all workers together (invariant 5). */
-extern _Atomic unsigned long long rcb__cb_pending, rcb__cb_pending_bytes;
+/* The backlog of all workers together (invariant 5): queued by threads
+ * no longer registered, or recounted after fork(); and invoked. */
+extern _Atomic unsigned long long rcb__cb_queued_gone, rcb__cb_queued_gone_bytes;
+extern _Atomic unsigned long long rcb__cb_invoked, rcb__cb_invoked_bytes;
+void rcb__cb_recount(unsigned long long n, unsigned long long bytes);
 
 /* Trampoline in head.func of every struct rcb_head_sized: how a sized
  * head is known (one compare). */

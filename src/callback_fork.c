@@ -153,8 +153,7 @@ void rcb__callbacks_after_fork_child(void)
 		n += wn;
 		bytes += wbytes;
 	}
-	rcb_store_relaxed(&rcb__cb_pending, n);
-	rcb_store_relaxed(&rcb__cb_pending_bytes, bytes);
+	rcb__cb_recount(n, bytes);
 	pthread_mutex_init(&rcb__cb_lock, NULL);
 	pthread_mutex_init(&rcb__cb_splice_lock, NULL);
 }

@@ -136,6 +136,10 @@ struct rcb__thread {
 	/* rcb_worker_set_thread(); cleared by rcb_worker_destroy() under
 	 * the registry lock and when the thread unregisters. */
 	struct rcb_worker *_Atomic cb_worker;
+	/* Callbacks this thread queued while registered (src/callback.c,
+	 * invariant 5): written by the thread alone, with no
+	 * read-modify-write, summed by others under the registry lock. */
+	_Atomic unsigned long long cb_queued, cb_queued_bytes;
 	struct rcb__boost_thread boost;
 };
 
@@ -445,6 +449,12 @@ void rcb__stall_after_fork_child(void);
 /* ---- callbacks (callback.c) --------------------------------------- */
 
 int rcb__callbacks_stop(void);
+/* @t leaves the registry: its queued counts join the global ones.
+ * Context: registry lock held. */
+void rcb__cb_fold_thread(struct rcb__thread *t);
+/* The pressure kick counter restarts from the backlog; before the kick
+ * thresholds are published (booster.c).  Not under the registry lock. */
+void rcb__cb_kick_rebase(void);
 void rcb__callbacks_fork_prepare(void);
 void rcb__callbacks_fork_parent(void);
 void rcb__callbacks_after_fork_child(void);

@@ -159,6 +159,7 @@ static void leave_registry(void)
 	pthread_mutex_lock(&rcb__registry_lock);
 	if (self.registered) {
 		rcb__boost_thread_exit(&self);
+		rcb__cb_fold_thread(&self);
 		self.prev->next = self.next;
 		self.next->prev = self.prev;
 		self.prev = self.next = NULL;
