@@ -149,9 +149,11 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
 		return -EDEADLK;
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
-	w = calloc(1, sizeof(*w));
+	/* sizeof is a multiple of the struct's alignment (C11 7.22.3.1). */
+	w = aligned_alloc(_Alignof(struct rcb_worker), sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	memset(w, 0, sizeof(*w));
 	w->q.tail = &w->q.stub;
 	w->flags = a.flags;
 	w->cpu = a.flags & RCB_WORKER_PIN ? a.cpu : -1;
