@@ -55,7 +55,11 @@
 
 RCB_API __thread struct rcb_reader rcb__reader
 	__attribute__((tls_model("initial-exec")));
-static __thread struct rcb__thread self;
+/* initial-exec as rcb__reader: the library's TLS block is static
+ * already (one initial-exec variable puts all of it there), so this
+ * costs nothing more, and rcb__self() (every rcb_call*()) is one
+ * %fs-relative address, not a __tls_get_addr() call. */
+static __thread struct rcb__thread self __attribute__((tls_model("initial-exec")));
 
 pthread_mutex_t rcb__registry_lock; /* PI; initialised in gp.c's constructor */
 struct rcb__thread rcb__registry = { .prev = &rcb__registry,
