@@ -32,6 +32,19 @@ int main(void)
 	       c2.rate_per_ms, period_cbs, c1.gp_ms, c1.peak, c1.bs.pressure_entries,
 	       c1.bs.pressure_kicks, c2.gp_ms, c2.peak, c2.bs.pressure_entries,
 	       c2.bs.pressure_kicks, b2.gp_ms, b2.peak_bytes);
+	/* The whole boost statistics of each run, for the next failure's
+	 * diagnosis (ctest shows them with --output-on-failure). */
+	{
+		const struct inv_test_run *runs[] = { &c1, &c2, &b2 };
+		static const char *const names[] = { "1 s hog, count", "2 s hog, count",
+						     "2 s hog, bytes" };
+		char buf[4096];
+
+		for (int i = 0; i < 3; i++) {
+			rcb_boost_stats_format(&runs[i]->bs, buf, sizeof(buf), 1);
+			printf("--- %s: boost statistics (cumulative) after the run\n%s\n", names[i], buf);
+		}
+	}
 	CHECK(c2.rate_per_ms > 1.0); /* the updater was fast enough to matter */
 	CHECK(c1.gp_ms < 1000 && c2.gp_ms < 1000 && b2.gp_ms < 1000);
 	CHECK(c1.peak <= 50 + 10 * period_cbs);
