@@ -99,8 +99,8 @@
  *     waiters do not exist in the child, and their stacks may be reused);
  *     a producer that was between its exchange and its link cuts the chain
  *     there (the nodes after the missing link are lost in the child).
- *     rcb__cb_pending/rcb__cb_pending_bytes are then recounted from the
- *     nodes: the backlog is exactly what the child will run.  The child
+ *     The backlog is then recounted from the nodes (rcb__cb_recount()):
+ *     it is exactly what the child will run.  The child
  *     starts its callback thread at its next rcb_call(), rcb_barrier() or
  *     rcb_shutdown().
  * 14. A callback that calls fork() makes its child's callback thread the
