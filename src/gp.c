@@ -124,6 +124,13 @@ static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
  * a whole time slice and its unlock would not wake us (the futex is armed
  * only in the sleeping phase); sleeping at once lets its unlock wake us. */
 #define RCB_GP_SPIN_SCANS 100
+/* Tries of the grace-period lock, one pause apart (a few microseconds
+ * in all), before a caller blocks on it: a grace period with nobody to
+ * wait for holds it for well under a microsecond, and blocking on a PI
+ * mutex is a FUTEX_LOCK_PI system call and a hand-over through the
+ * kernel.  Bounded: a real-time caller whose holder cannot run on its
+ * CPU then blocks, and lends the holder its priority, as before. */
+#define RCB_GP_LOCK_TRIES 64
 /* An updater asleep re-checks at least this often: a reader's wake-up
  * cannot be lost (invariant 4), the timeout only bounds the damage of a
  * bug. */
@@ -377,6 +384,10 @@ static int synchronize(const char *call, bool expedited)
 	rcb_fence_seq_cst();
 	snap = rcb_load_relaxed(&gp_seq_started);
 	err = pthread_mutex_trylock(&rcb__gp_lock);
+	for (int i = 0; err == EBUSY && i < RCB_GP_LOCK_TRIES; i++) {
+		rcb_cpu_relax();
+		err = pthread_mutex_trylock(&rcb__gp_lock);
+	}
 	if (err == EBUSY) {
 		/* Contended: the stall report lists us as a waiter. */
 		int slot = rcb__stall_waiter_enter();
