@@ -222,13 +222,17 @@ static void backlog_now(unsigned long long *n, unsigned long long *bytes)
 	rcb_store_relaxed(&last_backlog_bytes, *bytes);
 }
 
+/*
+ * @t leaves the registry; it is the calling thread, already marked
+ * unregistered (a signal handler's rcb_call*() from here on counts in
+ * the global count).  One exchange per counter: a handler that ran
+ * before it left its count in @t's record, which the exchange takes.
+ */
 void rcb__cb_fold_thread(struct rcb__thread *t)
 {
-	rcb_add_relaxed(&rcb__cb_queued_gone, rcb_load_relaxed(&t->cb_queued));
+	rcb_add_relaxed(&rcb__cb_queued_gone, rcb_xchg_relaxed(&t->cb_queued, 0));
 	rcb_add_relaxed(&rcb__cb_queued_gone_bytes,
-			rcb_load_relaxed(&t->cb_queued_bytes));
-	rcb_store_relaxed(&t->cb_queued, 0);
-	rcb_store_relaxed(&t->cb_queued_bytes, 0);
+			rcb_xchg_relaxed(&t->cb_queued_bytes, 0));
 }
 
 /* fork() child (callback_fork.c): the backlog is @n callbacks and
@@ -747,8 +751,15 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		 * head is written nowhere past its end. */
 		h->func = func;
 	}
-	/* Invariant 5: counted before the enqueue ([CB-Q] orders it). */
-	if (RCB_LIKELY(self->registered)) {
+	/* Invariant 5: counted before the enqueue ([CB-Q] orders it).  The
+	 * thread's own counters take a plain load and store, so only an
+	 * outermost call() updates them: a signal handler's rcb_call*()
+	 * that interrupts this one between its load and store runs nested
+	 * (depth 2 or more) and counts in the global atomic instead,
+	 * as does a call from inside the caller's own critical section. */
+	if (RCB_LIKELY(self->registered &&
+		       (rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) ==
+			       RCB__NEST_ONE)) {
 		rcb_store_relaxed(&self->cb_queued,
 				  rcb_load_relaxed(&self->cb_queued) + 1);
 		if (bytes)
@@ -756,7 +767,8 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 					  rcb_load_relaxed(&self->cb_queued_bytes) +
 						  bytes);
 	} else {
-		/* A signal handler's section on an unregistered thread. */
+		/* Nested, or a signal handler's section on an
+		 * unregistered thread. */
 		rcb_add_relaxed(&rcb__cb_queued_gone, 1);
 		rcb_add_relaxed(&rcb__cb_queued_gone_bytes, bytes);
 	}

@@ -163,11 +163,18 @@ static void leave_registry(void)
 	pthread_mutex_lock(&rcb__registry_lock);
 	if (self.registered) {
 		rcb__boost_thread_exit(&self);
-		rcb__cb_fold_thread(&self);
 		self.prev->next = self.next;
 		self.next->prev = self.prev;
 		self.prev = self.next = NULL;
 		self.registered = false;
+		/* [REG-SF] A signal handler's rcb_call*() that sees
+		 * registered false counts in the global count; one that came
+		 * before left its count in the record, which the fold takes:
+		 * the compiler keeps the store before the fold.  Pairs with
+		 * the handler's load of registered in call()
+		 * (src/callback.c, invariant 5). */
+		atomic_signal_fence(memory_order_seq_cst); /* [REG-SF] */
+		rcb__cb_fold_thread(&self);
 		/* rcb_worker_destroy() clears the choice of registered
 		 * threads only (callback_worker.c, invariant W3). */
 		rcb_store_relaxed(&self.cb_worker, NULL);
