@@ -105,6 +105,17 @@ int rcbt_task_count(void)
 	return n;
 }
 
+int rcbt_task_count_settle(int want)
+{
+	int n = rcbt_task_count();
+
+	for (int i = 0; n != want && i < 200; i++) {
+		rcbt_sleep_ms(10);
+		n = rcbt_task_count();
+	}
+	return n;
+}
+
 void rcbt_sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000,

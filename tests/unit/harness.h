@@ -42,6 +42,12 @@ void rcbt_init(void);
 unsigned long long rcbt_misuse_count(void);
 unsigned long long rcbt_registered(void);
 int rcbt_task_count(void);
+/* The task count once it reaches @want, or the last count after 2 s: a
+ * thread that pthread_join() returned for can stay listed in
+ * /proc/self/task for a moment (the kernel wakes the joiner when it
+ * clears the thread's tid, before it unlists the thread), longer on a
+ * loaded machine. */
+int rcbt_task_count_settle(int want);
 void rcbt_sleep_ms(unsigned int ms);
 void rcbt_set_name(const char *name);
 /* Wait (at most 10 s) until *@flag becomes non-zero. */

@@ -97,7 +97,7 @@ static void t_basic(const struct rcbt_case *c)
 		exercise(base + 2);
 		CHECK_EQ(rcb_shutdown(), 0);
 		CHECK_EQ(rcb_shutdown(), -EALREADY);
-		CHECK_EQ(rcbt_task_count(), 1);
+		CHECK_EQ(rcbt_task_count_settle(1), 1);
 		_exit(0);
 	}
 	wait_child(pid);
