@@ -137,8 +137,9 @@ struct rcb__thread {
 	 * the registry lock and when the thread unregisters. */
 	struct rcb_worker *_Atomic cb_worker;
 	/* Callbacks this thread queued while registered (src/callback.c,
-	 * invariant 5): written by the thread alone, with no
-	 * read-modify-write, summed by others under the registry lock. */
+	 * invariant 5): written by the thread alone, by a plain load and
+	 * store in an outermost rcb_call*() and one exchange to 0 when it
+	 * leaves the registry; summed by others under the registry lock. */
 	_Atomic unsigned long long cb_queued, cb_queued_bytes;
 	struct rcb__boost_thread boost;
 };
@@ -449,8 +450,9 @@ void rcb__stall_after_fork_child(void);
 /* ---- callbacks (callback.c) --------------------------------------- */
 
 int rcb__callbacks_stop(void);
-/* @t leaves the registry: its queued counts join the global ones.
- * Context: registry lock held. */
+/* The calling thread @t leaves the registry, marked unregistered
+ * already: its queued counts join the global ones.  Context: registry
+ * lock held. */
 void rcb__cb_fold_thread(struct rcb__thread *t);
 /* The pressure kick counter restarts from the backlog; before the kick
  * thresholds are published (booster.c).  Not under the registry lock. */
