@@ -8,26 +8,11 @@
 
 #include "rcuboost.h"
 #include "tests/check.h"
-
-static atomic_int release_reader, in_cs;
+#include "tests/gp_holder.h"
 
 static void free_head(struct rcb_head *h)
 {
 	free(h);
-}
-
-/* Holds up every grace period, so nothing is invoked meanwhile. */
-static void *reader(void *arg)
-{
-	(void)arg;
-	CHECK(rcb_register_thread() == 0);
-	rcb_read_lock();
-	atomic_store(&in_cs, 1);
-	while (!atomic_load(&release_reader))
-		usleep(100);
-	rcb_read_unlock();
-	CHECK(rcb_unregister_thread() == 0);
-	return NULL;
 }
 
 int main(void)
@@ -35,7 +20,7 @@ int main(void)
 	struct rcb_config cfg = { .boost = 1, .pressure_bytes = 64 * 4096 };
 	struct rcb_boost_stats s = { .size = sizeof(s) };
 	struct sched_param sp = { .sched_priority = 1 };
-	pthread_t r;
+	struct gp_holder holder;
 	int kicked_at = 0;
 
 	if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
@@ -46,9 +31,7 @@ int main(void)
 	CHECK(sched_setscheduler(0, SCHED_OTHER, &sp) == 0);
 	alarm(30);
 	CHECK(rcb_init(&cfg) == 0);
-	CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
-	while (!atomic_load(&in_cs))
-		usleep(100);
+	gp_holder_start(&holder);
 	for (int i = 1; i <= 100 && !kicked_at; i++) {
 		struct rcb_head_sized *h = malloc(sizeof(*h));
 
@@ -57,8 +40,7 @@ int main(void)
 		if (s.pressure_kicks)
 			kicked_at = i;
 	}
-	atomic_store(&release_reader, 1);
-	pthread_join(r, NULL);
+	gp_holder_release(&holder);
 	printf("kicked by callback %d (threshold: 64 x 4096 bytes)\n", kicked_at);
 	CHECK(kicked_at == 64);
 	CHECK(rcb_shutdown() == 0);

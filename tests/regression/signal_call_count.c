@@ -21,13 +21,13 @@
 
 #include "rcuboost.h"
 #include "tests/check.h"
+#include "tests/gp_holder.h"
 
 /* argv[1]: the main loop's calls (2,000,000; sanitizer builds fewer). */
 static long main_calls = 2000000, pool_size;
 static struct rcb_head *pool;
 static atomic_long next_head, invoked;
 static volatile sig_atomic_t handler_calls;
-static atomic_int release_reader, in_cs;
 
 static void done(struct rcb_head *h)
 {
@@ -55,19 +55,6 @@ static void on_timer(int sig)
 	errno = saved;
 }
 
-static void *reader(void *arg)
-{
-	(void)arg;
-	CHECK_EQ(rcb_register_thread(), 0);
-	rcb_read_lock();
-	atomic_store(&in_cs, 1);
-	while (!atomic_load(&release_reader))
-		usleep(200);
-	rcb_read_unlock();
-	CHECK_EQ(rcb_unregister_thread(), 0);
-	return NULL;
-}
-
 int main(int argc, char **argv)
 {
 	struct itimerspec it = { .it_interval = { 0, 20000 }, .it_value = { 0, 20000 } };
@@ -75,7 +62,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	timer_t timer;
 	struct rcb_backlog bl;
-	pthread_t r;
+	struct gp_holder holder;
 	long queued;
 
 	alarm(120);
@@ -88,9 +75,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(rcb_init(NULL), 0);
 	CHECK_EQ(rcb_register_thread(), 0);
 	queue_one(); /* the first call starts the callback thread */
-	CHECK_EQ(pthread_create(&r, NULL, reader, NULL), 0);
-	while (!atomic_load(&in_cs))
-		usleep(100);
+	gp_holder_start(&holder);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_timer;
 	sa.sa_flags = SA_RESTART;
@@ -121,8 +106,7 @@ int main(int argc, char **argv)
 	CHECK(handler_calls > 100); /* the handler did run beside the loop */
 	/* Only the first callback can have run: the reader holds the rest. */
 	CHECK_EQ((long long)bl.callbacks + atomic_load(&invoked), (long long)queued);
-	atomic_store(&release_reader, 1);
-	CHECK_EQ(pthread_join(r, NULL), 0);
+	gp_holder_release(&holder);
 	CHECK_EQ(rcb_barrier(), 0);
 	rcb_backlog(&bl);
 	CHECK_EQ(bl.callbacks, 0);

@@ -14,11 +14,12 @@
 
 #include "rcuboost.h"
 #include "tests/check.h"
+#include "tests/gp_holder.h"
 
 #define PER_THREAD 1000
 #define BYTES 48
 
-static atomic_int release_reader, in_cs, invoked;
+static atomic_int invoked;
 static atomic_int queued_phase; /* threads that finished queueing */
 static atomic_int let_go;
 
@@ -26,19 +27,6 @@ static void done(struct rcb_head *h)
 {
 	atomic_fetch_add(&invoked, 1);
 	free(h);
-}
-
-static void *reader(void *arg)
-{
-	(void)arg;
-	CHECK_EQ(rcb_register_thread(), 0);
-	rcb_read_lock();
-	atomic_store(&in_cs, 1);
-	while (!atomic_load(&release_reader))
-		usleep(200);
-	rcb_read_unlock();
-	CHECK_EQ(rcb_unregister_thread(), 0);
-	return NULL;
 }
 
 static void queue_some(int n)
@@ -82,14 +70,13 @@ static void expect_backlog(unsigned long long n)
 
 int main(void)
 {
-	pthread_t r, p[3];
+	struct gp_holder holder;
+	pthread_t p[3];
 	struct rcb_backlog bl;
 
 	alarm(60);
 	CHECK_EQ(rcb_init(NULL), 0);
-	CHECK_EQ(pthread_create(&r, NULL, reader, NULL), 0);
-	while (!atomic_load(&in_cs))
-		usleep(100);
+	gp_holder_start(&holder);
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(pthread_create(&p[i], NULL, producer, (void *)(intptr_t)i), 0);
 	while (atomic_load(&queued_phase) < 3)
@@ -107,8 +94,7 @@ int main(void)
 	CHECK_EQ(pthread_join(p[0], NULL), 0);
 	expect_backlog(5 * PER_THREAD);
 	CHECK_EQ(atomic_load(&invoked), 0); /* the reader held them all */
-	atomic_store(&release_reader, 1);
-	CHECK_EQ(pthread_join(r, NULL), 0);
+	gp_holder_release(&holder);
 	CHECK_EQ(rcb_barrier(), 0);
 	CHECK_EQ(atomic_load(&invoked), 5 * PER_THREAD);
 	rcb_backlog(&bl);
