@@ -109,7 +109,9 @@ enum bench_upd_mode {
  * CPUs and an unpinned updater in @mode (sc_readers.c).  out[0] reads/s,
  * out[1] updates/s, out[2] median callback latency (us, UPD_CALL_PACED),
  * total time (ms, UPD_RETIRE_ALL) or worst synchronize (us,
- * UPD_SYNC_WORST), out[3] peak RSS growth (MiB, UPD_RETIRE_ALL). */
+ * UPD_SYNC_WORST), out[3] peak RSS growth (MiB, UPD_RETIRE_ALL), out[4]
+ * reads per second of the readers' own CPU time (UPD_RETIRE_ALL,
+ * UPD_RETIRE_RATE). */
 void bench_readers_run(const struct tool_peer *f, const struct bench_params *p,
 		       unsigned int nreaders, enum bench_upd_mode mode, double *out);
 /* Median and 99th percentile synchronize latency (us) with @nidle

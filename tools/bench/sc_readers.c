@@ -37,19 +37,29 @@ struct readers_worker {
 	struct tool_gate *gate;
 	const struct bench_params *p;
 	enum bench_upd_mode mode;
-	uint64_t ops, ns;
+	uint64_t ops, ns, cpu_ns; /* cpu_ns: readers' own CPU time */
 	double extra; /* updater: median callback latency or worst sync (us) */
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void *reader_thread(void *arg)
 {
 	struct readers_worker *w = arg;
-	uint64_t t0;
+	uint64_t t0, c0;
 
 	w->f->thread_register();
 	tool_gate_wait(w->gate);
 	t0 = tool_now_ns();
+	c0 = thread_cpu_ns();
 	w->ops = w->f->reader_loop(w->s, NULL);
+	w->cpu_ns = thread_cpu_ns() - c0;
 	w->ns = tool_now_ns() - t0;
 	w->f->thread_unregister();
 	return NULL;
@@ -141,7 +151,8 @@ static double rss_reset(void)
 
 /* @nreaders readers and an updater in @mode; out[0] reads/s, out[1]
  * updates/s, out[2] the updater's extra, out[3] peak RSS growth (MiB,
- * UPD_RETIRE_ALL only). */
+ * UPD_RETIRE_ALL only), out[4] reads per second of the readers' own CPU
+ * time (UPD_RETIRE_ALL and UPD_RETIRE_RATE only). */
 void bench_readers_run(const struct tool_peer *f, const struct bench_params *p,
 		       unsigned int nreaders, enum bench_upd_mode mode, double *out)
 {
@@ -151,7 +162,7 @@ void bench_readers_run(const struct tool_peer *f, const struct bench_params *p,
 	struct readers_worker *u = &w[nreaders];
 	struct tool_gate gate;
 	int cpus[2] = { p->cpu_a, p->cpu_b };
-	double reads = 0, rss0 = 0;
+	double reads = 0, rss0 = 0, reads_cpu = 0;
 
 	s.ptr = tool_xmalloc(sizeof(*s.ptr));
 	memset(s.ptr, 0, sizeof(*s.ptr));
@@ -185,8 +196,12 @@ void bench_readers_run(const struct tool_peer *f, const struct bench_params *p,
 		fprintf(stderr, "rcuboost-bench: readers: %s: %lu reads saw a freed object\n",
 			f->name, atomic_load(&s.bad));
 	}
-	for (unsigned int i = 0; i < nreaders; i++)
+	for (unsigned int i = 0; i < nreaders; i++) {
 		reads += (double)w[i].ops * 1e9 / (double)(w[i].ns ? w[i].ns : 1);
+		reads_cpu += (double)w[i].ops * 1e9 / (double)(w[i].cpu_ns ? w[i].cpu_ns : 1);
+	}
+	if (mode == UPD_RETIRE_ALL || mode == UPD_RETIRE_RATE)
+		out[4] = reads_cpu;
 	out[0] = reads;
 	out[1] = (double)u->ops * 1e9 / (double)(u->ns ? u->ns : 1);
 	out[2] = mode == UPD_RETIRE_ALL ? (double)u->ns / 1e6 : u->extra;
@@ -209,19 +224,25 @@ static int measure_call(const struct tool_peer *f,
 static int measure_retire(const struct tool_peer *f,
 			  const struct bench_params *p, double *out)
 {
-	double v[4];
+	double v[5];
 
 	bench_readers_run(f, p, 1, UPD_RETIRE_ALL, v);
 	out[0] = v[0];
 	out[1] = v[2];
 	out[2] = v[3];
+	out[3] = v[4];
 	return 0;
 }
 
 static int measure_retire_paced(const struct tool_peer *f,
 				const struct bench_params *p, double *out)
 {
-	bench_readers_run(f, p, 1, UPD_RETIRE_RATE, out);
+	double v[5];
+
+	bench_readers_run(f, p, 1, UPD_RETIRE_RATE, v);
+	out[0] = v[0];
+	out[1] = v[1];
+	out[2] = v[4];
 	return 0;
 }
 
@@ -233,13 +254,15 @@ static const struct bench_test readers_tests[] = {
 	  { { "readers.call", "reads/s", BENCH_HIGHER, 0.95, NULL },
 	    { "readers.call.upd", "updates/s", BENCH_HIGHER, 0, NULL },
 	    { "readers.call.lat", "us", BENCH_LOWER, 0, NULL } } },
-	{ "retire (1 reader)", measure_retire, 3,
+	{ "retire (1 reader)", measure_retire, 4,
 	  { { "retire.reads", "reads/s", BENCH_HIGHER, 0.95, NULL },
 	    { "retire.total", "ms", BENCH_LOWER, 1.0, "ck-epoch" },
-	    { "retire.rss", "MiB", BENCH_LOWER, 1.0, NULL } } },
-	{ "retire, paced (1 reader)", measure_retire_paced, 2,
+	    { "retire.rss", "MiB", BENCH_LOWER, 1.0, NULL },
+	    { "retire.reads.cpu", "reads/cpu-s", BENCH_HIGHER, 0, NULL } } },
+	{ "retire, paced (1 reader)", measure_retire_paced, 3,
 	  { { "retire.paced", "reads/s", BENCH_HIGHER, 0.95, NULL },
-	    { "retire.paced.upd", "updates/s", BENCH_HIGHER, 0, NULL } } },
+	    { "retire.paced.upd", "updates/s", BENCH_HIGHER, 0, NULL },
+	    { "retire.paced.cpu", "reads/cpu-s", BENCH_HIGHER, 0, NULL } } },
 };
 
 const struct bench_scenario bench_scenario_readers = {
@@ -258,6 +281,8 @@ const struct bench_scenario bench_scenario_readers = {
 		"  back-to-back rate: reads/s (goal >= 0.95x) at equal cache misses per second\n"
 		"  (a faster back-to-back updater costs its reader more misses), and the\n"
 		"  updates/s reached.  QSBR readers report a quiescent state every 256\n"
-		"  critical sections; ck-epoch's updater polls.",
+		"  critical sections; ck-epoch's updater polls.  .cpu: the reader's reads per\n"
+		"  second of its own CPU time (how much each read costs, whatever share of\n"
+		"  the CPU the scheduler left it).",
 	BENCH_TESTS(readers_tests),
 };
