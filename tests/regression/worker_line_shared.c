@@ -2,7 +2,7 @@
  * every rcb_call() exchanges and reads, shared a cache line with the
  * batch cursor and counts its thread writes for every callback it
  * invokes.  Each invocation took the line back from the producer:
- * rcb_call() ran at 15-18 M calls/s instead of 50-60 M once the
+ * rcb_call() ran at 15-18 M calls/s instead of 48-51 M once the
  * callbacks did any work of their own (rcuboost-bench call).  Fails if
  * a field of the producer's side shares a 128-byte block (a line and
  * its prefetch buddy) with one the worker's thread writes, or if a
