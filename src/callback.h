@@ -130,10 +130,28 @@ bool rcb__cb_splice(struct rcb_worker *w, struct rcb_head **first,
 		    struct rcb_head **last);
 bool rcb__cb_queue_empty(struct rcb_worker *w);
 
-/* callback_worker.c: the worker rcb_call*() of the calling thread uses
- * (its own, its CPU's, the default).  Context: inside a read-side
- * critical section (invariant W2). */
-struct rcb_worker *rcb__cb_pick(void);
+/* callback_worker.c: the table of rcb_worker_set_cpu(), and the worker
+ * of the CPU the caller runs on in table @t (else the default). */
+extern _Atomic(struct rcb_worker *_Atomic *) rcb__cb_cpu_table;
+struct rcb_worker *rcb__cb_pick_cpu(struct rcb_worker *_Atomic *t);
+
+/* The worker rcb_call*() of the calling thread uses (its own, its
+ * CPU's, the default).  Context: inside a read-side critical section
+ * (callback_worker.c, invariant W2). */
+static inline struct rcb_worker *rcb__cb_pick(void)
+{
+	struct rcb_worker *w = rcb_load_relaxed(&rcb__self()->cb_worker);
+	struct rcb_worker *_Atomic *t;
+
+	if (w)
+		return w;
+	/* [CBW-TA] pairs with [CBW-TR] in rcb_worker_set_cpu(): the table
+	 * is initialised. */
+	t = rcb_load_acquire(&rcb__cb_cpu_table);
+	if (RCB_UNLIKELY(t != NULL))
+		return rcb__cb_pick_cpu(t);
+	return &rcb__cb_default;
+}
 /* Is @w a live worker?  rcb__cb_lock held. */
 bool rcb__cb_listed(struct rcb_worker *w);
 

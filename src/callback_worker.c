@@ -54,7 +54,8 @@
 
 /* Per-CPU workers: ncpus entries, allocated at the first
  * rcb_worker_set_cpu() and kept for the life of the process. */
-static _Atomic(struct rcb_worker *_Atomic *) cpu_table;
+_Atomic(struct rcb_worker *_Atomic *) rcb__cb_cpu_table;
+#define cpu_table rcb__cb_cpu_table
 static int ncpus;
 static unsigned long next_id;
 
@@ -64,24 +65,15 @@ static bool dying(const struct rcb_worker *w)
 	return w->dying;
 }
 
-struct rcb_worker *rcb__cb_pick(void)
+struct rcb_worker *rcb__cb_pick_cpu(struct rcb_worker *_Atomic *t)
 {
-	struct rcb_worker *w = rcb_load_relaxed(&rcb__self()->cb_worker);
-	struct rcb_worker *_Atomic *t;
+	struct rcb_worker *w;
+	int cpu = sched_getcpu();
 
-	if (w)
+	/* [CBW-PA] pairs with [CBW-PR] in rcb_worker_set_cpu(): the
+	 * worker is initialised. */
+	if (cpu >= 0 && cpu < ncpus && (w = rcb_load_acquire(&t[cpu])))
 		return w;
-	/* [CBW-TA] pairs with [CBW-TR] in rcb_worker_set_cpu(): the table
-	 * is initialised. */
-	t = rcb_load_acquire(&cpu_table);
-	if (RCB_UNLIKELY(t != NULL)) {
-		int cpu = sched_getcpu();
-
-		/* [CBW-PA] pairs with [CBW-PR] in rcb_worker_set_cpu(): the
-		 * worker is initialised. */
-		if (cpu >= 0 && cpu < ncpus && (w = rcb_load_acquire(&t[cpu])))
-			return w;
-	}
 	return &rcb__cb_default;
 }
 

@@ -57,9 +57,10 @@ RCB_API __thread struct rcb_reader rcb__reader
 	__attribute__((tls_model("initial-exec")));
 /* initial-exec as rcb__reader: the library's TLS block is static
  * already (one initial-exec variable puts all of it there), so this
- * costs nothing more, and rcb__self() (every rcb_call*()) is one
- * %fs-relative address, not a __tls_get_addr() call. */
-static __thread struct rcb__thread self __attribute__((tls_model("initial-exec")));
+ * costs nothing more, and rcb__self() (inline, every rcb_call*()) is
+ * one %fs-relative address, not a __tls_get_addr() call. */
+__thread struct rcb__thread rcb__self_rec __attribute__((tls_model("initial-exec")));
+#define self rcb__self_rec
 
 pthread_mutex_t rcb__registry_lock; /* PI; initialised in gp.c's constructor */
 struct rcb__thread rcb__registry = { .prev = &rcb__registry,
@@ -69,11 +70,6 @@ struct rcb__thread rcb__registry = { .prev = &rcb__registry,
  * load time, so that registration from a signal handler never waits in a
  * pthread_once() its own thread is running (invariant 4). */
 static pthread_key_t exit_key;
-
-struct rcb__thread *rcb__self(void)
-{
-	return &self;
-}
 
 void rcb__thread_label(char *buf, size_t len)
 {
