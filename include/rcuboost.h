@@ -236,6 +236,17 @@ struct rcb_config {
 	/* Highest priority lent, 1-99; 0 default (RCUBOOST_INHERIT_CEILING,
 	 * else 99: no cap). */
 	int inherit_ceiling;
+
+	/* ---- Callbacks (past RCB_CONFIG_SIZE_V1) ---- */
+
+	/* Local mode: while callbacks arrive at a million a second or more,
+	 * registered threads queue them with plain stores to lists of their
+	 * own, taken by the callback thread after a grace period (each
+	 * callback then waits two).  0 default (RCUBOOST_CALLBACK_LOCAL,
+	 * else on), 1 on, -1 off: every callback goes through the queue,
+	 * and callbacks of different threads run in the order of their
+	 * queueing (rcb_call()). */
+	int callback_local;
 };
 
 /* sizeof(struct rcb_config) in the first layout with a size field
@@ -394,8 +405,11 @@ RCB_API int rcb_synchronize(void);
 
 /*
  * rcb_call - queue @func(@head) to run after a grace period, on the
- * library's callback thread.  The enqueue is wait-free (one atomic
- * exchange).  Context: anywhere a thread may run, including inside a
+ * library's callback thread.  The enqueue is wait-free: one atomic
+ * exchange, or, while callbacks arrive at a million a second or more,
+ * plain stores to the calling thread's own list (local mode; a callback
+ * then waits two grace periods).  A thread's callbacks run in the order
+ * of its calls; callbacks of different threads may not.  Context: anywhere a thread may run, including inside a
  * read-side critical section and inside a callback; not async-signal-safe
  * on its first call (lazy start of the callback thread).
  * Returns 0, -EINVAL (@head or @func NULL; reported as misuse; nothing is

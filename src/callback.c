@@ -16,7 +16,12 @@
  * and then links the previous tail to its node (wait-free: no loop).  The
  * callback thread sleeps on the futex while the queue is empty,
  * splices everything queued into a batch, waits for one grace period
- * (rcb_synchronize()), then invokes the batch in queue order.
+ * (rcb_synchronize()), then invokes the batch in queue order.  The
+ * default worker has a second mode for fast streams, local mode
+ * (callback_local.c, invariants L1-L8): registered threads append to
+ * lists of their own, which the thread takes after a grace period;
+ * invariants 1-3 and 8 below then hold with "queued" read as "queued or
+ * appended" (L2-L6), and the thread does not sleep on its queue (L7).
  * rcb_barrier() queues a marker and waits until the thread reaches it.
  * rcb_shutdown() stops the thread after it has drained the queue.  The
  * batch lives in the worker (not in the thread's locals) so that a
@@ -122,7 +127,8 @@
  * Files.  This file: the queue, rcb_call(), the worker threads,
  * rcb_barrier(), shutdown and the backlog.  callback_worker.c: the
  * worker API.  callback_fork.c: the fork handlers (invariants 11 to 14).
- * callback_debug.c: the debug set.  callback.h: the state they share.
+ * callback_local.c: local mode.  callback_debug.c: the debug set.
+ * callback.h: the state they share.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -230,6 +236,7 @@ static void backlog_now(unsigned long long *n, unsigned long long *bytes)
  */
 void rcb__cb_fold_thread(struct rcb__thread *t)
 {
+	rcb__cb_local_leave(t); /* callback_local.c, L3 */
 	rcb_add_relaxed(&rcb__cb_queued_gone, rcb_xchg_relaxed(&t->cb_queued, 0));
 	rcb_add_relaxed(&rcb__cb_queued_gone_bytes,
 			rcb_xchg_relaxed(&t->cb_queued_bytes, 0));
@@ -348,14 +355,9 @@ void rcb__cb_sized_invoke(struct rcb_head *h)
 
 /* ---- barrier markers ------------------------------------------------ */
 
-struct barrier_marker {
-	struct rcb_head head;
-	_Atomic int done;
-};
-
 void rcb__cb_barrier_reached(struct rcb_head *h)
 {
-	struct barrier_marker *m = (struct barrier_marker *)h;
+	struct rcb__cb_marker *m = (struct rcb__cb_marker *)h;
 
 	/* [CB-B] pairs with [CB-W] in rcb_barrier(): callbacks before the
 	 * marker are complete.  From here on the marker may be gone
@@ -484,11 +486,118 @@ static void invoke_batch(struct rcb_worker *w)
 	account_invoked(w);
 }
 
+/* Local mode (callback_local.c) pays off when the queue's exchange is a
+ * real share of the caller's time: entered, and kept, while callbacks
+ * arrive at this many per millisecond or more (a million per second: 1%
+ * of a CPU in exchanges).  Slower streams keep the queue, whose
+ * callbacks wait one grace period, not two. */
+#define RCB__CB_LOCAL_RATE 1000
+
+/* May @w's thread enter local mode?  The default worker only (threads
+ * append only when they picked it); not while told to stop; not when
+ * turned off (RCUBOOST_CALLBACK_LOCAL=0), nor with
+ * RCUBOOST_CALLBACK_BATCH_US, which fixes the batching. */
+static bool local_capable(struct rcb_worker *w)
+{
+	return w == &rcb__cb_default && !rcb_load_relaxed(&w->stop) &&
+	       rcb__settings.callback_local && !rcb__settings.callback_batch_us;
+}
+
+static void batch_append(struct rcb_head **first, struct rcb_head **last,
+			 struct rcb_head *f, struct rcb_head *l)
+{
+	if (!f)
+		return;
+	if (*last)
+		rcb_store_relaxed(&(*last)->next, f);
+	else
+		*first = f;
+	*last = l;
+}
+
+/*
+ * Local mode: form the batch the next cycle invokes (callback_local.c,
+ * L5, L6): the lists taken, the queue, the markers due.  Under
+ * rcb__cb_splice_lock, like take_batch() (invariant 11).  False if
+ * empty.
+ */
+static bool form_local_batch(struct rcb_worker *w, bool *markers,
+			     unsigned long *taken)
+{
+	struct rcb_head *first = NULL, *last = NULL, *f, *l, *mf, *ml;
+
+	pthread_mutex_lock(&rcb__cb_splice_lock);
+	*taken = rcb__cb_local_steal(&f, &l, &mf, &ml);
+	batch_append(&first, &last, f, l);
+	if (rcb__cb_splice(w, &f, &l))
+		batch_append(&first, &last, f, l);
+	batch_append(&first, &last, mf, ml);
+	*markers = mf != NULL;
+	if (first) {
+		rcb_store_relaxed(&w->batch.last, last);
+		rcb_store_relaxed(&w->batch.todo, first);
+	}
+	pthread_mutex_unlock(&rcb__cb_splice_lock);
+	return first != NULL;
+}
+
+/* Callbacks per millisecond: @n since @*since_ns, which becomes now. */
+static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
+{
+	uint64_t now = rcb__now_ns();
+	unsigned long long rate = *since_ns ? n * 1000000ull / (now - *since_ns + 1) : 0;
+
+	*since_ns = now;
+	return rate;
+}
+
+/*
+ * One cycle of local mode (callback_local.c): flip, grace period, invoke
+ * the batch formed last cycle, form the next.  *@rate: callbacks per
+ * millisecond the threads' lists held this cycle (since *@since_ns); the
+ * first cycle, @entry, keeps local mode on without one.  False once
+ * local mode is off and nothing is left to invoke.
+ */
+static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
+			bool entry, uint64_t *since_ns, unsigned long long *rate)
+{
+	static bool markers_held; /* this thread's alone */
+	bool on = (entry || *rate >= RCB__CB_LOCAL_RATE) && local_capable(w);
+	bool formed;
+	unsigned long taken;
+	unsigned long long n0;
+	uint64_t t0;
+
+	/* Entry: what was queued is taken before the flip, and waits for
+	 * this cycle's grace period only (L5 holds: the lists taken below
+	 * are those of the off mode before the flip, empty). */
+	if (entry)
+		(void)take_batch(w);
+	rcb__cb_local_flip(on);
+	/* The coalescing wait (gp_policy.c), after the flip: threads
+	 * append meanwhile.  None while a barrier waits. */
+	if (on && !markers_held && !rcb__cb_local_markers_pending())
+		rcb__gp_policy_wait(&w->gpp, true);
+	t0 = rcb__now_ns();
+	rcb_synchronize();
+	t0 = rcb__now_ns() - t0;
+	n0 = rcb_load_relaxed(&w->invoked);
+	self->in_callback = true;
+	invoke_batch(w);
+	self->in_callback = false;
+	rcb__gp_policy_done(&w->gpp, t0, rcb_load_relaxed(&w->invoked) - n0);
+	formed = form_local_batch(w, &markers_held, &taken);
+	*rate = rate_since(since_ns, taken);
+	return formed || on;
+}
+
 static void *worker_thread(void *arg)
 {
 	struct rcb_worker *w = arg;
 	struct rcb__thread *self = rcb__self();
-	bool first = true;
+	bool first = true, local = false, entry = false;
+	unsigned long long rate = 0; /* callbacks per ms, last batch or cycle */
+	uint64_t since_ns = 0;
 
 	prctl(PR_SET_NAME, w == &rcb__cb_default ? "rcuboost-cb" : "rcuboost-cbw",
 	      0, 0, 0);
@@ -508,8 +617,19 @@ static void *worker_thread(void *arg)
 		unsigned long long n0;
 		uint64_t t0;
 
+		if (local) {
+			local = local_cycle(w, self, entry, &since_ns, &rate);
+			entry = false;
+			continue;
+		}
 		first = false;
 		wait_for_work(w);
+		/* A fast stream of callbacks: local mode (callback_local.c). */
+		if ((back_to_back || w->gpp.stream) &&
+		    rate >= RCB__CB_LOCAL_RATE && local_capable(w)) {
+			local = entry = true;
+			continue;
+		}
 		if (rcb__settings.callback_batch_us && !rcb__cb_queue_empty(w)) {
 			struct timespec ts = {
 				.tv_sec = rcb__settings.callback_batch_us / 1000000,
@@ -542,8 +662,9 @@ static void *worker_thread(void *arg)
 		self->in_callback = true;
 		invoke_batch(w);
 		self->in_callback = false;
-		rcb__gp_policy_done(&w->gpp, t0,
-				    rcb_load_relaxed(&w->invoked) - n0);
+		n0 = rcb_load_relaxed(&w->invoked) - n0;
+		rcb__gp_policy_done(&w->gpp, t0, n0);
+		rate = rate_since(&since_ns, n0);
 	}
 	(void)rcb_unregister_thread(); /* -ENOENT unless a callback read */
 	rcb__cb_unboost_self(w); /* callback_boost.c B3 */
@@ -778,17 +899,23 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		if (bytes)
 			nbytes = add_return_bytes((long long)bytes);
 	}
-	enqueue(w, h);
-	/* [CB-F] Load after the seq_cst exchange in enqueue(): pairs with
-	 * [CB-S]: either the consumer's re-check sees our node, or we see
-	 * its -1 and wake it. */
-	if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1))
-		wake_thread(w);
-	/* [CBB-K] Booster mode: booster 0 sleeps without timeout; load
-	 * after the seq_cst exchange in enqueue(), pairs with [BST-IDL]
-	 * (callback_boost.c B5). */
-	if (RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)) && w->cbboost)
-		rcb__cb_boost_kick();
+	/* Local mode (callback_local.c, L1): plain stores to our own list;
+	 * the worker's thread runs cycles and takes it (L7: no wake-up). */
+	if (!(w == &rcb__cb_default && self->registered &&
+	      !self->in_callback && rcb__cb_local_append(self, h))) {
+		enqueue(w, h);
+		/* [CB-F] Load after the seq_cst exchange in enqueue():
+		 * pairs with [CB-S]: either the consumer's re-check sees
+		 * our node, or we see its -1 and wake it. */
+		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1))
+			wake_thread(w);
+		/* [CBB-K] Booster mode: booster 0 sleeps without timeout;
+		 * load after the seq_cst exchange in enqueue(), pairs with
+		 * [BST-IDL] (callback_boost.c B5). */
+		if (RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)) &&
+		    w->cbboost)
+			rcb__cb_boost_kick();
+	}
 	rcb_read_unlock();
 	/* Memory pressure: the boosters learn of it now, not a period
 	 * later (booster.c). */
@@ -829,7 +956,7 @@ RCB_API int rcb_call_sized(struct rcb_head_sized *head,
  */
 static int barrier_one(struct rcb_worker *w)
 {
-	struct barrier_marker m = { .done = 0 };
+	struct rcb__cb_marker m = { .done = 0 };
 	struct rcb__waiter waiter;
 	int err = 0;
 
@@ -857,9 +984,13 @@ static int barrier_one(struct rcb_worker *w)
 		pthread_mutex_unlock(&rcb__cb_lock);
 		return err;
 	}
-	enqueue(w, &m.head);
-	if (rcb_load_seq_cst(&w->futex) == -1) /* [CB-F] */
-		wake_thread(w);
+	/* Local mode: the worker places the marker after the lists that
+	 * may hold earlier callbacks (callback_local.c, L6). */
+	if (w != &rcb__cb_default || !rcb__cb_local_barrier(&m)) {
+		enqueue(w, &m.head);
+		if (rcb_load_seq_cst(&w->futex) == -1) /* [CB-F] */
+			wake_thread(w);
+	}
 	rcb__gp_policy_urgent(); /* no coalescing wait (gp_policy.c) */
 	pthread_mutex_unlock(&rcb__cb_lock);
 	/* A real-time caller lends its priority to the readers that hold

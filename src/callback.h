@@ -175,6 +175,119 @@ extern _Atomic long rcb__cb_boosts, rcb__cb_unboosts;
 /* The function of every barrier marker: how a node is known as one. */
 void rcb__cb_barrier_reached(struct rcb_head *h);
 
+/* A barrier's marker, in the waiter's stack frame (invariant 10).  tag:
+ * the local-mode flip count when it was handed to callback_local.c
+ * (invariant L6). */
+struct rcb__cb_marker {
+	struct rcb_head head;
+	_Atomic int done;
+	unsigned long tag;
+};
+
+/*
+ * callback_local.c: local callback lists, the default worker's local
+ * mode (invariants L1-L8 there).
+ *
+ * rcb__cb_local_mode: bit 0 set while threads append to their own
+ * lists, bits 1 and up the flip count; its parity (bit 1) names the
+ * list a thread appends to.  Written under the registry lock by the
+ * default worker's thread; read by rcb_call*() inside its section.
+ */
+extern _Atomic unsigned long rcb__cb_local_mode;
+#define RCB__CB_LOCAL_ON 1UL
+
+/* One list: first..last linked by next, n nodes (how busy local mode
+ * is).  Appended by its thread alone with plain stores inside its
+ * rcb_call*() critical section; emptied by the default worker's thread
+ * under the registry lock after a grace period, or as its thread leaves
+ * the registry (L2, L3). */
+struct rcb__cb_local {
+	struct rcb_head *_Atomic first, *_Atomic last;
+	_Atomic unsigned long n;
+};
+
+/* A registered thread's two lists, by parity, in memory of the library's
+ * own (not the thread's TLS, which a fork() child cannot read reliably:
+ * L8).  next, used: the list of every block, registry lock. */
+struct rcb__cb_lists {
+	struct rcb__cb_local l[2];
+	struct rcb__cb_lists *next, *next_free;
+	bool used;
+};
+
+/*
+ * Append @h to @self's list of the current parity if local mode is on
+ * and no append of @self's is in progress (a signal handler's call
+ * interrupting one).  True if appended: nothing else to do, the
+ * default worker's thread takes the list after its next flip and grace
+ * period.  Context: rcb_call*() of a registered thread, inside its
+ * read-side critical section, the default worker picked, not a callback.
+ */
+static inline bool rcb__cb_local_append(struct rcb__thread *self,
+					struct rcb_head *h)
+{
+	/* [CBL-M] pairs with [CBL-F] in rcb__cb_local_flip(): the lists
+	 * the worker emptied before the flip read as empty here. */
+	unsigned long mode = rcb_load_acquire(&rcb__cb_local_mode);
+	struct rcb__cb_local *l;
+	struct rcb_head *last;
+
+	if (!(mode & RCB__CB_LOCAL_ON) || !self->cb_lists ||
+	    rcb_load_relaxed(&self->cb_appending))
+		return false;
+	rcb_store_relaxed(&self->cb_appending, true);
+	/* [CBL-SF] A signal handler that runs from here on sees the
+	 * append in progress (same thread: a compiler barrier). */
+	atomic_signal_fence(memory_order_seq_cst);
+	l = &self->cb_lists->l[(mode >> 1) & 1];
+	last = rcb_load_relaxed(&l->last);
+	rcb_store_relaxed(&h->next, NULL);
+	/* [CBL-L] Store-store order for fork()'s copy of memory: a child
+	 * that sees last at @h sees the link to it and @h's next
+	 * (invariant L8).  Plain stores on x86. */
+	if (last)
+		rcb_store_release(&last->next, h);
+	else
+		rcb_store_release(&l->first, h); /* [CBL-L] */
+	rcb_store_release(&l->last, h); /* [CBL-L] */
+	rcb_store_relaxed(&l->n, rcb_load_relaxed(&l->n) + 1);
+	/* [CBL-SF] */
+	atomic_signal_fence(memory_order_seq_cst);
+	rcb_store_relaxed(&self->cb_appending, false);
+	return true;
+}
+
+/* The default worker's thread: flip to the other parity, local mode
+ * @on (registry lock). */
+void rcb__cb_local_flip(bool on);
+/* The default worker's thread, after the grace period that followed its
+ * last flip, under rcb__cb_splice_lock: take the lists of the parity
+ * before the flip, the orphans, and the markers due (*@m...).  Chains
+ * are NULL when empty.  Returns how many nodes the registered threads'
+ * lists held. */
+unsigned long rcb__cb_local_steal(struct rcb_head **first,
+				  struct rcb_head **last,
+				  struct rcb_head **mfirst,
+				  struct rcb_head **mlast);
+/* rcb_barrier() on the default worker, rcb__cb_lock held: hand @m to
+ * the worker's next steals if threads may hold local callbacks (true),
+ * else false: the caller enqueues it. */
+bool rcb__cb_local_barrier(struct rcb__cb_marker *m);
+/* A barrier's marker waits for a take (no coalescing wait then). */
+bool rcb__cb_local_markers_pending(void);
+/* leave_registry(), registry lock held: @t's lists become orphans,
+ * its block free. */
+void rcb__cb_local_leave(struct rcb__thread *t);
+/* fork() child, after rcb__cb_local_fork_harvest() (internal.h): the
+ * orphans, for the default worker's rebuilt queue; markers dropped,
+ * local mode off. */
+void rcb__cb_local_fork_take(struct rcb_head **first, struct rcb_head **last);
+/* callback_boost.c: local mode is on (work the booster must watch). */
+static inline bool rcb__cb_local_on(void)
+{
+	return rcb_load_seq_cst(&rcb__cb_local_mode) & RCB__CB_LOCAL_ON; /* [CBL-BI] */
+}
+
 /*
  * Debug builds (RCB_DEBUG): the set of queued heads (callback_debug.c).
  * rcb__cb_dbg_track() records @h as queued and returns true if it

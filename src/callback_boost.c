@@ -86,7 +86,10 @@ static bool enabled(void)
 /* The worker has work: queued callbacks, or a batch in progress. */
 static bool has_work(struct rcb_worker *w)
 {
-	return !rcb__cb_queue_empty(w) || rcb_load_relaxed(&w->batch.todo);
+	/* Local mode: threads append without a wake-up (callback_local.c,
+	 * L7). */
+	return !rcb__cb_queue_empty(w) || rcb_load_relaxed(&w->batch.todo) ||
+	       (w == &rcb__cb_default && rcb__cb_local_on());
 }
 
 /* Undo a boost whose owner we are (bstate BUSY, B1, B2).  @tid: 0 for

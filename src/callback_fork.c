@@ -90,8 +90,15 @@ static void child_worker(struct rcb_worker *w, bool forked_here,
 	struct rcb_head *tail = rcb_load_relaxed(&w->q.tail);
 	struct rcb_head *todo = rcb_load_relaxed(&w->batch.todo);
 	struct rcb_head *last = rcb_load_relaxed(&w->batch.last);
+	struct rcb_head *lf = NULL, *ll = NULL;
 	struct chain rest = { 0 }, queued = { 0 };
 
+	/* The local lists go after the batch, before the queue
+	 * (callback_local.c, L5, L8). */
+	if (w == &rcb__cb_default)
+		rcb__cb_local_fork_take(&lf, &ll);
+	if (lf)
+		chain_take(&queued, lf, ll);
 	if (tail != &w->q.stub)
 		chain_take(&queued, rcb_load_relaxed(&w->q.stub.next), tail);
 	if (todo)

@@ -141,6 +141,13 @@ struct rcb__thread {
 	 * store in an outermost rcb_call*() and one exchange to 0 when it
 	 * leaves the registry; summed by others under the registry lock. */
 	_Atomic unsigned long long cb_queued, cb_queued_bytes;
+	/* Local callback lists (src/callback_local.c, invariants L1-L8):
+	 * the thread's block, attached while it is registered (NULL: none
+	 * could be mapped, and the thread queues directly).  Written by
+	 * the thread under the registry lock.  cb_appending: an append is
+	 * in progress (a signal handler's rcb_call*() queues directly). */
+	struct rcb__cb_lists *cb_lists;
+	_Atomic bool cb_appending;
 	struct rcb__boost_thread boost;
 };
 
@@ -468,6 +475,13 @@ int rcb__callbacks_stop(void);
  * already: its queued counts join the global ones.  Context: registry
  * lock held. */
 void rcb__cb_fold_thread(struct rcb__thread *t);
+/* fork() child, before the registry drops the other threads' records:
+ * every thread's local callback list becomes an orphan
+ * (callback_local.c, L8). */
+void rcb__cb_local_fork_harvest(void);
+/* rcb__register_self(), registry lock held: attach a block of local
+ * lists to @t (callback_local.c). */
+void rcb__cb_local_attach(struct rcb__thread *t);
 /* The pressure kick counter restarts from the backlog; before the kick
  * thresholds are published (booster.c).  Not under the registry lock. */
 void rcb__cb_kick_rebase(void);

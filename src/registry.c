@@ -128,6 +128,7 @@ int rcb__register_self(void)
 			return -err;
 		}
 		rcb__boost_thread_start(&self);
+		rcb__cb_local_attach(&self);
 		self.next = &rcb__registry;
 		self.prev = rcb__registry.prev;
 		rcb__registry.prev->next = &self;

@@ -351,6 +351,7 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->stall_ms = c.stall_ms < 0 ? 0 : (unsigned)c.stall_ms;
 	/* Callback workers' priority, also without boosting. */
 	s->callback_prio = c.callback_prio < 0 ? 0 : c.callback_prio;
+	s->callback_local = c.callback_local > 0;
 	s->boost_machine = c.boost_machine;
 	if (!c.thread_cpus && (err = env_cpulist("RCUBOOST_CPUS", &c.thread_cpus)))
 		return err;

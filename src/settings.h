@@ -122,6 +122,11 @@
 	/* highest priority lent (99: no cap) */ \
 	X(int, inherit_ceiling, "RCUBOOST_INHERIT_CEILING", 0, 99, \
 	  "0 (default 99) or 1 to 99", 0, 1, \
-	  RCB__ENV_UINT(1, 99, 99))
+	  RCB__ENV_UINT(1, 99, 99)) \
+	/* 1: local callback lists for fast streams (src/callback_local.c; \
+	 * rcb_config: -1 off) */ \
+	X(int, callback_local, "RCUBOOST_CALLBACK_LOCAL", -1, 1, \
+	  "-1 (off), 0 (default) or 1 (on)", 0, 0, \
+	  RCB__ENV_UINT(0, 1, 1))
 
 #endif /* RCB_SETTINGS_H */

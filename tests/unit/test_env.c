@@ -67,6 +67,8 @@ static const struct var vars[] = {
 	{ "RCUBOOST_EXPEDITED", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
 	{ "RCUBOOST_INHERIT", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
 	{ "RCUBOOST_INHERIT_CEILING", "1 to 99", { "0", "100" }, { "1", "99" }, 0, 0 },
+	/* local callback lists (issue 12) */
+	{ "RCUBOOST_CALLBACK_LOCAL", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
 };
 
 #define NVARS ((int)(sizeof(vars) / sizeof(vars[0])))
@@ -171,6 +173,7 @@ static void t_ignored(const struct rcbt_case *c)
 	case 19: cfg.size = sizeof(cfg); cfg.expedited = -1; break;
 	case 20: cfg.size = sizeof(cfg); cfg.inherit = -1; break;
 	case 21: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 50; break;
+	case 22: cfg.size = sizeof(cfg); cfg.callback_local = -1; break;
 	}
 	init_silently(&cfg);
 	check_works();
