@@ -37,6 +37,8 @@ struct obj {
 	int invoked; /* callback invocations */
 	int queued;
 	int called;  /* rcb_call() returned 0 for it */
+	int owner;   /* burst: the queueing updater + 1, 0 otherwise */
+	int seq;     /* burst: its rank among that updater's calls */
 };
 
 #define NOBJ 512
@@ -55,12 +57,23 @@ static struct obj *obj_new(void)
 	return o;
 }
 
+/* burst: the rank of the last callback run, per updater. */
+static int burst_last[8];
+
 static void retire_cb(struct rcb_head *h)
 {
 	struct obj *o = (struct obj *)h;
 
 	if (o->invoked++)
 		sim_fail("callback of object %d invoked twice", (int)(o - pool));
+	/* A thread's callbacks run in the order of its calls
+	 * (src/callback_local.c, L5). */
+	if (o->owner) {
+		if (o->seq != burst_last[o->owner - 1] + 1)
+			sim_fail("updater %d: callback %d ran after callback %d (out of the order of its calls)",
+				 o->owner - 1, o->seq, burst_last[o->owner - 1]);
+		burst_last[o->owner - 1] = o->seq;
+	}
 	o->retired = 1;
 	invoked++;
 }
@@ -564,6 +577,107 @@ static void *barrier_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * burst: registered updaters queue callbacks back to back, a few from
+ * inside a section of their own, leave and come back to the registry
+ * now and then, and end by exiting registered, unregistering or
+ * staying; another thread's barriers check every callback queued
+ * before them.  The simulation build enters local mode at a low rate
+ * (src/callback.c), so this explores its flips, takes, orphans and
+ * markers (src/callback_local.c, L1-L8).
+ */
+static volatile int burst_queued[8]; /* callbacks queued, per updater */
+static volatile int bursts_done;
+
+static void *burst_updater(void *arg)
+{
+	int id = (int)(long)arg, n = 0;
+	char who[16];
+
+	snprintf(who, sizeof(who), "burst%d", id);
+	sim_name(who);
+	if (rcb_register_thread() != 0)
+		sim_fail("rcb_register_thread failed");
+	for (int r = 0; r < rounds; r++) {
+		int k = 4 + (int)sim_rand(12);
+
+		for (int i = 0; i < k; i++) {
+			struct obj *o = obj_new();
+			bool nested = sim_rand(4) == 0;
+
+			o->owner = id + 1;
+			o->seq = ++n;
+			if (nested)
+				rcb_read_lock();
+			retire_by_call(o);
+			if (nested)
+				rcb_read_unlock();
+			burst_queued[id] = n;
+		}
+		switch (sim_rand(6)) {
+		case 0:
+			rcb_unregister_thread();
+			if (rcb_register_thread() != 0)
+				sim_fail("rcb_register_thread failed");
+			break;
+		case 1: {
+			/* Idle for a while: the worker takes the lists
+			 * without this thread's help. */
+			struct timespec ts = { 0, 1000 * (1 + (long)sim_rand(200)) };
+
+			nanosleep(&ts, NULL);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	bursts_done++;
+	switch (sim_rand(3)) {
+	case 0:
+		return NULL; /* exits registered: the destructor unregisters */
+	case 1:
+		rcb_unregister_thread();
+		return NULL;
+	default:
+		while (bursts_done < nupdaters)
+			sim_point();
+		rcb_unregister_thread();
+		return NULL;
+	}
+}
+
+static void run_burst(void)
+{
+	pthread_t t[16];
+	int n = 0, i;
+
+	if (rcb_init(NULL) != 0)
+		sim_fail("rcb_init failed");
+	gptr = obj_new();
+	for (i = 0; i < nreaders; i++)
+		pthread_create(&t[n++], NULL, reader, (void *)(long)i);
+	for (i = 0; i < nupdaters; i++)
+		pthread_create(&t[n++], NULL, burst_updater, (void *)(long)i);
+	/* Barriers from a thread that queues nothing (L6): every callback
+	 * queued before one must have run when it returns. */
+	while (bursts_done < nupdaters) {
+		int before[8], k;
+
+		for (k = 0; k < nupdaters; k++)
+			before[k] = burst_queued[k];
+		if (rcb_barrier() != 0)
+			sim_fail("rcb_barrier failed");
+		for (k = 0; k < nupdaters; k++)
+			if (burst_last[k] < before[k])
+				sim_fail("rcb_barrier returned before callback %d of updater %d (the last run: %d)",
+					 before[k], k, burst_last[k]);
+		for (k = (int)sim_rand(50); k > 0; k--)
+			sim_point();
+	}
+	join_and_finish(t, n);
+}
+
 static void run_shutdown(void)
 {
 	struct rcb_config cfg = { .boost = boost_on ? 0 : -1 };
@@ -853,6 +967,8 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 		run_gp();
 	else if (!strcmp(wl, "fork"))
 		run_fork();
+	else if (!strcmp(wl, "burst"))
+		run_burst();
 #ifndef RCB_SIM_PRE_RT_API
 	else if (!strcmp(wl, "cbhog"))
 		run_cbhog();
@@ -1012,7 +1128,10 @@ static void usage(FILE *f)
 		"                    with updaters that use expedited and polled\n"
 		"                    grace periods (not in mix); cbhog: callbacks\n"
 		"                    under a hog on the worker's only CPU, the\n"
-		"                    backlog bounded with --boost (not in mix)\n"
+		"                    backlog bounded with --boost (not in mix);\n"
+		"                    burst: registered updaters queue callbacks back\n"
+		"                    to back (local mode), barriers and order checked\n"
+		"                    (not in mix)\n"
 		"  --costs FILE      cost model: \"name ns\" lines (rcuboost-calib\n"
 		"                    output, plus \"point\": ns per simulation point)\n"
 		"  --cpus N          virtual CPUs (default: the seed chooses 1-4)\n"
