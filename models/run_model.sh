@@ -80,7 +80,7 @@ if [ "$deep" = 1 ] && [ -z "$model" ] && [ -z "$mutation" ]; then
 		    "-DTASK_NOLOCK -DMAXFAIL=3 boost8.pml" \
 		    "-DREVERT_OWN_ONLY -DCHECK_SELF_QUEUE boost3.pml" \
 		    "--liveness -DREVERT_OWN_ONLY boost3.pml" \
-		    "pertask.pml" "cbboost.pml" \
+		    "pertask.pml" "cbboost.pml" "-DNOWN=3 -DNCALL=1 cblocal.pml" \
 		    "--liveness --expect-violation --trail-grep SELFWAIT pertask.pml"; do
 		# shellcheck disable=SC2086
 		"$0" --deep $args || rc=1
