@@ -561,16 +561,18 @@ static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
 /*
  * One cycle of local mode (callback_local.c): flip, grace period, invoke
  * the batch formed last cycle, form the next.  *@rate: callbacks per
- * millisecond the threads' lists held this cycle (since *@since_ns); the
- * first cycle, @entry, keeps local mode on without one.  False once
+ * millisecond the threads' lists held at the last take of an on mode's
+ * lists (since *@since_ns; the entry cycle's, @entry, takes an off
+ * mode's and keeps the rate that brought local mode on).  False once
  * local mode is off and nothing is left to invoke.
  */
 static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 			bool entry, uint64_t *since_ns, unsigned long long *rate)
 {
-	static bool markers_held; /* this thread's alone */
-	bool on = (entry || *rate >= RCB__CB_LOCAL_RATE) && local_capable(w);
-	bool formed;
+	static bool markers_held, last_on; /* this thread's alone */
+	bool on = *rate >= RCB__CB_LOCAL_RATE && local_capable(w);
+	bool formed, took_on = !entry && last_on;
+	uint64_t now;
 	unsigned long taken;
 	unsigned long long n0;
 	uint64_t t0;
@@ -581,6 +583,7 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	if (entry)
 		(void)take_batch(w);
 	rcb__cb_local_flip(on);
+	last_on = on;
 	/* The coalescing wait (gp_policy.c), after the flip: threads
 	 * append meanwhile.  None while a barrier waits. */
 	if (on && !markers_held && !rcb__cb_local_markers_pending())
@@ -594,7 +597,12 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	self->in_callback = false;
 	rcb__gp_policy_done(&w->gpp, t0, rcb_load_relaxed(&w->invoked) - n0);
 	formed = form_local_batch(w, &markers_held, &taken);
-	*rate = rate_since(since_ns, taken);
+	/* The lists of an off mode are empty: only an on mode's measure
+	 * the stream (else local mode would turn off every other cycle). */
+	now = rcb__now_ns();
+	if (took_on)
+		*rate = taken * 1000000ull / (now - *since_ns + 1);
+	*since_ns = now;
 	return formed || on;
 }
 
