@@ -493,11 +493,15 @@ static void invoke_batch(struct rcb_worker *w)
  * callbacks wait one grace period, not two. */
 #ifndef RCB_SIM
 #define RCB__CB_LOCAL_RATE 1000
+/* ... and a batch of this many at least (a few callbacks close
+ * together are no stream). */
+#define RCB__CB_LOCAL_BATCH 64
 #else
 /* The simulator (tools/sim) runs a call in microseconds of virtual
  * time: it enters local mode at any stream, so that its burst workload
  * explores the mode's interleavings, not the rate policy. */
 #define RCB__CB_LOCAL_RATE 1
+#define RCB__CB_LOCAL_BATCH 2
 #endif
 
 /* May @w's thread enter local mode?  The default worker only (threads
@@ -561,18 +565,21 @@ static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
 /*
  * One cycle of local mode (callback_local.c): flip, grace period, invoke
  * the batch formed last cycle, form the next.  *@rate: callbacks per
- * millisecond the threads' lists held at the last take of an on mode's
- * lists (since *@since_ns; the entry cycle's, @entry, takes an off
- * mode's and keeps the rate that brought local mode on).  False once
+ * millisecond appended to the lists of the last on mode taken, over the
+ * time that mode was current (from its flip to the next); the entry
+ * cycle, @entry, takes an off mode's lists and keeps the rate that
+ * brought local mode on.  *@since_ns: when this cycle ends.  False once
  * local mode is off and nothing is left to invoke.
  */
 static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 			bool entry, uint64_t *since_ns, unsigned long long *rate)
 {
-	static bool markers_held, last_on; /* this thread's alone */
+	/* This thread's alone: markers in the batch formed; the last
+	 * flip's mode and time, and the time of the one before. */
+	static bool markers_held, last_on;
+	static uint64_t flip_ns, prev_flip_ns;
 	bool on = *rate >= RCB__CB_LOCAL_RATE && local_capable(w);
 	bool formed, took_on = !entry && last_on;
-	uint64_t now;
 	unsigned long taken;
 	unsigned long long n0;
 	uint64_t t0;
@@ -584,6 +591,8 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 		(void)take_batch(w);
 	rcb__cb_local_flip(on);
 	last_on = on;
+	prev_flip_ns = flip_ns;
+	flip_ns = rcb__now_ns();
 	/* The coalescing wait (gp_policy.c), after the flip: threads
 	 * append meanwhile.  None while a barrier waits. */
 	if (on && !markers_held && !rcb__cb_local_markers_pending())
@@ -597,12 +606,13 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	self->in_callback = false;
 	rcb__gp_policy_done(&w->gpp, t0, rcb_load_relaxed(&w->invoked) - n0);
 	formed = form_local_batch(w, &markers_held, &taken);
-	/* The lists of an off mode are empty: only an on mode's measure
-	 * the stream (else local mode would turn off every other cycle). */
-	now = rcb__now_ns();
+	/* The lists taken were current from the flip before this cycle's
+	 * to this cycle's.  Those of an off mode are empty: only an on
+	 * mode's measure the stream (else local mode would turn off every
+	 * other cycle). */
 	if (took_on)
-		*rate = taken * 1000000ull / (now - *since_ns + 1);
-	*since_ns = now;
+		*rate = taken * 1000000ull / (flip_ns - prev_flip_ns + 1);
+	*since_ns = rcb__now_ns();
 	return formed || on;
 }
 
@@ -612,6 +622,7 @@ static void *worker_thread(void *arg)
 	struct rcb__thread *self = rcb__self();
 	bool first = true, local = false, entry = false;
 	unsigned long long rate = 0; /* callbacks per ms, last batch or cycle */
+	unsigned long long last_n = 0; /* callbacks of the last normal batch */
 	uint64_t since_ns = 0;
 
 	prctl(PR_SET_NAME, w == &rcb__cb_default ? "rcuboost-cb" : "rcuboost-cbw",
@@ -640,7 +651,7 @@ static void *worker_thread(void *arg)
 		first = false;
 		wait_for_work(w);
 		/* A fast stream of callbacks: local mode (callback_local.c). */
-		if ((back_to_back || w->gpp.stream) &&
+		if ((back_to_back || w->gpp.stream) && last_n >= RCB__CB_LOCAL_BATCH &&
 		    rate >= RCB__CB_LOCAL_RATE && local_capable(w)) {
 			local = entry = true;
 			continue;
@@ -677,9 +688,9 @@ static void *worker_thread(void *arg)
 		self->in_callback = true;
 		invoke_batch(w);
 		self->in_callback = false;
-		n0 = rcb_load_relaxed(&w->invoked) - n0;
-		rcb__gp_policy_done(&w->gpp, t0, n0);
-		rate = rate_since(&since_ns, n0);
+		last_n = rcb_load_relaxed(&w->invoked) - n0;
+		rcb__gp_policy_done(&w->gpp, t0, last_n);
+		rate = rate_since(&since_ns, last_n);
 	}
 	(void)rcb_unregister_thread(); /* -ENOENT unless a callback read */
 	rcb__cb_unboost_self(w); /* callback_boost.c B3 */
