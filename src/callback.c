@@ -514,18 +514,6 @@ static bool local_capable(struct rcb_worker *w)
 	       rcb__settings.callback_local && !rcb__settings.callback_batch_us;
 }
 
-static void batch_append(struct rcb_head **first, struct rcb_head **last,
-			 struct rcb_head *f, struct rcb_head *l)
-{
-	if (!f)
-		return;
-	if (*last)
-		rcb_store_relaxed(&(*last)->next, f);
-	else
-		*first = f;
-	*last = l;
-}
-
 /*
  * Local mode: form the batch the next cycle invokes (callback_local.c,
  * L5, L6): the lists taken, the queue, the markers due.  Under
@@ -539,10 +527,10 @@ static bool form_local_batch(struct rcb_worker *w, bool *markers,
 
 	pthread_mutex_lock(&rcb__cb_splice_lock);
 	*taken = rcb__cb_local_steal(&f, &l, &mf, &ml);
-	batch_append(&first, &last, f, l);
+	rcb__cb_chain_append(&first, &last, f, l);
 	if (rcb__cb_splice(w, &f, &l))
-		batch_append(&first, &last, f, l);
-	batch_append(&first, &last, mf, ml);
+		rcb__cb_chain_append(&first, &last, f, l);
+	rcb__cb_chain_append(&first, &last, mf, ml);
 	*markers = mf != NULL;
 	if (first) {
 		rcb_store_relaxed(&w->batch.last, last);
@@ -560,6 +548,26 @@ static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
 
 	*since_ns = now;
 	return rate;
+}
+
+/* Wait for a grace period, then invoke @w's batch, in_callback set
+ * meanwhile; tell the grace-period policy what both cost.  Returns the
+ * callbacks invoked. */
+static unsigned long long synchronize_and_invoke(struct rcb_worker *w,
+						 struct rcb__thread *self)
+{
+	unsigned long long n0;
+	uint64_t t0 = rcb__now_ns();
+
+	rcb_synchronize();
+	t0 = rcb__now_ns() - t0;
+	n0 = rcb_load_relaxed(&w->invoked);
+	self->in_callback = true;
+	invoke_batch(w);
+	self->in_callback = false;
+	n0 = rcb_load_relaxed(&w->invoked) - n0;
+	rcb__gp_policy_done(&w->gpp, t0, n0);
+	return n0;
 }
 
 /*
@@ -581,8 +589,6 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	bool on = *rate >= RCB__CB_LOCAL_RATE && local_capable(w);
 	bool formed, took_on = !entry && last_on;
 	unsigned long taken;
-	unsigned long long n0;
-	uint64_t t0;
 
 	/* Entry: what was queued is taken before the flip, and waits for
 	 * this cycle's grace period only (L5 holds: the lists taken below
@@ -597,14 +603,7 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	 * append meanwhile.  None while a barrier waits. */
 	if (on && !markers_held && !rcb__cb_local_markers_pending())
 		rcb__gp_policy_wait(&w->gpp, true);
-	t0 = rcb__now_ns();
-	rcb_synchronize();
-	t0 = rcb__now_ns() - t0;
-	n0 = rcb_load_relaxed(&w->invoked);
-	self->in_callback = true;
-	invoke_batch(w);
-	self->in_callback = false;
-	rcb__gp_policy_done(&w->gpp, t0, rcb_load_relaxed(&w->invoked) - n0);
+	(void)synchronize_and_invoke(w, self);
 	formed = form_local_batch(w, &markers_held, &taken);
 	/* The lists taken were current from the flip before this cycle's
 	 * to this cycle's.  Those of an off mode are empty: only an on
@@ -640,8 +639,6 @@ static void *worker_thread(void *arg)
 	for (;;) {
 		/* Work queued while the previous batch was in progress. */
 		bool stop, back_to_back = !first && !rcb__cb_queue_empty(w);
-		unsigned long long n0;
-		uint64_t t0;
 
 		if (local) {
 			local = local_cycle(w, self, entry, &since_ns, &rate);
@@ -681,15 +678,7 @@ static void *worker_thread(void *arg)
 				break;
 			continue;
 		}
-		t0 = rcb__now_ns();
-		rcb_synchronize();
-		t0 = rcb__now_ns() - t0;
-		n0 = rcb_load_relaxed(&w->invoked);
-		self->in_callback = true;
-		invoke_batch(w);
-		self->in_callback = false;
-		last_n = rcb_load_relaxed(&w->invoked) - n0;
-		rcb__gp_policy_done(&w->gpp, t0, last_n);
+		last_n = synchronize_and_invoke(w, self);
 		rate = rate_since(&since_ns, last_n);
 	}
 	(void)rcb_unregister_thread(); /* -ENOENT unless a callback read */

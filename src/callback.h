@@ -257,6 +257,22 @@ static inline bool rcb__cb_local_append(struct rcb__thread *self,
 	return true;
 }
 
+/* Append the chain @f..@l (NULL: none) to the chain *@first..*@last,
+ * ending it at @l.  Context: nodes no other thread links. */
+static inline void rcb__cb_chain_append(struct rcb_head **first,
+					struct rcb_head **last,
+					struct rcb_head *f, struct rcb_head *l)
+{
+	if (!f)
+		return;
+	if (*last)
+		rcb_store_relaxed(&(*last)->next, f);
+	else
+		*first = f;
+	*last = l;
+	rcb_store_relaxed(&l->next, NULL);
+}
+
 /* The default worker's thread: flip to the other parity, local mode
  * @on (registry lock). */
 void rcb__cb_local_flip(bool on);

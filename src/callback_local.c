@@ -111,26 +111,13 @@ static struct rcb__cb_lists *blocks, *free_blocks;
 
 #define BLOCKS_PER_CHUNK 256
 
-static void chain_append(struct rcb_head **first, struct rcb_head **last,
-			 struct rcb_head *f, struct rcb_head *l)
-{
-	if (!f)
-		return;
-	if (*last)
-		rcb_store_relaxed(&(*last)->next, f);
-	else
-		*first = f;
-	*last = l;
-	rcb_store_relaxed(&l->next, NULL);
-}
-
 /* Take @l, of parity @p, whole into the orphans of that parity;
  * returns its length.  Registry lock held (L2, L3). */
 static unsigned long take_list(struct rcb__cb_local *l, unsigned long p)
 {
 	unsigned long n = rcb_load_relaxed(&l->n);
 
-	chain_append(&orphans_first[p], &orphans_last[p],
+	rcb__cb_chain_append(&orphans_first[p], &orphans_last[p],
 		     rcb_load_relaxed(&l->first), rcb_load_relaxed(&l->last));
 	rcb_store_relaxed(&l->first, NULL);
 	rcb_store_relaxed(&l->last, NULL);
@@ -189,7 +176,7 @@ unsigned long rcb__cb_local_steal(struct rcb_head **first,
 		markers_first = rcb_load_relaxed(&m->head.next);
 		if (!markers_first)
 			markers_last = NULL;
-		chain_append(mfirst, mlast, &m->head, &m->head);
+		rcb__cb_chain_append(mfirst, mlast, &m->head, &m->head);
 	}
 	if (!(mode & RCB__CB_LOCAL_ON))
 		lists_live = false;
@@ -215,7 +202,7 @@ bool rcb__cb_local_barrier(struct rcb__cb_marker *m)
 	handed = lists_live;
 	if (handed) {
 		m->tag = rcb_load_relaxed(&rcb__cb_local_mode) >> 1;
-		chain_append(&markers_first, &markers_last, &m->head, &m->head);
+		rcb__cb_chain_append(&markers_first, &markers_last, &m->head, &m->head);
 	}
 	pthread_mutex_unlock(&rcb__registry_lock);
 	return handed;
@@ -276,7 +263,7 @@ static void harvest_list(struct rcb__cb_local *l, unsigned long p)
 	while (n && end) {
 		struct rcb_head *next = n == end ? NULL : rcb_load_relaxed(&n->next);
 
-		chain_append(&orphans_first[p], &orphans_last[p], n, n);
+		rcb__cb_chain_append(&orphans_first[p], &orphans_last[p], n, n);
 		n = next;
 	}
 }
@@ -310,8 +297,8 @@ void rcb__cb_local_fork_take(struct rcb_head **first, struct rcb_head **last)
 	unsigned long older = (count - 1) & 1;
 
 	*first = *last = NULL;
-	chain_append(first, last, orphans_first[older], orphans_last[older]);
-	chain_append(first, last, orphans_first[older ^ 1], orphans_last[older ^ 1]);
+	rcb__cb_chain_append(first, last, orphans_first[older], orphans_last[older]);
+	rcb__cb_chain_append(first, last, orphans_first[older ^ 1], orphans_last[older ^ 1]);
 	orphans_first[0] = orphans_last[0] = NULL;
 	orphans_first[1] = orphans_last[1] = NULL;
 	markers_first = markers_last = NULL;
