@@ -409,7 +409,8 @@ RCB_API int rcb_synchronize(void);
  * exchange, or, while callbacks arrive at a million a second or more,
  * plain stores to the calling thread's own list (local mode; a callback
  * then waits two grace periods).  A thread's callbacks run in the order
- * of its calls; callbacks of different threads may not.  Context: anywhere a thread may run, including inside a
+ * of its calls; callbacks of different threads may not.  Context:
+ * anywhere a thread may run, including inside a
  * read-side critical section and inside a callback; not async-signal-safe
  * on its first call (lazy start of the callback thread).
  * Returns 0, -EINVAL (@head or @func NULL; reported as misuse; nothing is

@@ -98,7 +98,7 @@ static void fork_parent(void)
 static void fork_child(void)
 {
 	rcb__gp_after_fork_child();
-	rcb__cb_local_fork_harvest(); /* before the records are dropped */
+	rcb__cb_local_fork_harvest(); /* needs the forking thread's block */
 	rcb__registry_after_fork_child();
 	rcb__callbacks_after_fork_child();
 	rcb__boost_after_fork_child();

@@ -475,9 +475,9 @@ int rcb__callbacks_stop(void);
  * already: its queued counts join the global ones.  Context: registry
  * lock held. */
 void rcb__cb_fold_thread(struct rcb__thread *t);
-/* fork() child, before the registry drops the other threads' records:
- * every thread's local callback list becomes an orphan
- * (callback_local.c, L8). */
+/* fork() child: every thread's local callback lists become orphans,
+ * found through their blocks, and only the forking thread keeps its
+ * block (callback_local.c, L8). */
 void rcb__cb_local_fork_harvest(void);
 /* rcb__register_self(), registry lock held: attach a block of local
  * lists to @t (callback_local.c). */
