@@ -5,10 +5,13 @@
  * run exactly once, a thread's callbacks in the order of its calls
  * (nested calls from inside its own read-side section included), and a
  * barrier, an unregistration, a thread exit, an idle thread, fork() and
- * rcb_shutdown() must lose or strand none.  Each case also checks that
- * local mode was on while it queued: a case that never reached it would
- * test nothing.  Linked with the debug build (rcuboost_debug), so that a
- * head queued twice or invoked twice is reported too.
+ * rcb_shutdown() must lose or strand none.  The run fails if local mode
+ * was never on while the producers queued: it would have tested the
+ * queue only.  Linked with the debug build (rcuboost_debug), so that a
+ * head queued twice or invoked twice is reported too.  In the fork()
+ * child only the barrier and the backlog are checked: across the last
+ * change of mode before the fork, the child's order may differ
+ * (callback_local.c, L8).
  *
  * Arguments: callbacks per producer thread (sanitizer builds pass
  * fewer); "off": run with RCUBOOST_CALLBACK_LOCAL=0 set, where local
