@@ -247,6 +247,13 @@ struct rcb_config {
 	 * and callbacks of different threads run in the order of their
 	 * queueing (rcb_call()). */
 	int callback_local;
+	/* In local mode, before it invokes a batch, the callback thread
+	 * moves to the CPU of the thread that queued most of it (within
+	 * the CPUs the library gave it; not if the application set its
+	 * mask, nor with a real-time thread on either side): the
+	 * callbacks then run where their memory is.  0 default
+	 * (RCUBOOST_CALLBACK_FOLLOW, else on), 1 on, -1 off. */
+	int callback_follow;
 };
 
 /* sizeof(struct rcb_config) in the first layout with a size field

@@ -521,12 +521,12 @@ static bool local_capable(struct rcb_worker *w)
  * empty.
  */
 static bool form_local_batch(struct rcb_worker *w, bool *markers,
-			     unsigned long *taken)
+			     unsigned long *taken, struct rcb__cb_lead *lead)
 {
 	struct rcb_head *first = NULL, *last = NULL, *f, *l, *mf, *ml;
 
 	pthread_mutex_lock(&rcb__cb_splice_lock);
-	*taken = rcb__cb_local_steal(&f, &l, &mf, &ml);
+	*taken = rcb__cb_local_steal(&f, &l, &mf, &ml, lead);
 	rcb__cb_chain_append(&first, &last, f, l);
 	if (rcb__cb_splice(w, &f, &l))
 		rcb__cb_chain_append(&first, &last, f, l);
@@ -551,16 +551,22 @@ static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
 }
 
 /* Wait for a grace period, then invoke @w's batch, in_callback set
- * meanwhile; tell the grace-period policy what both cost.  Returns the
+ * meanwhile; tell the grace-period policy what both cost.  @lead: who
+ * queued most of a local-mode batch, NULL otherwise.  Returns the
  * callbacks invoked. */
 static unsigned long long synchronize_and_invoke(struct rcb_worker *w,
-						 struct rcb__thread *self)
+						 struct rcb__thread *self,
+						 const struct rcb__cb_lead *lead)
 {
 	unsigned long long n0;
 	uint64_t t0 = rcb__now_ns();
 
 	rcb_synchronize();
 	t0 = rcb__now_ns() - t0;
+	/* After the grace period: a reader's unlock that woke this thread
+	 * from it brought the thread to the reader's CPU. */
+	if (lead)
+		rcb__cb_local_follow(lead);
 	n0 = rcb_load_relaxed(&w->invoked);
 	self->in_callback = true;
 	invoke_batch(w);
@@ -576,11 +582,13 @@ static unsigned long long synchronize_and_invoke(struct rcb_worker *w,
  * millisecond appended to the lists of the last on mode taken, over the
  * time that mode was current (from its flip to the next); the entry
  * cycle, @entry, takes an off mode's lists and keeps the rate that
- * brought local mode on.  *@since_ns: when this cycle ends.  False once
+ * brought local mode on.  *@since_ns: when this cycle ends.  *@lead: who
+ * queued most of the batch formed (following).  False once
  * local mode is off and nothing is left to invoke.
  */
 static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
-			bool entry, uint64_t *since_ns, unsigned long long *rate)
+			bool entry, uint64_t *since_ns, unsigned long long *rate,
+			struct rcb__cb_lead *lead)
 {
 	/* This thread's alone: markers in the batch formed; the last
 	 * flip's mode and time, and the time of the one before. */
@@ -593,8 +601,10 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	/* Entry: what was queued is taken before the flip, and waits for
 	 * this cycle's grace period only (L5 holds: the lists taken below
 	 * are those of the off mode before the flip, empty). */
-	if (entry)
+	if (entry) {
 		(void)take_batch(w);
+		lead->cpu = -1;
+	}
 	rcb__cb_local_flip(on);
 	last_on = on;
 	prev_flip_ns = flip_ns;
@@ -603,8 +613,8 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	 * append meanwhile.  None while a barrier waits. */
 	if (on && !markers_held && !rcb__cb_local_markers_pending())
 		rcb__gp_policy_wait(&w->gpp, true);
-	(void)synchronize_and_invoke(w, self);
-	formed = form_local_batch(w, &markers_held, &taken);
+	(void)synchronize_and_invoke(w, self, lead);
+	formed = form_local_batch(w, &markers_held, &taken, lead);
 	/* The lists taken were current from the flip before this cycle's
 	 * to this cycle's.  Those of an off mode are empty: only an on
 	 * mode's measure the stream (else local mode would turn off every
@@ -623,10 +633,16 @@ static void *worker_thread(void *arg)
 	unsigned long long rate = 0; /* callbacks per ms, last batch or cycle */
 	unsigned long long last_n = 0; /* callbacks of the last normal batch */
 	uint64_t since_ns = 0;
+	/* Who queued most of the local batch formed last (following). */
+	struct rcb__cb_lead lead = { .cpu = -1 };
 
 	prctl(PR_SET_NAME, w == &rcb__cb_default ? "rcuboost-cb" : "rcuboost-cbw",
 	      0, 0, 0);
 	self->cb_running = w;
+	/* Its CPUs as the library gave them: before the thread ID is
+	 * known, and with it a way to change them. */
+	if (w == &rcb__cb_default)
+		rcb__cb_local_follow_start();
 	/* [CB-TID] pairs with [CB-TIDW] in start_locked(). */
 	rcb_store_relaxed(&w->tid, gettid());
 	rcb_store_release(&w->tid_ready, 1);
@@ -641,7 +657,7 @@ static void *worker_thread(void *arg)
 		bool stop, back_to_back = !first && !rcb__cb_queue_empty(w);
 
 		if (local) {
-			local = local_cycle(w, self, entry, &since_ns, &rate);
+			local = local_cycle(w, self, entry, &since_ns, &rate, &lead);
 			entry = false;
 			continue;
 		}
@@ -678,7 +694,7 @@ static void *worker_thread(void *arg)
 				break;
 			continue;
 		}
-		last_n = synchronize_and_invoke(w, self);
+		last_n = synchronize_and_invoke(w, self, NULL);
 		rate = rate_since(&since_ns, last_n);
 	}
 	(void)rcb_unregister_thread(); /* -ENOENT unless a callback read */

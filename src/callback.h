@@ -211,8 +211,22 @@ struct rcb__cb_local {
  * L8).  next, used: the list of every block, registry lock. */
 struct rcb__cb_lists {
 	struct rcb__cb_local l[2];
+	/* For following (callback_local.c): the thread's rseq cpu_id,
+	 * which the kernel keeps at the CPU the thread last ran on (NULL
+	 * without rseq), and its thread ID.  Set as the thread attaches
+	 * (a fork() child's: as it harvests); read under the registry
+	 * lock while used. */
+	const _Atomic uint32_t *cpu_id;
+	pid_t tid;
 	struct rcb__cb_lists *next, *next_free;
 	bool used;
+};
+
+/* The thread whose lists held the most callbacks at a take, and the CPU
+ * it ran on then (-1: none, or not known). */
+struct rcb__cb_lead {
+	int cpu;
+	pid_t tid;
 };
 
 /*
@@ -280,11 +294,19 @@ void rcb__cb_local_flip(bool on);
  * last flip, under rcb__cb_splice_lock: take the lists of the parity
  * before the flip, the orphans, and the markers due (*@m...).  Chains
  * are NULL when empty.  Returns how many nodes the registered threads'
- * lists held. */
+ * lists held; *@lead: the thread whose lists held most. */
 unsigned long rcb__cb_local_steal(struct rcb_head **first,
 				  struct rcb_head **last,
 				  struct rcb_head **mfirst,
-				  struct rcb_head **mlast);
+				  struct rcb_head **mlast,
+				  struct rcb__cb_lead *lead);
+/* The default worker's thread: as it starts, note the CPUs the library
+ * gave it; before it invokes a batch whose lead is @lead, move to the
+ * lead's CPU when following applies (callback_local.c, "Following"). */
+void rcb__cb_local_follow_start(void);
+void rcb__cb_local_follow(const struct rcb__cb_lead *lead);
+/* Moves made by following (written by the worker's thread alone). */
+extern _Atomic unsigned long rcb__cb_follow_moves;
 /* rcb_barrier() on the default worker, rcb__cb_lock held: hand @m to
  * the worker's next steals if threads may hold local callbacks (true),
  * else false: the caller enqueues it. */

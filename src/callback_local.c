@@ -89,11 +89,50 @@
  *      one (the simulator's does: the records read as zeros).  Order
  *      in the child: a thread's callbacks keep their order except
  *      across the last change of mode before the fork.
+ *
+ * Following.  A callback is cheapest on the CPU whose thread queued
+ * it: its node and what its function frees are in that CPU's cache,
+ * and the allocator's lines are not fought over.  On another CPU each
+ * node is a miss the list walk cannot overlap.  Measured on the 2-CPU
+ * VM (replace + call_rcu(free) at 2 M/s, one reader pinned to the
+ * other CPU, eight runs each way): 11-23 ms of the callback thread's
+ * time per 600,000 callbacks with following, 22-142 ms without, taken
+ * from the reader: the thread lands on the reader's CPU, as the
+ * reader's unlocks wake it from grace periods.  So before it invokes
+ * a batch, the default worker's thread moves to the CPU of the thread
+ * that queued most of it, as the kernel runs a CPU's callbacks on that
+ * CPU, when all of these hold:
+ *   - RCUBOOST_CALLBACK_FOLLOW is on (the default);
+ *   - the lead's CPU is among those the library gave the thread
+ *     (RCUBOOST_CPUS, else the initial thread's), and the thread's
+ *     mask is still that one: a mask the application set is its
+ *     placement, kept;
+ *   - the worker is not real-time by the application's choice
+ *     (RCUBOOST_CALLBACK_PRIO): it would preempt the thread it joins.
+ *     Booster mode's raise (callback_boost.c) does not count: the
+ *     raised thread preempts someone wherever it is, and beside its
+ *     producer its work is shortest;
+ *   - the lead runs at a normal policy: a real-time lead's CPU is its
+ *     own (its callbacks would wait for it, or preempt it).
+ * The move is sched_setaffinity() to that CPU, then back to the whole
+ * mask at once: the thread stays until the scheduler moves it.  Cost:
+ * four or five system calls per cycle that moves, one getcpu per cycle
+ * otherwise; nothing on the callers' side (the kernel writes the rseq
+ * cpu_id the take reads).  Worst case: the lead's CPU is busy and
+ * another is idle; the callbacks then cost the lead their (local) time
+ * instead of running in parallel.  An application that changes the
+ * thread's mask within the two calls of a move loses that change.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <sys/mman.h>
+#include <unistd.h>
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 35)
+#include <sys/rseq.h>
+#define RCB__HAVE_RSEQ 1
+#endif
 
 #include "callback.h"
 
@@ -149,9 +188,10 @@ void rcb__cb_local_flip(bool on)
 unsigned long rcb__cb_local_steal(struct rcb_head **first,
 				  struct rcb_head **last,
 				  struct rcb_head **mfirst,
-				  struct rcb_head **mlast)
+				  struct rcb_head **mlast,
+				  struct rcb__cb_lead *lead)
 {
-	unsigned long mode, count, p, n = 0;
+	unsigned long mode, count, p, n = 0, most = 0;
 	struct rcb__cb_lists *b;
 
 	pthread_mutex_lock(&rcb__registry_lock);
@@ -160,9 +200,24 @@ unsigned long rcb__cb_local_steal(struct rcb_head **first,
 	p = (count - 1) & 1;
 	/* After the orphans of the same parity (L5 orders each thread's
 	 * callbacks, not different threads'). */
-	for (b = blocks; b; b = b->next)
-		if (b->used)
-			n += take_list(&b->l[p], p);
+	*lead = (struct rcb__cb_lead){ .cpu = -1 };
+	for (b = blocks; b; b = b->next) {
+		unsigned long k;
+
+		if (!b->used)
+			continue;
+		k = take_list(&b->l[p], p);
+		n += k;
+		if (k > most && b->cpu_id) {
+			/* A hint: the kernel writes it as the thread returns
+			 * to user space (RSEQ_CPU_ID_* values are huge). */
+			uint32_t cpu = rcb_load_relaxed(b->cpu_id);
+
+			most = k;
+			lead->cpu = cpu < CPU_SETSIZE ? (int)cpu : -1;
+			lead->tid = b->tid;
+		}
+	}
 	*first = orphans_first[p];
 	*last = orphans_last[p];
 	orphans_first[p] = orphans_last[p] = NULL;
@@ -208,6 +263,19 @@ bool rcb__cb_local_barrier(struct rcb__cb_marker *m)
 	return handed;
 }
 
+/* The calling thread's rseq cpu_id, or NULL (no rseq: glibc before
+ * 2.35, registration failed or turned off by its tunable). */
+static const _Atomic uint32_t *own_cpu_id(void)
+{
+#if defined(RCB__HAVE_RSEQ) && !defined(RCB_SIM)
+	if (__rseq_size >= offsetof(struct rseq, cpu_id) + sizeof(uint32_t))
+		return (const _Atomic uint32_t *)((char *)__builtin_thread_pointer() +
+						  __rseq_offset +
+						  offsetof(struct rseq, cpu_id));
+#endif
+	return NULL;
+}
+
 void rcb__cb_local_attach(struct rcb__thread *t)
 {
 	struct rcb__cb_lists *b = free_blocks;
@@ -232,6 +300,8 @@ void rcb__cb_local_attach(struct rcb__thread *t)
 	}
 	free_blocks = b->next_free;
 	b->used = true;
+	b->tid = t->tid;
+	b->cpu_id = own_cpu_id();
 	t->cb_lists = b;
 }
 
@@ -282,8 +352,11 @@ void rcb__cb_local_fork_harvest(void)
 			harvest_list(&b->l[(count - 1) & 1], (count - 1) & 1);
 			harvest_list(&b->l[count & 1], count & 1);
 		}
-		/* Only the forking thread stays registered. */
+		/* Only the forking thread stays registered, with the
+		 * child's thread ID. */
 		b->used = b == own;
+		if (b->used)
+			b->tid = gettid();
 		if (!b->used) {
 			b->next_free = free_blocks;
 			free_blocks = b;
@@ -306,3 +379,60 @@ void rcb__cb_local_fork_take(struct rcb_head **first, struct rcb_head **last)
 	rcb_store_relaxed(&rcb__cb_local_mode,
 			  rcb_load_relaxed(&rcb__cb_local_mode) & ~RCB__CB_LOCAL_ON);
 }
+
+/* Moves made (tests read it in the static build). */
+_Atomic unsigned long rcb__cb_follow_moves;
+
+#ifndef RCB_SIM
+/* The worker's thread alone: the mask the library gave it. */
+static cpu_set_t follow_home;
+static bool follow_home_known;
+
+void rcb__cb_local_follow_start(void)
+{
+	/* More CPUs than CPU_SETSIZE: no following. */
+	follow_home_known = sched_getaffinity(0, sizeof(follow_home), &follow_home) == 0;
+}
+
+/* A policy that shares CPUs by weight: following may join its thread. */
+static bool normal_policy(int policy)
+{
+	policy &= ~SCHED_RESET_ON_FORK;
+	return policy == SCHED_OTHER || policy == SCHED_BATCH || policy == SCHED_IDLE;
+}
+
+void rcb__cb_local_follow(const struct rcb__cb_lead *lead)
+{
+	cpu_set_t now, one;
+	int here;
+
+	if (!rcb__settings.callback_follow || !follow_home_known || lead->cpu < 0 ||
+	    !CPU_ISSET(lead->cpu, &follow_home))
+		return;
+	here = sched_getcpu();
+	if (here < 0 || here == lead->cpu)
+		return;
+	if (rcb__settings.callback_prio > 0 || rcb__cb_default.policy != SCHED_OTHER ||
+	    !normal_policy(sched_getscheduler(lead->tid)))
+		return; /* -1: the lead has exited (a reused ID: a wrong hint) */
+	if (sched_getaffinity(0, sizeof(now), &now) || !CPU_EQUAL(&now, &follow_home))
+		return; /* the application's placement */
+	CPU_ZERO(&one);
+	CPU_SET(lead->cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) == 0) {
+		(void)sched_setaffinity(0, sizeof(follow_home), &follow_home);
+		rcb_store_relaxed(&rcb__cb_follow_moves,
+				  rcb_load_relaxed(&rcb__cb_follow_moves) + 1);
+	}
+}
+#else
+/* The simulator has no CPUs to move between. */
+void rcb__cb_local_follow_start(void)
+{
+}
+
+void rcb__cb_local_follow(const struct rcb__cb_lead *lead)
+{
+	(void)lead;
+}
+#endif

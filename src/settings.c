@@ -352,6 +352,7 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	/* Callback workers' priority, also without boosting. */
 	s->callback_prio = c.callback_prio < 0 ? 0 : c.callback_prio;
 	s->callback_local = c.callback_local > 0;
+	s->callback_follow = c.callback_follow > 0;
 	s->boost_machine = c.boost_machine;
 	if (!c.thread_cpus && (err = env_cpulist("RCUBOOST_CPUS", &c.thread_cpus)))
 		return err;

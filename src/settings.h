@@ -127,6 +127,12 @@
 	 * rcb_config: -1 off) */ \
 	X(int, callback_local, "RCUBOOST_CALLBACK_LOCAL", -1, 1, \
 	  "-1 (off), 0 (default) or 1 (on)", 0, 0, \
+	  RCB__ENV_UINT(0, 1, 1)) \
+	/* 1: in local mode, the callback thread moves to the CPU of the \
+	 * thread that queued most of a batch (src/callback_local.c, \
+	 * "Following"; rcb_config: -1 off) */ \
+	X(int, callback_follow, "RCUBOOST_CALLBACK_FOLLOW", -1, 1, \
+	  "-1 (off), 0 (default) or 1 (on)", 0, 0, \
 	  RCB__ENV_UINT(0, 1, 1))
 
 #endif /* RCB_SETTINGS_H */

@@ -8,7 +8,7 @@
 #include "rcuboost.h"
 #include "tests/unit/harness.h"
 
-#define MAX_CASES 480
+#define MAX_CASES 496
 
 struct var {
 	const char *name;
@@ -69,6 +69,7 @@ static const struct var vars[] = {
 	{ "RCUBOOST_INHERIT_CEILING", "1 to 99", { "0", "100" }, { "1", "99" }, 0, 0 },
 	/* local callback lists (issue 12) */
 	{ "RCUBOOST_CALLBACK_LOCAL", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
+	{ "RCUBOOST_CALLBACK_FOLLOW", "0 to 1", { "2", "x" }, { "0", "1" }, 0, 0 },
 };
 
 #define NVARS ((int)(sizeof(vars) / sizeof(vars[0])))
@@ -174,6 +175,7 @@ static void t_ignored(const struct rcbt_case *c)
 	case 20: cfg.size = sizeof(cfg); cfg.inherit = -1; break;
 	case 21: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 50; break;
 	case 22: cfg.size = sizeof(cfg); cfg.callback_local = -1; break;
+	case 23: cfg.size = sizeof(cfg); cfg.callback_follow = -1; break;
 	}
 	init_silently(&cfg);
 	check_works();
