@@ -971,8 +971,12 @@ RCB_API uint64_t rcb_get_state(void);
 /*
  * rcb_start_poll - rcb_get_state(), and make sure a grace period that
  * satisfies the cookie will run: if none has started since the
- * snapshot, the callback thread is asked for one (the caller never runs
- * it and never waits for it).  Context: any thread, also inside a
+ * snapshot, the caller runs one itself when that needs no wait (no
+ * other thread inside a section, and no other thread registered or the
+ * last grace period 4 ms old: no system call, or one or two
+ * membarrier() calls; the cookie has then elapsed on return), else the
+ * callback thread is asked for one (the caller never waits for it).
+ * Context: any thread, also inside a
  * read-side critical section.  Never blocks, except that a thread's
  * first call may register it and the process's first call may start
  * the callback thread (as rcb_call()).  After rcb_shutdown() no grace

@@ -78,6 +78,24 @@
  *     caller itself is not inside a section (checked on entry), and its
  *     signal handlers' sections are sequenced with it.
  *
+ *  8. rcb_start_poll() may run a grace period itself
+ *     (rcb__gp_try_now()), lock-free: it tries rcb__gp_lock and the
+ *     registry lock once each, scans once and never waits.  If the
+ *     scan finds a reader holding the grace period (or a lock is
+ *     taken) after gp_seq_started was raised, it gives up: the counter
+ *     advance it made is harmless (the next grace period advances again
+ *     and waits for every older snapshot, invariant 2; the wrap count
+ *     counts it as one), gp_seq_done stays behind, and the caller
+ *     queues a request for that number to the callback thread
+ *     (gp_poll.c invariant 4), as a cookie taken meanwhile may rely on
+ *     it having begun.  It does not start (leaving the grace period
+ *     to the callback thread, as before) when a plain look finds
+ *     another thread inside a section, or when another thread is
+ *     registered and the last grace period completed less than
+ *     RCB_GP_INLINE_GAP_NS ago: back-to-back calls would otherwise
+ *     issue a membarrier each, which the callback thread's policy
+ *     coalesces (gp_policy.c).  Alone, it costs no system call.
+ *
  * Cost.  A grace period issues two membarriers ([GP-A], [GP-B]), plus
  * one per sleeping wait ([GP-W]); invariant 6 drops [GP-B] when every
  * reader was found outside any section, and invariant 7 drops both
@@ -116,6 +134,9 @@ _Atomic unsigned long rcb__tsan_fence_word;
 static pthread_mutex_t rcb__gp_lock;
 static _Atomic unsigned long long gp_seq_started;
 static _Atomic unsigned long long gp_seq_done;
+/* When the last grace period completed (rcb__now_ns()), under the lock;
+ * read by rcb__gp_try_now() under it. */
+static _Atomic uint64_t gp_done_ns;
 
 static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
 
@@ -135,6 +156,11 @@ static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
  * cannot be lost (invariant 4), the timeout only bounds the damage of a
  * bug. */
 #define RCB_GP_SLEEP_NS (10ull * 1000 * 1000)
+/* rcb_start_poll()'s own grace periods, when they cost the readers a
+ * membarrier, come no closer than this after the last grace period
+ * (invariant 8): as the callback thread's policy bounds a stream
+ * (gp_policy.c, RCB_GPP_MAX_NS), at most 250 a second. */
+#define RCB_GP_INLINE_GAP_NS (4ull * 1000 * 1000)
 
 static void gp_lock_init(void)
 {
@@ -203,18 +229,30 @@ RCB_API void rcb__gp_wake(void)
 		rcb__futex_wake(&rcb__gp.futex, 1);
 }
 
+/* Take the registry lock; with @try, only if it is free (false then). */
+static bool registry_lock(bool try)
+{
+	if (!try) {
+		pthread_mutex_lock(&rcb__registry_lock);
+		return true;
+	}
+	return pthread_mutex_trylock(&rcb__registry_lock) == 0;
+}
+
 /*
  * One pass over the registry: true if some reader still holds @gp.
  * When none does, *@all_out says whether every registered reader was
  * outside any critical section (ctr read as 0), which lets the grace
- * period end without [GP-B] (invariant 6).
+ * period end without [GP-B] (invariant 6).  @try: true also when the
+ * registry lock is taken (invariant 8).
  */
-static bool readers_hold(unsigned long gp, bool *all_out)
+static bool readers_hold(unsigned long gp, bool *all_out, bool try)
 {
 	struct rcb__thread *t;
 	bool held = false, out = true;
 
-	pthread_mutex_lock(&rcb__registry_lock);
+	if (!registry_lock(try))
+		return true;
 	rcb__for_each_thread(t) {
 		/* [GP-BA] An acquire load: reading the 0 of an outermost
 		 * unlock's release store orders every load of the sections
@@ -240,12 +278,13 @@ static bool readers_hold(unsigned long gp, bool *all_out)
 /*
  * Is the calling thread the only registered thread (or is none)?  Then
  * no critical section can be in progress anywhere, and a grace period
- * has nothing to wait for and nobody to order (invariant 7).
+ * has nothing to wait for and nobody to order (invariant 7).  1 yes, 0
+ * no; with @try, -1 when the registry lock is taken (invariant 8).
  * [GP-N] The registry lock orders this look against every registration
  * and unregistration: pairs with the lock in rcb__register_self() and
  * leave_registry() (src/registry.c).  Context: not inside a section.
  */
-static bool no_other_reader(void)
+static int no_other_reader(bool try)
 {
 	struct rcb__thread *self = rcb__self();
 	struct rcb__thread *first;
@@ -254,8 +293,9 @@ static bool no_other_reader(void)
 	/* EDEADLK: a signal handler interrupted its own thread inside the
 	 * registry lock; take the full path (which would deadlock in its
 	 * scan just as before: synchronize is not async-signal-safe). */
-	if (pthread_mutex_lock(&rcb__registry_lock) != 0)
-		return false;
+	if (try ? pthread_mutex_trylock(&rcb__registry_lock) != 0 :
+		  pthread_mutex_lock(&rcb__registry_lock) != 0)
+		return try ? -1 : 0;
 	first = rcb__registry.next;
 	none = first == &rcb__registry ||
 	       (first == self && self->next == &rcb__registry);
@@ -294,7 +334,7 @@ static bool wait_for_readers(unsigned long gp)
 			 */
 			rcb__membarrier();
 		}
-		if (!readers_hold(gp, &all_out)) {
+		if (!readers_hold(gp, &all_out, false)) {
 			if (scan >= RCB_GP_SPIN_SCANS)
 				rcb_store_relaxed(&rcb__gp.futex, 0);
 			rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
@@ -318,10 +358,13 @@ static bool wait_for_readers(unsigned long gp)
 	}
 }
 
-/* One grace period.  Context: rcb__gp_lock held. */
-static void do_grace_period(void)
+/* One grace period.  @try: one scan, no wait; false if it found a
+ * reader holding the grace period or the registry lock taken, and gave
+ * up (invariant 8).  Context: rcb__gp_lock held. */
+static bool do_grace_period(bool try)
 {
 	unsigned long gp;
+	bool all_out;
 
 	/*
 	 * [GP-A] Everything the caller did before (typically unpublishing
@@ -338,7 +381,13 @@ static void do_grace_period(void)
 	 * reader that loads the old counter after a scan missed it is
 	 * covered by [GP-A].  Pairs with [RD-A]. */
 	rcb_fence_seq_cst();
-	if (wait_for_readers(gp)) {
+	if (try) {
+		if (readers_hold(gp, &all_out, true))
+			return false;
+	} else {
+		all_out = wait_for_readers(gp);
+	}
+	if (all_out) {
 		/* Every reader was read at 0 by [GP-BA]: the acquire loads
 		 * already order their past sections before what the caller
 		 * does next (invariant 6). */
@@ -356,6 +405,43 @@ static void do_grace_period(void)
 		rcb__membarrier();
 	}
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_GP], 1);
+	return true;
+}
+
+/*
+ * Lead grace period gp_seq_started + 1: number it, run it, publish its
+ * completion.  @try as do_grace_period(): false if it gave up, the
+ * grace period numbered but not complete (invariant 8).  Context:
+ * rcb__gp_lock held.
+ */
+static bool lead_grace_period(bool try)
+{
+	int none;
+
+	rcb_store_relaxed(&gp_seq_started, rcb_load_relaxed(&gp_seq_started) + 1);
+	/* [GP-N2] The increment is ordered before the look at the
+	 * registry, as [GP-A] orders it before the scans: a poll
+	 * cookie (gp_poll.c) taken before it names this grace
+	 * period, and a section still running at that cookie's
+	 * [PO-S] is on a thread registered before our look.  Pairs
+	 * with [PO-S] in rcb__gp_seq_snap(). */
+	rcb_fence_seq_cst();
+	none = no_other_reader(try);
+	if (none < 0)
+		return false;
+	if (none) {
+		/* Invariant 7: nothing to wait for; counted as a
+		 * grace period so that poll cookies elapse. */
+		rcb_add_relaxed(&rcb__gp_stat_skip[RCB__GPS_SKIP_ALL], 1);
+	} else if (!do_grace_period(try)) {
+		return false;
+	}
+	/* [GP-D] The grace period ([GP-B]) is complete before a
+	 * lock-free poller sees it counted.  Pairs with [PO-D] in
+	 * rcb__gp_seq_done() (polled grace periods). */
+	rcb_store_release(&gp_seq_done, rcb_load_relaxed(&gp_seq_started));
+	rcb_store_relaxed(&gp_done_ns, rcb__now_ns());
+	return true;
 }
 
 /* rcb_synchronize() and rcb_synchronize_expedited() (@call). */
@@ -398,29 +484,10 @@ static int synchronize(const char *call, bool expedited)
 	}
 	if (err)
 		RCB_DIE("pthread_mutex_lock(gp)", err);
-	if (rcb_load_relaxed(&gp_seq_done) >= snap + 1) {
+	if (rcb_load_relaxed(&gp_seq_done) >= snap + 1)
 		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_BATCHED], 1);
-	} else {
-		rcb_store_relaxed(&gp_seq_started, rcb_load_relaxed(&gp_seq_started) + 1);
-		/* [GP-N2] The increment is ordered before the look at the
-		 * registry, as [GP-A] orders it before the scans: a poll
-		 * cookie (gp_poll.c) taken before it names this grace
-		 * period, and a section still running at that cookie's
-		 * [PO-S] is on a thread registered before our look.  Pairs
-		 * with [PO-S] in rcb__gp_seq_snap(). */
-		rcb_fence_seq_cst();
-		if (no_other_reader()) {
-			/* Invariant 7: nothing to wait for; counted as a
-			 * grace period so that poll cookies elapse. */
-			rcb_add_relaxed(&rcb__gp_stat_skip[RCB__GPS_SKIP_ALL], 1);
-		} else {
-			do_grace_period();
-		}
-		/* [GP-D] The grace period ([GP-B]) is complete before a
-		 * lock-free poller sees it counted.  Pairs with [PO-D] in
-		 * rcb__gp_seq_done() (polled grace periods). */
-		rcb_store_release(&gp_seq_done, rcb_load_relaxed(&gp_seq_started));
-	}
+	else
+		(void)lead_grace_period(false);
 	pthread_mutex_unlock(&rcb__gp_lock);
 	rcb__waiter_leave(&w);
 	/* [GP-E] A batched caller's later accesses follow the leader's
@@ -441,6 +508,61 @@ RCB_API int rcb_synchronize(void)
 RCB_API int rcb_synchronize_expedited(void)
 {
 	return synchronize("rcb_synchronize_expedited", true);
+}
+
+/* What a plain look at the other registered threads finds (a hint: a
+ * ctr store still in a store buffer reads as 0). */
+enum { OTHERS_NONE, OTHERS_OUT, OTHERS_IN, OTHERS_LOCKED };
+
+static int look_at_others(void)
+{
+	struct rcb__thread *t, *self = rcb__self();
+	int r = OTHERS_NONE;
+
+	if (!registry_lock(true))
+		return OTHERS_LOCKED;
+	rcb__for_each_thread(t) {
+		if (t == self)
+			continue;
+		r = OTHERS_OUT;
+		if (rcb_load_relaxed(&t->rd->ctr) & RCB__NEST_MASK) {
+			r = OTHERS_IN;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&rcb__registry_lock);
+	return r;
+}
+
+int rcb__gp_try_now(unsigned long long cookie, unsigned long long *owed)
+{
+	int r, others;
+
+	if (rcb_read_ongoing() || pthread_mutex_trylock(&rcb__gp_lock) != 0)
+		return RCB__GP_NOW_NONE;
+	if (rcb_load_relaxed(&gp_seq_done) >= cookie) {
+		r = RCB__GP_NOW_DONE;
+	} else if ((others = look_at_others()) == OTHERS_IN || others == OTHERS_LOCKED ||
+		   (others == OTHERS_OUT &&
+		    rcb__now_ns() - rcb_load_relaxed(&gp_done_ns) < RCB_GP_INLINE_GAP_NS)) {
+		/* A reader inside would make the attempt give up after
+		 * its membarrier; grace periods close together are the
+		 * callback thread's to coalesce (invariant 8): leave it
+		 * the grace period at once. */
+		r = RCB__GP_NOW_NONE;
+	} else if (lead_grace_period(true)) {
+		r = RCB__GP_NOW_DONE;
+	} else {
+		*owed = rcb_load_relaxed(&gp_seq_started);
+		r = RCB__GP_NOW_HANDED;
+	}
+	pthread_mutex_unlock(&rcb__gp_lock);
+	if (r == RCB__GP_NOW_DONE) {
+		/* [GP-E] As after rcb_synchronize(): the caller's later
+		 * accesses follow [GP-B].  Pairs with [GP-B]. */
+		rcb_fence_seq_cst();
+	}
+	return r;
 }
 
 /*

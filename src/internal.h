@@ -327,6 +327,17 @@ int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out);
 void rcb__gp_after_fork_child(void);
 /* Polled grace periods: the counters of gp.c's invariant 5. */
 unsigned long long rcb__gp_seq_snap(void);
+/*
+ * rcb_start_poll(): run the grace period for @cookie in the caller
+ * without waiting (gp.c invariant 8).  RCB__GP_NOW_DONE: one numbered
+ * @cookie or later has completed (the caller's later accesses follow
+ * it); RCB__GP_NOW_NONE: nothing started, queue the request as usual;
+ * RCB__GP_NOW_HANDED: grace period *@owed (>= @cookie) began and was
+ * left, and the caller must request it.  Context: any thread, outside
+ * or inside a section (NONE there).
+ */
+enum { RCB__GP_NOW_NONE, RCB__GP_NOW_DONE, RCB__GP_NOW_HANDED };
+int rcb__gp_try_now(unsigned long long cookie, unsigned long long *owed);
 unsigned long long rcb__gp_seq_started_hint(void);
 unsigned long long rcb__gp_seq_done(void);
 extern _Atomic unsigned long long rcb__gp_stat[5];

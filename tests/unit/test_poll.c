@@ -1,8 +1,9 @@
 /* Unit test: polled grace periods (src/gp_poll.c): each contract of
  * rcb_get_state(), rcb_start_poll(), rcb_poll_state() and
- * rcb_cond_synchronize(), forged cookies, a pre-existing reader holding a
- * cookie back, liburcu 0.14's names, and calls from a SCHED_FIFO thread
- * (time-bounded, pinned to CPU 0). */
+ * rcb_cond_synchronize(), forged cookies, a cold rcb_start_poll() that
+ * completes the grace period itself and one racing with readers, a
+ * pre-existing reader holding a cookie back, liburcu 0.14's names, and
+ * calls from a SCHED_FIFO thread (time-bounded, pinned to CPU 0). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -80,8 +81,8 @@ static void case_forged(void)
 
 static void case_start_poll(void)
 {
-	/* No other updater: the callback thread must run the grace
-	 * period on its own. */
+	/* No other updater: rcb_start_poll() or the callback thread must
+	 * run the grace period on its own. */
 	uint64_t c = rcb_start_poll();
 
 	CHECK_EQ(wait_elapsed(c), 1);
@@ -89,6 +90,94 @@ static void case_start_poll(void)
 	for (int i = 0; i < 1000; i++)
 		c = rcb_start_poll();
 	CHECK_EQ(wait_elapsed(c), 1);
+}
+
+/* A registered thread that stays outside any section until told. */
+static atomic_int idle_go;
+
+static void *idle_reader(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(rcb_register_thread(), 0);
+	rcb_read_lock(); /* one section: the thread is known to be a reader */
+	rcb_read_unlock();
+	atomic_store(&idle_go, 1);
+	while (atomic_load(&idle_go) != 2)
+		sleep_us(1000);
+	CHECK_EQ(rcb_unregister_thread(), 0);
+	return NULL;
+}
+
+/* A cold rcb_start_poll() with no other thread inside a section and no
+ * grace period running runs the grace period itself (gp.c invariant
+ * 8): its cookie has elapsed when it returns.  Without another
+ * registered thread, then with an idle one (the membarrier path). */
+static void case_start_poll_inline(void)
+{
+	pthread_t t;
+	uint64_t c;
+
+	for (int round = 0; round < 2; round++) {
+		if (round == 1) {
+			CHECK_EQ(pthread_create(&t, NULL, idle_reader, NULL), 0);
+			while (atomic_load(&idle_go) != 1)
+				sleep_us(1000);
+		}
+		for (int i = 0; i < 10; i++) {
+			/* Quiet: earlier requests done, the callback
+			 * thread's grace period over. */
+			CHECK_EQ(wait_elapsed(rcb_get_state() - 1), 1);
+			sleep_us(5000);
+			c = rcb_start_poll();
+			CHECK_EQ(rcb_poll_state(c), 1);
+		}
+	}
+	atomic_store(&idle_go, 2);
+	CHECK_EQ(pthread_join(t, NULL), 0);
+}
+
+/* Readers entering and leaving long sections while cold calls race
+ * with them: an attempt that finds one inside after numbering its grace
+ * period leaves it to the callback thread, and every cookie elapses. */
+static atomic_int churn_stop;
+
+static void *churn_reader(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(rcb_register_thread(), 0);
+	while (!atomic_load(&churn_stop)) {
+		uint64_t t0 = now_ns();
+
+		rcb_read_lock();
+		while (now_ns() - t0 < 20000)
+			;
+		rcb_read_unlock();
+		t0 = now_ns();
+		while (now_ns() - t0 < 20000)
+			;
+	}
+	CHECK_EQ(rcb_unregister_thread(), 0);
+	return NULL;
+}
+
+static void case_start_poll_churn(void)
+{
+	pthread_t t;
+	uint64_t end = now_ns() + 300000000u;
+	int n = 0, now = 0;
+
+	CHECK_EQ(pthread_create(&t, NULL, churn_reader, NULL), 0);
+	while (now_ns() < end) {
+		uint64_t c = rcb_start_poll();
+
+		now += rcb_poll_state(c) == 1;
+		CHECK_EQ(wait_elapsed(c), 1);
+		n++;
+	}
+	atomic_store(&churn_stop, 1);
+	CHECK_EQ(pthread_join(t, NULL), 0);
+	printf("churn: %d cookies elapsed, %d of them at once\n", n, now);
+	CHECK(n > 0);
 }
 
 static void case_cond_synchronize(void)
@@ -259,6 +348,8 @@ int main(void)
 	case_get_state();
 	case_forged();
 	case_start_poll();
+	case_start_poll_inline();
+	case_start_poll_churn();
 	case_cond_synchronize();
 	case_reader_holds();
 	case_urcu_names();
