@@ -110,7 +110,9 @@ enum bench_upd_mode {
  * out[1] updates/s, out[2] median callback latency (us, UPD_CALL_PACED),
  * total time (ms, UPD_RETIRE_ALL) or worst synchronize (us,
  * UPD_SYNC_WORST), out[3] peak RSS growth (MiB, UPD_RETIRE_ALL), out[4]
- * reads per second of the readers' own CPU time (UPD_RETIRE_ALL,
+ * reads per second of the readers' own CPU time, out[5] CPU time of
+ * every other thread (the library's own: its callback thread, booster)
+ * in ms per second of the run (out[4] and out[5]: UPD_RETIRE_ALL,
  * UPD_RETIRE_RATE). */
 void bench_readers_run(const struct tool_peer *f, const struct bench_params *p,
 		       unsigned int nreaders, enum bench_upd_mode mode, double *out);

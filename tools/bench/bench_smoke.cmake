@@ -82,7 +82,7 @@ endforeach()
 
 set(expected read readers readers.updates readers.call readers.call.upd readers.call.lat
   retire.reads retire.total retire.rss retire.reads.cpu retire.paced retire.paced.upd
-  retire.paced.cpu sync sync.p99 sync.alone uperf
+  retire.paced.cpu retire.paced.lib sync sync.p99 sync.alone uperf
   sync.busy sync.busy.p99
   call call.enqueue call.2t call.2t.enqueue call.lat call.lat.p99)
 foreach(name IN LISTS expected)

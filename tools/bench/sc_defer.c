@@ -209,6 +209,81 @@ static int measure_poll_rtworker(const struct tool_peer *f,
 	return out[0] > 0 ? 0 : -1;
 }
 
+/* A registered thread beside a cold rcb_start_poll(): idle (asleep
+ * outside any section) or busy (sections of about a microsecond back to
+ * back on the other CPU).  Stops by itself after 10 s at most. */
+struct poll_reader {
+	atomic_int stop;
+	int busy;
+};
+
+static void *poll_reader_thread(void *arg)
+{
+	struct poll_reader *r = arg;
+	uint64_t end = tool_now_ns() + 10000000000ull;
+	volatile unsigned int spin;
+
+	rcb_register_thread();
+	while (!atomic_load(&r->stop) && tool_now_ns() < end) {
+		if (!r->busy) {
+			tool_sleep_ns(1000000);
+			continue;
+		}
+		for (int i = 0; i < 1000; i++) {
+			rcb_read_lock();
+			for (spin = 0; spin < 300; spin++)
+				;
+			rcb_read_unlock();
+			for (spin = 0; spin < 300; spin++)
+				;
+		}
+	}
+	rcb_unregister_thread();
+	return NULL;
+}
+
+/* Cold calls 5 ms apart (past gp.c's RCB_GP_INLINE_GAP_NS, so each may
+ * run its grace period itself), with a registered reader @busy or not:
+ * the median, as a SCHED_OTHER caller may be preempted by the callback
+ * thread it wakes (milliseconds in a few calls). */
+#define COLD_MAX 40
+static double cold_with_reader(const struct bench_params *p, unsigned int max, int busy)
+{
+	struct poll_reader r = { .busy = busy };
+	uint64_t end, t0, n = 0, c, lat[COLD_MAX];
+	pthread_t t;
+
+	tool_thread_start(&t, p->cpu_b, poll_reader_thread, &r);
+	tool_sleep_ns(10000000);
+	c = rcb_get_state() - 1;
+	end = tool_now_ns() + 5000000000ull;
+	while (n < max && n < COLD_MAX && tool_now_ns() < end) {
+		while (rcb_poll_state(c) != 1 && tool_now_ns() < end)
+			tool_sleep_ns(20000);
+		tool_sleep_ns(5000000);
+		t0 = tool_now_ns();
+		c = rcb_start_poll();
+		lat[n++] = tool_now_ns() - t0;
+	}
+	while (rcb_poll_state(c) != 1 && tool_now_ns() < end)
+		tool_sleep_ns(20000);
+	atomic_store(&r.stop, 1);
+	tool_thread_join(t);
+	return n ? tool_quantile_u64(lat, n, 0.5) : 0;
+}
+
+static int measure_poll_reader(const struct tool_peer *f,
+			       const struct bench_params *p, double *out)
+{
+	unsigned int max = p->warmup ? 2 : p->quick ? 5 : COLD_MAX;
+
+	if (f != &tool_peer_rcuboost)
+		return -1;
+	out[0] = cold_with_reader(p, max, 0);
+	out[1] = cold_with_reader(p, max, 1);
+	return out[0] > 0 && out[1] > 0 ? 0 : -1;
+}
+
 static int measure_poll(const struct tool_peer *f, const struct bench_params *p,
 			double *out)
 {
@@ -358,6 +433,9 @@ static const struct bench_test poll_tests[] = {
 	    { "poll.start.cold", "ns/op", BENCH_LOWER, 0, NULL } } },
 	{ "poll.rtworker", measure_poll_rtworker, 1,
 	  { { "poll.start.cold.rtworker", "ns/op", BENCH_LOWER, 0, NULL } } },
+	{ "poll.reader", measure_poll_reader, 2,
+	  { { "poll.start.cold.idlereader", "ns/op", BENCH_LOWER, 0, NULL },
+	    { "poll.start.cold.busyreader", "ns/op", BENCH_LOWER, 0, NULL } } },
 	{ "poll.wakefloor", measure_wake_floor, 2,
 	  { { "poll.wake.floor.othercpu", "ns/op", BENCH_LOWER, 0, NULL },
 	    { "poll.wake.floor.samecpu", "ns/op", BENCH_LOWER, 0, NULL } } },
@@ -371,8 +449,13 @@ const struct bench_scenario bench_scenario_poll = {
 		"  thread, asleep: one futex wake-up; to a polling RCB_WORKER_RT worker of the\n"
 		"  calling thread: no system call), beside a bare FUTEX_WAKE of a sleeping\n"
 		"  thread on another CPU and on the caller's (poll.wake.floor.*: the floor\n"
-		"  of a cold call with a sleeping thread; no library call).  Figures: ns\n"
-		"  per call.\n"
+		"  of a cold call with a sleeping thread; no library call).  A cold call\n"
+		"  runs the grace period itself when it can (no other thread inside a\n"
+		"  section, none registered or the last grace period 4 ms old):\n"
+		"  poll.start.cold.idlereader / .busyreader: cold calls 5 ms apart with a\n"
+		"  registered thread asleep outside any section (one membarrier) / in\n"
+		"  back-to-back sections of about 1 us on the other CPU (medians of 40).\n"
+		"  Figures: ns per call.\n"
 		"  Goals (issue 13, absolute): poll_state <= 20 ns, start_poll <= 1 us.",
 	BENCH_TESTS(poll_tests),
 };
