@@ -91,8 +91,9 @@
  *     it having begun.  It does not start (leaving the grace period
  *     to the callback thread, as before) when a plain look finds
  *     another thread inside a section, or when another thread is
- *     registered and the last grace period completed less than
- *     RCB_GP_INLINE_GAP_NS ago: back-to-back calls would otherwise
+ *     registered and the last grace period completed (or the last
+ *     attempt gave up) less than RCB_GP_INLINE_GAP_NS ago: back-to-back
+ *     calls would otherwise
  *     issue a membarrier each, which the callback thread's policy
  *     coalesces (gp_policy.c).  Alone, it costs no system call.
  *
@@ -134,8 +135,9 @@ _Atomic unsigned long rcb__tsan_fence_word;
 static pthread_mutex_t rcb__gp_lock;
 static _Atomic unsigned long long gp_seq_started;
 static _Atomic unsigned long long gp_seq_done;
-/* When the last grace period completed (rcb__now_ns()), under the lock;
- * read by rcb__gp_try_now() under it. */
+/* When the last grace period completed, or rcb__gp_try_now() gave one
+ * up (rcb__now_ns()), under the lock; read by rcb__gp_try_now() under
+ * it. */
 static _Atomic uint64_t gp_done_ns;
 
 static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
@@ -554,6 +556,9 @@ int rcb__gp_try_now(unsigned long long cookie, unsigned long long *owed)
 		r = RCB__GP_NOW_DONE;
 	} else {
 		*owed = rcb_load_relaxed(&gp_seq_started);
+		/* The gap counts from an abandoned attempt too: its
+		 * membarrier cost the readers as much. */
+		rcb_store_relaxed(&gp_done_ns, rcb__now_ns());
 		r = RCB__GP_NOW_HANDED;
 	}
 	pthread_mutex_unlock(&rcb__gp_lock);

@@ -40,14 +40,19 @@
  *     atomic exchange.  (rcb__gp_try_now() only tries its locks.)
  *  6. A cold rcb_start_poll() first tries to run the grace period
  *     itself (gp.c invariant 8): when no other thread is inside a
- *     section and no grace period runs, it completes one numbered
+ *     section, no grace period runs, and no other thread is registered
+ *     or the last grace period is 4 ms old, it completes one numbered
  *     >= the cookie before returning (no system call without another
  *     registered thread; one or two membarriers otherwise) and queues
  *     nothing.  The wake-up of a sleeping callback thread it spares is
  *     the cost of a cold call (10-12 us on a VM).  If the attempt gives
- *     up after numbering grace period n, n >= cookie: the request is n,
- *     since a caller whose cookie is <= n may have returned on seeing n
- *     begun (invariant 4) and counts on it completing.
+ *     up after numbering grace period n (n >= cookie), a request must
+ *     follow: a caller whose cookie is <= n may have returned on seeing
+ *     n begun (invariant 4) and counts on it completing.  The request
+ *     is n; the cookie would do as well (any grace period completing
+ *     later numbers itself above n), but not the number last done
+ *     (models/gppoll.pml, mutations gppoll_giveup_no_request and
+ *     gppoll_owed_done).
  */
 #include <errno.h>
 
