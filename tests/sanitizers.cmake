@@ -41,9 +41,6 @@ foreach(san asan tsan)
     # process: nothing for TSan to see, and 36 s of the budget.  ASan
     # still runs it (its parsing is where memory errors would be).
     string(APPEND exclude "|^unit_env$")
-    # unit_callback_follow needs local mode, and TSan's rcb_call() (about
-    # 2 us) stays below its 1,000 callbacks per ms; ASan runs it.
-    string(APPEND exclude "|^unit_callback_follow$")
     set(wrap ${rcb_norandom})
     # Every report fails the test (exit code 66).  A tests/tsan.supp, if
     # one is ever needed, holds only entries with a reason on each line;
