@@ -175,6 +175,7 @@ extern const struct bench_xscenario bench_x_boosters;
 extern const struct bench_xscenario bench_x_pi;
 extern const struct bench_xscenario bench_x_inversion;
 extern const struct bench_xscenario bench_x_fifo64;
+extern const struct bench_xscenario bench_x_follow;
 
 /* Add a figure to @x; returns it (peers added with bench_x_peer()). */
 struct bench_xfig *bench_x_fig(struct bench_xres *x, const char *unit,

@@ -43,14 +43,15 @@ static const struct tool_peer *const sides[] = {
 };
 /*
  * In --help order.  They run from the second on, the first last:
- * fifo64, boosters and pi fork, best before any library thread runs
- * (liburcu's call_rcu thread would not exist in the child; fifo64 needs
- * rcuboost not yet initialised).
+ * fifo64, follow, boosters and pi fork, best before any library thread
+ * runs (liburcu's call_rcu thread would not exist in the child; fifo64
+ * and follow need rcuboost not yet initialised).
  */
-enum { X_INVERSION, X_FIFO64, X_BOOSTERS, X_PI, X_PRESSURE, X_ESCALATE, X_EXPEDITED };
+enum { X_INVERSION, X_FIFO64, X_FOLLOW, X_BOOSTERS, X_PI, X_PRESSURE, X_ESCALATE, X_EXPEDITED };
 static const struct bench_xscenario *const xscenarios[] = {
 	[X_INVERSION] = &bench_x_inversion,
 	[X_FIFO64] = &bench_x_fifo64,
+	[X_FOLLOW] = &bench_x_follow,
 	[X_BOOSTERS] = &bench_x_boosters,
 	[X_PI] = &bench_x_pi,
 	[X_PRESSURE] = &bench_x_pressure,
