@@ -9,9 +9,10 @@
  *
  *  1. Normal producer.  Halfway, the test puts the callback thread on
  *     the reader's CPU (its mask narrowed until a callback ran there,
- *     then given back):
- *     following must move it back (one move at least), and most
- *     callbacks queued from then on must run on the producer's CPU.
+ *     then given back): most callbacks queued from then on must run on
+ *     the producer's CPU.  Following moves it back (one move, printed;
+ *     not asserted: the scheduler moved it back by itself once, under
+ *     TSan).  Without following the thread stays: 0-14% there.
  *     RCUBOOST_CALLBACK_FOLLOW=0 and the argument "off" show where they
  *     run without it.
  *  2. SCHED_FIFO producer (root only; skipped with a message without
@@ -277,10 +278,10 @@ int main(int argc, char **argv)
 		printf("following off: %.0f%% on the producer's CPU\n", 100 * share);
 		return 0;
 	}
-	if (!moves || share < 0.75) {
-		fprintf(stderr, "%lu moves (want 1 or more); %.0f%% of the "
-			"callbacks ran on the producer's CPU (want 75%% or "
-			"more)\n", moves, 100 * share);
+	if (share < 0.75) {
+		fprintf(stderr, "%.0f%% of the callbacks ran on the producer's "
+			"CPU after the thread was put on the reader's (want "
+			"75%% or more; %lu moves)\n", 100 * share, moves);
 		return 1;
 	}
 
