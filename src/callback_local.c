@@ -98,7 +98,9 @@
  * other CPU, eight runs each way): 11-23 ms of the callback thread's
  * time per 600,000 callbacks with following, 22-142 ms without, taken
  * from the reader: the thread lands on the reader's CPU, as the
- * reader's unlocks wake it from grace periods.  So before it invokes
+ * reader's unlocks wake it from grace periods (it starts there when the
+ * reader's first call started the library; rcuboost-bench follow).  So
+ * before it invokes
  * a batch, the default worker's thread moves to the CPU of the thread
  * that queued most of it, as the kernel runs a CPU's callbacks on that
  * CPU, when all of these hold:
