@@ -41,6 +41,11 @@ foreach(san asan tsan)
     # process: nothing for TSan to see, and 36 s of the budget.  ASan
     # still runs it (its parsing is where memory errors would be).
     string(APPEND exclude "|^unit_env$")
+    # unit_callback_follow checks where the scheduler runs a thread while
+    # a SCHED_FIFO producer spins: under TSan's slowdown local mode did
+    # not come on in one CI run, and the thread was placed by the
+    # scheduler before following in another.  ASan runs it.
+    string(APPEND exclude "|^unit_callback_follow$")
     set(wrap ${rcb_norandom})
     # Every report fails the test (exit code 66).  A tests/tsan.supp, if
     # one is ever needed, holds only entries with a reason on each line;

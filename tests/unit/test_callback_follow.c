@@ -29,8 +29,8 @@
  * on (it would have tested the queue).  Linked with the debug build
  * (rcuboost_debug) to read the mode word.
  *
- * In the TSan build, local mode comes on at a tenth of the normal rate
- * (src/callback.c), as TSan's rcb_call() takes about 2 us.
+ * Not in the TSan build (tests/sanitizers.cmake): under its slowdown,
+ * local mode did not come on in the SCHED_FIFO phase of one CI run.
  *
  * Argument: "off" (RCUBOOST_CALLBACK_FOLLOW=0 expected in the
  * environment): only prints where callbacks ran.
