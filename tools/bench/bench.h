@@ -230,6 +230,17 @@ void bench_x_write_detail(FILE *f, const struct bench_xres *x);
 const char *bench_x_num_str(double v, char *buf, size_t len);
 /* @a / @b, NaN when either is missing or @b is 0. */
 double bench_x_ratio(double a, double b);
+/* Median and spread ((max - min) / median) of @v[i] over the rounds
+ * i < @rounds with @ran[i] set and @v[i] not NaN; NaN if none. */
+double bench_x_median(const int *ran, const double *v, unsigned int rounds);
+double bench_x_spread(const int *ran, const double *v, unsigned int rounds);
+/* The "runs" array of a scenario whose configurations each ran in child
+ * processes: for configuration c < @nconf, {"name": names[c], "ok": no
+ * error and a first figure, keys[k]: med[c * stride + k] for k < @nkeys,
+ * "error": errors[c]}.  Writes `"runs": [...]` without a newline after. */
+void bench_x_json_runs(FILE *f, int nconf, const char *const *names,
+		       const char *const *keys, int nkeys, const double *med,
+		       int stride, const char *const *errors);
 /* Where plots go (--plot-dir; default RCB_BENCH_PLOT_DIR, set by the
  * build: plots/ in the build directory); created on first use. */
 extern const char *bench_plot_dir;

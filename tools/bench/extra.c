@@ -112,6 +112,57 @@ double bench_x_ratio(double a, double b)
 	return a / b;
 }
 
+/* The values of the rounds that ran, into @tmp; their number. */
+static size_t rounds_ran(const int *ran, const double *v, unsigned int rounds, double *tmp)
+{
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < rounds && i < BENCH_MAX_ROUNDS; i++)
+		if (ran[i] && !isnan(v[i]))
+			tmp[n++] = v[i];
+	return n;
+}
+
+double bench_x_median(const int *ran, const double *v, unsigned int rounds)
+{
+	double tmp[BENCH_MAX_ROUNDS];
+	size_t n = rounds_ran(ran, v, rounds, tmp);
+
+	return n ? tool_quantile(tmp, n, 0.5) : NAN;
+}
+
+double bench_x_spread(const int *ran, const double *v, unsigned int rounds)
+{
+	double tmp[BENCH_MAX_ROUNDS], med;
+	size_t n = rounds_ran(ran, v, rounds, tmp);
+
+	if (!n)
+		return NAN;
+	med = tool_quantile(tmp, n, 0.5); /* sorts tmp */
+	return med != 0 ? (tmp[n - 1] - tmp[0]) / med : NAN;
+}
+
+void bench_x_json_runs(FILE *f, int nconf, const char *const *names,
+		       const char *const *keys, int nkeys, const double *med,
+		       int stride, const char *const *errors)
+{
+	fprintf(f, "\"runs\": [");
+	for (int c = 0; c < nconf; c++) {
+		const double *m = med + (size_t)c * (size_t)stride;
+
+		fprintf(f, "%s\n      {\"name\": \"%s\", \"ok\": %s", c ? "," : "", names[c],
+			!errors[c][0] && !isnan(m[0]) ? "true" : "false");
+		for (int k = 0; k < nkeys; k++) {
+			fprintf(f, ", \"%s\": ", keys[k]);
+			tool_json_num(f, m[k]);
+		}
+		fprintf(f, ", \"error\": ");
+		tool_json_str(f, errors[c]);
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n    ]");
+}
+
 static const struct bench_xpeer_goal {
 	double bound;
 	int have;

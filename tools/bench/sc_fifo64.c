@@ -46,8 +46,11 @@ struct f64_priv {
 	unsigned int rounds, duration_ms;
 	unsigned int round; /* set before each fork: the child's round */
 	/* reads/s, updates/s, worst synchronize (ms), boosts, grace periods,
-	 * updater futex waits */
-	double med[NCONF][6];
+	 * updater futex waits (medians); reads/s spread (max - min over the
+	 * median, %) */
+	double med[NCONF][7];
+	/* Kruskal-Wallis p-value of the four rcuboost runs' reads/s */
+	double kw_p;
 };
 
 struct f64_updater {
@@ -198,9 +201,10 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 {
 	const struct f64_priv *pv = x->priv;
 	static const char *const rows[] = { "reads/s", "updates/s", "worst synchronize (ms)",
-					    "boosts", "grace periods", "updater futex waits" };
+					    "boosts", "grace periods", "updater futex waits",
+					    "reads/s spread (%)" };
 	int ran[NCONF];
-	struct bench_xtable t = { "", conf_name, ran, NCONF, 11, rows, 6, 24, cell, pv,
+	struct bench_xtable t = { "", conf_name, ran, NCONF, 11, rows, 7, 24, cell, pv,
 				  { NULL } };
 
 	fprintf(out, "\nfifo64: %d SCHED_OTHER readers, unpinned, and a SCHED_FIFO %d updater\n"
@@ -217,47 +221,29 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 		t.errors[c] = pv->res[c].error;
 	}
 	bench_x_print_runs(out, &t);
+	fprintf(out, "Do the four rcuboost runs differ by more than their rounds vary?  Kruskal-\n"
+		     "Wallis test on every round's reads/s: p = %.3g (below 0.05: they do; above\n"
+		     "it, the gaps between their medians are within the spread of %u rounds).\n",
+		pv->kw_p, pv->rounds);
 }
 
 static void json_detail(FILE *f, const struct bench_xres *x)
 {
 	const struct f64_priv *pv = x->priv;
+	static const char *const keys[] = { "reads_per_s", "updates_per_s", "sync_max_ms",
+					    "boosts", "grace_periods", "updater_futex_waits",
+					    "reads_spread_pct" };
+	const char *errors[NCONF];
 
 	fprintf(f, "    \"params\": {\"readers\": %d, \"updater_prio\": %d, \"duration_ms\": %u, "
-		   "\"rounds\": %u},\n    \"runs\": [",
+		   "\"rounds\": %u},\n    ",
 		NREADERS, UPD_PRIO, pv->duration_ms, pv->rounds);
-	for (int c = 0; pv->res && !x->status && c < NCONF; c++) {
-		fprintf(f, "%s\n      {\"name\": \"%s\", \"ok\": %s, \"reads_per_s\": ",
-			c ? "," : "", conf_name[c],
-			!pv->res[c].error[0] && !isnan(pv->med[c][0]) ? "true" : "false");
-		tool_json_num(f, pv->med[c][0]);
-		fprintf(f, ", \"updates_per_s\": ");
-		tool_json_num(f, pv->med[c][1]);
-		fprintf(f, ", \"sync_max_ms\": ");
-		tool_json_num(f, pv->med[c][2]);
-		fprintf(f, ", \"boosts\": ");
-		tool_json_num(f, pv->med[c][3]);
-		fprintf(f, ", \"grace_periods\": ");
-		tool_json_num(f, pv->med[c][4]);
-		fprintf(f, ", \"updater_futex_waits\": ");
-		tool_json_num(f, pv->med[c][5]);
-		fprintf(f, ", \"error\": ");
-		tool_json_str(f, pv->res[c].error);
-		fprintf(f, "}");
-	}
-	fprintf(f, "\n    ]");
-}
-
-/* Median over the rounds that ran; NaN if none did. */
-static double median_of(const struct f64_res *r, const double *v, unsigned int rounds)
-{
-	double tmp[BENCH_MAX_ROUNDS];
-	size_t n = 0;
-
-	for (unsigned int i = 0; i < rounds; i++)
-		if (r->ran[i])
-			tmp[n++] = v[i];
-	return n ? tool_quantile(tmp, n, 0.5) : NAN;
+	for (int c = 0; c < NCONF; c++)
+		errors[c] = pv->res ? pv->res[c].error : "";
+	bench_x_json_runs(f, pv->res && !x->status ? NCONF : 0, conf_name, keys, 7,
+			  &pv->med[0][0], 7, errors);
+	fprintf(f, ",\n    \"reads_kruskal_wallis_p\": ");
+	tool_json_num(f, pv->kw_p);
 }
 
 static void add_fig(struct bench_xres *x, const struct f64_priv *pv, unsigned int k,
@@ -275,6 +261,9 @@ static struct bench_xres *run(const struct bench_params *bp)
 					   json_detail);
 	struct f64_priv *pv = x->priv;
 	double lo = INFINITY, hi = 0;
+	double all[C_MEMB * BENCH_MAX_ROUNDS];
+	int group[C_MEMB * BENCH_MAX_ROUNDS];
+	size_t nall = 0;
 	struct bench_xfig *g;
 
 	pv->rounds = bp->rounds;
@@ -300,12 +289,19 @@ static struct bench_xres *run(const struct bench_params *bp)
 	for (int c = 0; c < NCONF; c++) {
 		const struct f64_res *rs = &pv->res[c];
 
-		pv->med[c][0] = median_of(rs, rs->reads, pv->rounds);
-		pv->med[c][1] = median_of(rs, rs->updates, pv->rounds);
-		pv->med[c][2] = median_of(rs, rs->sync_max, pv->rounds);
-		pv->med[c][3] = median_of(rs, rs->boosts, pv->rounds);
-		pv->med[c][4] = median_of(rs, rs->gps, pv->rounds);
-		pv->med[c][5] = median_of(rs, rs->futex_waits, pv->rounds);
+		pv->med[c][0] = bench_x_median(rs->ran, rs->reads, pv->rounds);
+		pv->med[c][1] = bench_x_median(rs->ran, rs->updates, pv->rounds);
+		pv->med[c][2] = bench_x_median(rs->ran, rs->sync_max, pv->rounds);
+		pv->med[c][3] = bench_x_median(rs->ran, rs->boosts, pv->rounds);
+		pv->med[c][4] = bench_x_median(rs->ran, rs->gps, pv->rounds);
+		pv->med[c][5] = bench_x_median(rs->ran, rs->futex_waits, pv->rounds);
+		pv->med[c][6] = 100 * bench_x_spread(rs->ran, rs->reads, pv->rounds);
+		for (unsigned int r = 0; c != C_MEMB && r < pv->rounds; r++) {
+			if (rs->ran[r]) {
+				all[nall] = rs->reads[r];
+				group[nall++] = c;
+			}
+		}
 		x->failed |= rs->error[0] != 0;
 		if (c != C_MEMB && !isnan(pv->med[c][0])) {
 			lo = pv->med[c][0] < lo ? pv->med[c][0] : lo;
@@ -318,6 +314,8 @@ static struct bench_xres *run(const struct bench_params *bp)
 	/* The goal: the four rcuboost runs within 5% of each other. */
 	g = bench_x_fig(x, "x", hi > 0 ? hi / lo : NAN, "fifo64.reads.max_over_min");
 	bench_x_peer(g, BENCH_X_GOAL, 1.05);
+	pv->kw_p = tool_kruskal_wallis_p(all, group, nall, C_MEMB);
+	bench_x_fig(x, "p", pv->kw_p, "fifo64.reads.kruskal_wallis_p");
 	return x;
 }
 
@@ -331,7 +329,10 @@ static const struct bench_scenario sc = {
 		"  Figures: reads/s, updates/s, worst synchronize; goal: the four rcuboost\n"
 		"  runs' reads/s within 5% (fifo64.reads.max_over_min <= 1.05).  The detail\n"
 		"  table adds rcuboost's boosts, grace periods and updater futex waits per\n"
-		"  run (medians), for the explicit-initialisation gap.",
+		"  run (medians), for the explicit-initialisation gap, each run's spread of\n"
+		"  reads/s, and fifo64.reads.kruskal_wallis_p: whether the four rcuboost\n"
+		"  runs differ by more than their rounds vary (p < 0.05).  Rounds of 300 ms\n"
+		"  vary by a factor of two or more; --duration-ms 1000 narrows that.",
 };
 
 const struct bench_xscenario bench_x_fifo64 = { &sc, run };

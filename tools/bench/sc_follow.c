@@ -102,35 +102,16 @@ static void print_detail(FILE *out, const struct bench_xres *x)
 static void json_detail(FILE *f, const struct bench_xres *x)
 {
 	const struct fo_priv *pv = x->priv;
+	static const char *const keys[] = { "reads_per_s", "reader_cpu_pct",
+					    "library_ms_per_s" };
+	const char *errors[NCONF];
 
-	fprintf(f, "    \"params\": {\"duration_ms\": %u, \"rounds\": %u},\n    \"runs\": [",
+	fprintf(f, "    \"params\": {\"duration_ms\": %u, \"rounds\": %u},\n    ",
 		pv->bp.duration_ms, pv->bp.rounds);
-	for (int c = 0; pv->res && !x->status && c < NCONF; c++) {
-		fprintf(f, "%s\n      {\"name\": \"%s\", \"ok\": %s, \"reads_per_s\": ",
-			c ? "," : "", conf_name[c],
-			!pv->res[c].error[0] && !isnan(pv->med[c][0]) ? "true" : "false");
-		tool_json_num(f, pv->med[c][0]);
-		fprintf(f, ", \"reader_cpu_pct\": ");
-		tool_json_num(f, pv->med[c][1]);
-		fprintf(f, ", \"library_ms_per_s\": ");
-		tool_json_num(f, pv->med[c][2]);
-		fprintf(f, ", \"error\": ");
-		tool_json_str(f, pv->res[c].error);
-		fprintf(f, "}");
-	}
-	fprintf(f, "\n    ]");
-}
-
-/* Median over the rounds that ran; NaN if none did. */
-static double median_of(const struct fo_res *r, const double *v, unsigned int rounds)
-{
-	double tmp[BENCH_MAX_ROUNDS];
-	size_t n = 0;
-
-	for (unsigned int i = 0; i < rounds; i++)
-		if (r->ran[i] && !isnan(v[i]))
-			tmp[n++] = v[i];
-	return n ? tool_quantile(tmp, n, 0.5) : NAN;
+	for (int c = 0; c < NCONF; c++)
+		errors[c] = pv->res ? pv->res[c].error : "";
+	bench_x_json_runs(f, pv->res && !x->status ? NCONF : 0, conf_name, keys, 3,
+			  &pv->med[0][0], 3, errors);
 }
 
 static void add_fig(struct bench_xres *x, const struct fo_priv *pv, unsigned int k,
@@ -168,9 +149,9 @@ static struct bench_xres *run(const struct bench_params *bp)
 	for (int c = 0; c < NCONF; c++) {
 		const struct fo_res *rs = &pv->res[c];
 
-		pv->med[c][0] = median_of(rs, rs->reads, bp->rounds);
-		pv->med[c][1] = median_of(rs, rs->share, bp->rounds);
-		pv->med[c][2] = median_of(rs, rs->lib, bp->rounds);
+		pv->med[c][0] = bench_x_median(rs->ran, rs->reads, bp->rounds);
+		pv->med[c][1] = bench_x_median(rs->ran, rs->share, bp->rounds);
+		pv->med[c][2] = bench_x_median(rs->ran, rs->lib, bp->rounds);
 		x->failed |= rs->error[0] != 0;
 	}
 	add_fig(x, pv, 0, "reads/s", "follow.reads");

@@ -264,6 +264,78 @@ double tool_quantile(double *v, size_t n, double q)
 	return v[quantile_index(n, q)];
 }
 
+/* P(X > x) for X chi-square with @df degrees of freedom (df >= 1):
+ * from df 1 (erfc) or 2 (exp) up in steps of two,
+ * Q(x, k + 2) = Q(x, k) + (x/2)^(k/2) e^(-x/2) / Gamma(k/2 + 1). */
+static double chi2_survival(double x, int df)
+{
+	int k = df % 2 ? 1 : 2;
+	double q = k == 1 ? erfc(sqrt(x / 2)) : exp(-x / 2);
+
+	if (x <= 0)
+		return 1;
+	for (; k + 2 <= df; k += 2)
+		q += exp((k / 2.0) * log(x / 2) - x / 2 - lgamma(k / 2.0 + 1));
+	return q > 1 ? 1 : q;
+}
+
+struct kw_item {
+	double v;
+	int group;
+};
+
+static int cmp_kw(const void *a, const void *b)
+{
+	double x = ((const struct kw_item *)a)->v, y = ((const struct kw_item *)b)->v;
+
+	return (x > y) - (x < y);
+}
+
+double tool_kruskal_wallis_p(const double *v, const int *group, size_t n, int ngroups)
+{
+	struct kw_item *it;
+	double *rank_sum, h = 0, ties = 0;
+	size_t *count;
+	int used = 0;
+
+	if (n < 3 || ngroups < 2)
+		return NAN;
+	it = tool_xmalloc(n * sizeof(*it));
+	rank_sum = tool_xmalloc((size_t)ngroups * sizeof(*rank_sum));
+	count = tool_xmalloc((size_t)ngroups * sizeof(*count));
+	for (int g = 0; g < ngroups; g++)
+		rank_sum[g] = 0, count[g] = 0;
+	for (size_t i = 0; i < n; i++)
+		it[i] = (struct kw_item){ v[i], group[i] };
+	qsort(it, n, sizeof(*it), cmp_kw);
+	for (size_t i = 0, j; i < n; i = j) {
+		double avg, t;
+
+		for (j = i + 1; j < n && it[j].v == it[i].v; j++)
+			;
+		avg = (double)(i + j + 1) / 2; /* ranks i+1 .. j */
+		t = (double)(j - i);
+		ties += t * t * t - t;
+		for (size_t m = i; m < j; m++) {
+			rank_sum[it[m].group] += avg;
+			count[it[m].group]++;
+		}
+	}
+	for (int g = 0; g < ngroups; g++) {
+		if (!count[g])
+			continue;
+		used++;
+		h += rank_sum[g] * rank_sum[g] / (double)count[g];
+	}
+	h = 12.0 / ((double)n * (double)(n + 1)) * h - 3.0 * (double)(n + 1);
+	if (ties < (double)n * n * n - (double)n)
+		h /= 1 - ties / ((double)n * n * n - (double)n);
+	free(it);
+	free(rank_sum);
+	free(count);
+	return used < 2 ? NAN : chi2_survival(h, used - 1);
+}
+
 double tool_median(const double *v, size_t n)
 {
 	double *tmp, m;

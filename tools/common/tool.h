@@ -90,6 +90,12 @@ double tool_quantile(double *v, size_t n, double q);
 /* The median of @v[0..n) (left unchanged; mean of the middle two when @n
  * is even); 0 when @n is 0. */
 double tool_median(const double *v, size_t n);
+/* Kruskal-Wallis test: do @n values @v, each in group @group[i] (0 to
+ * @ngroups - 1), come from one distribution?  The p-value from the
+ * chi-square approximation (ties get average ranks); NaN when fewer
+ * than two groups hold values.  Small p: the groups differ by more than
+ * their spread explains. */
+double tool_kruskal_wallis_p(const double *v, const int *group, size_t n, int ngroups);
 /* malloc that exits when out of memory. */
 void *tool_xmalloc(size_t n);
 /* vfprintf on stderr, flushed (progress of long runs). */
