@@ -37,7 +37,20 @@
  *  4. The worker's futex is -1 only while its thread may sleep on an
  *     empty queue; a producer that sees -1 after its enqueue wakes it.
  *     An RCB_WORKER_RT worker never sleeps on it: it polls every
- *     millisecond, and its producers make no system call.
+ *     millisecond, and its producers make no system call.  rcb_call*()
+ *     wakes the default worker (and kicks booster mode) only after its
+ *     read-side critical section has ended: the woken thread may preempt
+ *     the caller on its CPU and at once start a grace period, which a
+ *     caller preempted inside its section would hold.  The thread then
+ *     spun on the registry, set its futex to -1 and slept, and every
+ *     other reader's unlock woke it again: on the 2-CPU VM, 5-6
+ *     membarrier() and futex calls per callback instead of one, and a
+ *     futex wake-up by the readers thousands of times a second
+ *     (scripts/cyclictest.sh's busy load).  The decision is taken inside
+ *     the section ([CB-F], [CBB-K]); only the system call moves.  A
+ *     private worker is still woken inside it: its memory is freed
+ *     after a grace period once rcb_worker_destroy() withdraws it
+ *     (callback_worker.c, W2, W4).
  *  5. The backlog counts every user callback from rcb_call*() until its
  *     invocation returns; barrier markers are not counted.  It is
  *     queued - invoked: a registered thread counts what it queues in its
@@ -901,6 +914,8 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 	}
 	long long n = 0, nbytes = 0;
 	unsigned long long kick_at;
+	/* Invariant 4: wake-ups decided inside the section, made after. */
+	bool wake_default = false, kick_boosters = false;
 
 	if (s) {
 		s->func = func;
@@ -945,17 +960,25 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		enqueue(w, h);
 		/* [CB-F] Load after the seq_cst exchange in enqueue():
 		 * pairs with [CB-S]: either the consumer's re-check sees
-		 * our node, or we see its -1 and wake it. */
-		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1))
-			wake_thread(w);
+		 * our node, or we see its -1 and wake it (invariant 4:
+		 * the default worker after our section). */
+		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1)) {
+			if (w == &rcb__cb_default)
+				wake_default = true;
+			else
+				wake_thread(w);
+		}
 		/* [CBB-K] Booster mode: booster 0 sleeps without timeout;
 		 * load after the seq_cst exchange in enqueue(), pairs with
 		 * [BST-IDL] (callback_boost.c B5). */
-		if (RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)) &&
-		    w->cbboost)
-			rcb__cb_boost_kick();
+		kick_boosters = RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)) &&
+				w->cbboost;
 	}
 	rcb_read_unlock();
+	if (RCB_UNLIKELY(wake_default))
+		wake_thread(&rcb__cb_default);
+	if (RCB_UNLIKELY(kick_boosters))
+		rcb__cb_boost_kick();
 	/* Memory pressure: the boosters learn of it now, not a period
 	 * later (booster.c). */
 	if (RCB_UNLIKELY(kick_at && n >= (long long)kick_at))
