@@ -46,11 +46,14 @@
  *     other reader's unlock woke it again: on the 2-CPU VM, 5-6
  *     membarrier() and futex calls per callback instead of one, and a
  *     futex wake-up by the readers thousands of times a second
- *     (scripts/cyclictest.sh's busy load).  The decision is taken inside
- *     the section ([CB-F], [CBB-K]); only the system call moves.  A
- *     private worker is still woken inside it: its memory is freed
- *     after a grace period once rcb_worker_destroy() withdraws it
- *     (callback_worker.c, W2, W4).
+ *     (scripts/cyclictest.sh's busy load; a per-CPU worker, pinned
+ *     beside its producers, met it on every wake-up).  The decision is
+ *     taken inside the section ([CB-F], [CBB-K]); only the system call
+ *     moves.  A private worker's memory outlives the section only
+ *     because the caller counts itself in late_wakers inside it
+ *     ([CB-LW]) and leaves after the wake-up ([CB-LWR]):
+ *     rcb_worker_destroy() frees it once its grace period has ended
+ *     and the count is back to 0 (callback_worker.c, W4).
  *  5. The backlog counts every user callback from rcb_call*() until its
  *     invocation returns; barrier markers are not counted.  It is
  *     queued - invoked: a registered thread counts what it queues in its
@@ -915,7 +918,8 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 	long long n = 0, nbytes = 0;
 	unsigned long long kick_at;
 	/* Invariant 4: wake-ups decided inside the section, made after. */
-	bool wake_default = false, kick_boosters = false;
+	struct rcb_worker *wake = NULL;
+	bool kick_boosters = false;
 
 	if (s) {
 		s->func = func;
@@ -963,10 +967,11 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		 * our node, or we see its -1 and wake it (invariant 4:
 		 * the default worker after our section). */
 		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1)) {
-			if (w == &rcb__cb_default)
-				wake_default = true;
-			else
-				wake_thread(w);
+			/* [CB-LW] Inside the section: a destroy's grace
+			 * period that follows it sees the count ([CB-LWA]). */
+			if (w != &rcb__cb_default)
+				rcb_add_relaxed(&w->late_wakers, 1);
+			wake = w;
 		}
 		/* [CBB-K] Booster mode: booster 0 sleeps without timeout;
 		 * load after the seq_cst exchange in enqueue(), pairs with
@@ -975,8 +980,13 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 				w->cbboost;
 	}
 	rcb_read_unlock();
-	if (RCB_UNLIKELY(wake_default))
-		wake_thread(&rcb__cb_default);
+	if (RCB_UNLIKELY(wake != NULL)) {
+		wake_thread(wake);
+		/* [CB-LWR] Our last access to a private worker: pairs with
+		 * [CB-LWA] in rcb_worker_destroy(). */
+		if (wake != &rcb__cb_default)
+			rcb_add_release(&wake->late_wakers, -1);
+	}
 	if (RCB_UNLIKELY(kick_boosters))
 		rcb__cb_boost_kick();
 	/* Memory pressure: the boosters learn of it now, not a period

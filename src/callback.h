@@ -69,6 +69,10 @@ struct rcb_worker {
 	int cpu, policy, prio;
 	/* rcb_worker_destroy() began (invariant W4); rcb__cb_lock. */
 	bool dying;
+	/* rcb_call*() calls that decided inside their section to wake the
+	 * thread and wake it after (callback.c invariant 4): the worker is
+	 * freed only once none is left (callback_worker.c, W4). */
+	_Atomic int late_wakers;
 	struct rcb_worker *next; /* rcb__cb_workers; rcb__cb_lock */
 	/* Booster mode applies (neither RCB_WORKER_RT nor a real-time
 	 * policy): set with started, under rcb__cb_lock. */

@@ -131,6 +131,13 @@ static void child_worker(struct rcb_worker *w, bool forked_here,
 		rcb_store_relaxed(&w->futex, 0);
 		rcb_store_relaxed(&w->tid, 0);
 	}
+	/* The other threads' late wake-ups (callback.c invariant 4) are not
+	 * in the child.  Not supported: a fork() from a signal handler
+	 * that interrupted the forking thread's own late wake-up; its
+	 * uncount then leaves -1, which no destroy waits for (the wait is
+	 * for a positive count), and a later wake-up could race a destroy
+	 * in that child. */
+	rcb_store_relaxed(&w->late_wakers, 0);
 	rcb_store_relaxed(&w->q.stub.next, queued.first);
 	rcb_store_relaxed(&w->q.tail, queued.last ? queued.last : &w->q.stub);
 	chain_track(&queued);

@@ -32,11 +32,12 @@
  *      (W2), then, under rcb__cb_lock: tells its thread to stop after
  *      its current batch (abandon), joins it, appends what is left of
  *      its queue, barrier markers included and in order, to the default
- *      worker's queue, and unlists it.  A barrier marker is then reached
- *      on one worker or the other; rcb_barrier() visits the default
- *      worker last, so a destroy that unlisted a worker before
- *      rcb_barrier() looked for it moved its callbacks before the
- *      default worker's marker.
+ *      worker's queue, and unlists it; it frees it once the calls that
+ *      chose it have made their late wake-ups (callback.c invariant
+ *      4).  A barrier marker is then reached on one worker or the
+ *      other; rcb_barrier() visits the default worker last, so a
+ *      destroy that unlisted a worker before rcb_barrier() looked for
+ *      it moved its callbacks before the default worker's marker.
  *  W5. The calls that take rcb__cb_lock refuse to run in a callback
  *      (-EDEADLK): rcb_shutdown() and rcb_worker_destroy() hold it while
  *      they join a worker's thread (callback.c invariants 7 and 9).
@@ -230,6 +231,13 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w)
 		}
 	}
 	pthread_mutex_unlock(&rcb__cb_lock);
+	/* W4: the rcb_call*() calls that chose it may still be waking its
+	 * (joined) thread after their sections (callback.c invariant 4).
+	 * [CB-LWA] pairs with [CB-LWR]; their count was made inside the
+	 * sections the grace period above waited for ([CB-LW]).  Each is
+	 * one futex system call away from done. */
+	while (rcb_load_acquire(&w->late_wakers) > 0)
+		sched_yield();
 	free(w);
 	/* The callbacks moved wait in the default worker's queue even if
 	 * its thread could not start; rcb_barrier() starts it again. */
