@@ -1063,13 +1063,17 @@ struct rcb_reader {
 	 * The outermost unlock stays inline only when the word is exactly
 	 * RCB__READER_FAST, so one test covers the fence flavor and a
 	 * queued (blocked or boosted) thread alike: compiling boosting in
-	 * adds no instruction to the read side.
+	 * adds no instruction to the read side.  RCB__READER_WAKE_CB: set
+	 * by the thread's own rcb_call*() nested in one of its sections,
+	 * which leaves the callback thread's wake-up to the outermost
+	 * unlock (src/callback.c, invariant 4).
 	 */
 	RCB__ATOMIC(unsigned int) special;
 	unsigned int pad_;
 };
 
 #define RCB__READER_FAST 0x100u
+#define RCB__READER_WAKE_CB 0x200u
 #define RCB__BOOST_STATE_MASK 0xffu
 
 struct rcb__gp {

@@ -49,7 +49,13 @@
  *     (scripts/cyclictest.sh's busy load; a per-CPU worker, pinned
  *     beside its producers, met it on every wake-up).  The decision is
  *     taken inside the section ([CB-F], [CBB-K]); only the system call
- *     moves.  A private worker's memory outlives the section only
+ *     moves.  A call nested in a section of the caller's own (liburcu's
+ *     idiom: rcu_read_lock(); cds_lfht_del(); call_rcu();
+ *     rcu_read_unlock()) leaves the default worker's wake-up to the
+ *     outermost unlock, through RCB__READER_WAKE_CB in the thread's
+ *     special word (rcb__read_unlock_special(), registry.c): the
+ *     callback's grace period waits for that section anyway, so the
+ *     wake-up loses nothing by waiting for it.  A private worker's memory outlives the section only
  *     because the caller counts itself in late_wakers inside it
  *     ([CB-LW]) and leaves after the wake-up ([CB-LWR]):
  *     rcb_worker_destroy() frees it once its grace period has ended
@@ -350,6 +356,11 @@ static void wake_thread(struct rcb_worker *w)
 
 	if (rcb_cmpxchg_relaxed(&w->futex, &expect, 0))
 		rcb__futex_wake(&w->futex, 1);
+}
+
+void rcb__cb_wake_default(void)
+{
+	wake_thread(&rcb__cb_default);
 }
 
 void rcb__cb_enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
@@ -971,7 +982,15 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 			 * period that follows it sees the count ([CB-LWA]). */
 			if (w != &rcb__cb_default)
 				rcb_add_relaxed(&w->late_wakers, 1);
-			wake = w;
+			/* Inside an outer section of ours: at its end. */
+			if (w == &rcb__cb_default && self->registered &&
+			    (rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) >
+				    RCB__NEST_ONE)
+				atomic_fetch_or_explicit(&rcb__reader.special,
+							 RCB__READER_WAKE_CB,
+							 memory_order_relaxed);
+			else
+				wake = w;
 		}
 		/* [CBB-K] Booster mode: booster 0 sleeps without timeout;
 		 * load after the seq_cst exchange in enqueue(), pairs with

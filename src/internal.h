@@ -496,6 +496,10 @@ void rcb__cb_local_attach(struct rcb__thread *t);
 /* The pressure kick counter restarts from the backlog; before the kick
  * thresholds are published (booster.c).  Not under the registry lock. */
 void rcb__cb_kick_rebase(void);
+/* Wake the default callback thread if it sleeps on its empty queue:
+ * the wake-up an rcb_call*() nested in the caller's section left to the
+ * outermost unlock (callback.c invariant 4). */
+void rcb__cb_wake_default(void);
 void rcb__callbacks_fork_prepare(void);
 void rcb__callbacks_fork_parent(void);
 void rcb__callbacks_after_fork_child(void);

@@ -193,6 +193,19 @@ RCB_API int rcb_unregister_thread(void)
 	return 0;
 }
 
+/* An rcb_call*() nested in the section the thread just left found the
+ * callback thread asleep and left its wake-up to the outermost unlock
+ * (callback.c invariant 4).  The thread's own bit; the booster may
+ * change the word's boost state meanwhile, hence the atomic clear. */
+static void wake_left_to_unlock(void)
+{
+	if (RCB_UNLIKELY(rcb_load_relaxed(&rcb__reader.special) & RCB__READER_WAKE_CB)) {
+		atomic_fetch_and_explicit(&rcb__reader.special, ~RCB__READER_WAKE_CB,
+					  memory_order_relaxed);
+		rcb__cb_wake_default();
+	}
+}
+
 /*
  * pthread key destructor: the thread exits while registered.  A thread
  * that exits inside a critical section would stall every grace period
@@ -215,6 +228,8 @@ static void thread_exit(void *arg)
 		if (rcb_load_relaxed(&rcb__gp.futex) == -1)
 			rcb__gp_wake();
 	}
+	/* As the outermost unlock would have. */
+	wake_left_to_unlock();
 	/* Dequeue (and unboost) before the thread's id can be reused. */
 	rcb__read_unlock_unboost();
 	if (self.registered)
@@ -295,6 +310,7 @@ RCB_API void rcb__read_unlock_special(void)
 	}
 	if (rcb_load_relaxed(&rcb__gp.futex) == -1)
 		rcb__gp_wake();
+	wake_left_to_unlock();
 	if (rcb__bstate_relaxed(&rcb__reader) != 0)
 		rcb__read_unlock_unboost();
 }
