@@ -416,7 +416,10 @@ RCB_API int rcb_synchronize(void);
  * exchange, or, while callbacks arrive at a million a second or more,
  * plain stores to the calling thread's own list (local mode; a callback
  * then waits two grace periods).  A thread's callbacks run in the order
- * of its calls; callbacks of different threads may not.  Context:
+ * of its calls; callbacks of different threads may not.  A sleeping
+ * callback thread is woken (one futex call) after the call's own
+ * read-side critical section, or, inside a section of the caller's, at
+ * its outermost rcb_read_unlock() (the default worker).  Context:
  * anywhere a thread may run, including inside a
  * read-side critical section and inside a callback; not async-signal-safe
  * on its first call (lazy start of the callback thread).
