@@ -91,9 +91,9 @@
  *     it having begun.  It does not start (leaving the grace period
  *     to the callback thread, as before) when a plain look finds
  *     another thread inside a section, or when another thread is
- *     registered and the last grace period completed (or the last
- *     attempt gave up) less than RCB_GP_INLINE_GAP_NS ago: back-to-back
- *     calls would otherwise
+ *     registered and the last grace period that issued a membarrier
+ *     completed (or the last attempt gave up) less than
+ *     RCB_GP_INLINE_GAP_NS ago: back-to-back calls would otherwise
  *     issue a membarrier each, which the callback thread's policy
  *     coalesces (gp_policy.c).  Alone, it costs no system call.
  *
@@ -135,9 +135,9 @@ _Atomic unsigned long rcb__tsan_fence_word;
 static pthread_mutex_t rcb__gp_lock;
 static _Atomic unsigned long long gp_seq_started;
 static _Atomic unsigned long long gp_seq_done;
-/* When the last grace period completed, or rcb__gp_try_now() gave one
- * up (rcb__now_ns()), under the lock; read by rcb__gp_try_now() under
- * it. */
+/* When the last grace period that issued a membarrier completed, or
+ * rcb__gp_try_now() gave one up (rcb__now_ns()), under the lock; read
+ * by rcb__gp_try_now() under it (invariant 8). */
 static _Atomic uint64_t gp_done_ns;
 
 static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
@@ -442,7 +442,11 @@ static bool lead_grace_period(bool try)
 	 * lock-free poller sees it counted.  Pairs with [PO-D] in
 	 * rcb__gp_seq_done() (polled grace periods). */
 	rcb_store_release(&gp_seq_done, rcb_load_relaxed(&gp_seq_started));
-	rcb_store_relaxed(&gp_done_ns, rcb__now_ns());
+	/* Invariant 8's gap counts from membarriers only: a grace period
+	 * alone issued none, and reading the clock was a fifth of its
+	 * cost (sync.alone). */
+	if (!none)
+		rcb_store_relaxed(&gp_done_ns, rcb__now_ns());
 	return true;
 }
 
