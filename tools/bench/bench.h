@@ -288,6 +288,17 @@ struct bench_child {
  * Returns 0 if it exited normally. */
 int bench_x_conf_child(void (*child)(void *arg), int conf, const void *pv, void *r,
 		       unsigned int timeout_s, char *error, size_t len);
+/* Run configurations 0 to @nconf - 1 @rounds times each, each run in a
+ * child process (bench_x_conf_child(), @timeout_s), alternating their
+ * order between rounds; *@round is the round under way when a child
+ * starts.  Configuration c's error text goes to @errors + c * @stride
+ * (@len bytes: the error member of an array of result structures).
+ * Progress "@scenario: round r/n: name..." on stderr.  Returns 1 if any
+ * child failed, else 0. */
+int bench_x_conf_rounds(const char *scenario, void (*child)(void *arg), const void *pv,
+			unsigned int *round, unsigned int rounds, int nconf,
+			const char *const *names, unsigned int timeout_s, char *errors,
+			size_t stride, size_t len);
 void bench_x_freed_nop(void *payload, size_t bytes);
 int bench_x_child_error(int err, const char *why, char *error, size_t len);
 

@@ -435,6 +435,29 @@ int bench_x_conf_child(void (*child)(void *arg), int conf, const void *pv, void 
 				   why, error, len);
 }
 
+int bench_x_conf_rounds(const char *scenario, void (*child)(void *arg), const void *pv,
+			unsigned int *round, unsigned int rounds, int nconf,
+			const char *const *names, unsigned int timeout_s, char *errors,
+			size_t stride, size_t len)
+{
+	int failed = 0;
+
+	for (unsigned int r = 0; r < rounds; r++) {
+		tool_progress("rcuboost-bench: %s: round %u/%u:", scenario, r + 1, rounds);
+		for (int i = 0; i < nconf; i++) {
+			int c = r % 2 ? nconf - 1 - i : i;
+
+			*round = r;
+			if (bench_x_conf_child(child, c, pv, NULL, timeout_s,
+					       errors + (size_t)c * stride, len))
+				failed = 1;
+			tool_progress(" %s", names[c]);
+		}
+		tool_progress("\n");
+	}
+	return failed;
+}
+
 int bench_x_rt_check(struct bench_xres *x, int prio)
 {
 	struct inv_params p;

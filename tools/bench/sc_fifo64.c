@@ -273,19 +273,9 @@ static struct bench_xres *run(const struct bench_params *bp)
 	pv->res = bench_x_shared(x, NCONF * sizeof(*pv->res));
 	if (!pv->res)
 		return x;
-	for (unsigned int r = 0; r < pv->rounds; r++) {
-		tool_progress("rcuboost-bench: fifo64: round %u/%u:", r + 1, pv->rounds);
-		for (int i = 0; i < NCONF; i++) {
-			int c = r % 2 ? NCONF - 1 - i : i;
-
-			pv->round = r;
-			if (bench_x_conf_child(child, c, pv, NULL, CHILD_TIMEOUT_S,
-					       pv->res[c].error, sizeof(pv->res[c].error)))
-				x->failed = 1;
-			tool_progress(" %s", conf_name[c]);
-		}
-		tool_progress("\n");
-	}
+	x->failed |= bench_x_conf_rounds("fifo64", child, pv, &pv->round, pv->rounds, NCONF,
+					 conf_name, CHILD_TIMEOUT_S, pv->res[0].error,
+					 sizeof(pv->res[0]), sizeof(pv->res[0].error));
 	for (int c = 0; c < NCONF; c++) {
 		const struct f64_res *rs = &pv->res[c];
 

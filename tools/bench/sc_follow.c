@@ -133,19 +133,9 @@ static struct bench_xres *run(const struct bench_params *bp)
 	pv->res = bench_x_shared(x, NCONF * sizeof(*pv->res));
 	if (!pv->res)
 		return x;
-	for (unsigned int r = 0; r < bp->rounds; r++) {
-		tool_progress("rcuboost-bench: follow: round %u/%u:", r + 1, bp->rounds);
-		for (int i = 0; i < NCONF; i++) {
-			int c = r % 2 ? NCONF - 1 - i : i;
-
-			pv->round = r;
-			if (bench_x_conf_child(child, c, pv, NULL, CHILD_TIMEOUT_S,
-					       pv->res[c].error, sizeof(pv->res[c].error)))
-				x->failed = 1;
-			tool_progress(" %s", conf_name[c]);
-		}
-		tool_progress("\n");
-	}
+	x->failed |= bench_x_conf_rounds("follow", child, pv, &pv->round, bp->rounds, NCONF,
+					 conf_name, CHILD_TIMEOUT_S, pv->res[0].error,
+					 sizeof(pv->res[0]), sizeof(pv->res[0].error));
 	for (int c = 0; c < NCONF; c++) {
 		const struct fo_res *rs = &pv->res[c];
 
