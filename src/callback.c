@@ -55,11 +55,13 @@
  *     outermost unlock, through RCB__READER_WAKE_CB in the thread's
  *     special word (rcb__read_unlock_special(), registry.c): the
  *     callback's grace period waits for that section anyway, so the
- *     wake-up loses nothing by waiting for it.  A private worker's memory outlives the section only
- *     because the caller counts itself in late_wakers inside it
- *     ([CB-LW]) and leaves after the wake-up ([CB-LWR]):
- *     rcb_worker_destroy() frees it once its grace period has ended
- *     and the count is back to 0 (callback_worker.c, W4).
+ *     wake-up loses nothing by waiting for it (private workers are
+ *     still woken at the end of the call's own section).  A private
+ *     worker's memory outlives the section only because the caller
+ *     counts itself in late_wakers inside it ([CB-LW]) and leaves
+ *     after the wake-up ([CB-LWR]): rcb_worker_destroy() frees it once
+ *     its grace period has ended and the count is back to 0
+ *     (callback_worker.c, W4).
  *  5. The backlog counts every user callback from rcb_call*() until its
  *     invocation returns; barrier markers are not counted.  It is
  *     queued - invoked: a registered thread counts what it queues in its
