@@ -419,7 +419,7 @@ RCB_API int rcb_synchronize(void);
  * of its calls; callbacks of different threads may not.  A sleeping
  * callback thread is woken (one futex call) after the call's own
  * read-side critical section, or, inside a section of the caller's, at
- * its outermost rcb_read_unlock() (the default worker).  Context:
+ * its outermost rcb_read_unlock().  Context:
  * anywhere a thread may run, including inside a
  * read-side critical section and inside a callback; not async-signal-safe
  * on its first call (lazy start of the callback thread).

@@ -51,12 +51,13 @@
  *     taken inside the section ([CB-F], [CBB-K]); only the system call
  *     moves.  A call nested in a section of the caller's own (liburcu's
  *     idiom: rcu_read_lock(); cds_lfht_del(); call_rcu();
- *     rcu_read_unlock()) leaves the default worker's wake-up to the
- *     outermost unlock, through RCB__READER_WAKE_CB in the thread's
- *     special word (rcb__read_unlock_special(), registry.c): the
+ *     rcu_read_unlock()) leaves the wake-up to the outermost unlock,
+ *     through RCB__READER_WAKE_CB in the thread's special word and
+ *     its cb_wake_later (rcb__read_unlock_special(), registry.c): the
  *     callback's grace period waits for that section anyway, so the
- *     wake-up loses nothing by waiting for it (private workers are
- *     still woken at the end of the call's own section).  A private
+ *     wake-up loses nothing by waiting for it (one worker per thread
+ *     at a time; another is woken at the end of the call's own
+ *     section: wake_decided()).  A private
  *     worker's memory outlives the section only because the caller
  *     counts itself in late_wakers inside it ([CB-LW]) and leaves
  *     after the wake-up ([CB-LWR]): rcb_worker_destroy() frees it once
@@ -360,9 +361,13 @@ static void wake_thread(struct rcb_worker *w)
 		rcb__futex_wake(&w->futex, 1);
 }
 
-void rcb__cb_wake_default(void)
+void rcb__cb_wake_late(struct rcb_worker *w)
 {
-	wake_thread(&rcb__cb_default);
+	wake_thread(w);
+	/* [CB-LWR] The caller's last access to a private worker: pairs
+	 * with [CB-LWA] in rcb_worker_destroy(). */
+	if (w != &rcb__cb_default)
+		rcb_add_release(&w->late_wakers, -1);
 }
 
 void rcb__cb_enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
@@ -877,6 +882,41 @@ static int start_listed(struct rcb_worker *w)
 /* ---- API ---------------------------------------------------------- */
 
 /*
+ * @w's thread sleeps and the calling rcb_call*() queued to it: who wakes
+ * it, and when (invariant 4).  Returns @w for a wake-up at the end of
+ * the call's own section, or NULL when it is left to the outermost
+ * unlock of a section of the caller's own that the call is nested in
+ * (one worker per thread at a time: another one is woken at once).
+ * Context: inside the call's read-side critical section.
+ */
+static struct rcb_worker *wake_decided(struct rcb__thread *self, struct rcb_worker *w)
+{
+	struct rcb_worker *none = NULL;
+
+	/* [CB-LW] Inside the section: a destroy's grace period that
+	 * follows it sees the count ([CB-LWA]). */
+	if (w != &rcb__cb_default)
+		rcb_add_relaxed(&w->late_wakers, 1);
+	if (!self->registered ||
+	    (rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) == RCB__NEST_ONE)
+		return w;
+	/* Nested.  A compare-and-exchange: a signal handler's call may
+	 * interrupt this one. */
+	if (rcb_cmpxchg_relaxed(&self->cb_wake_later, &none, w)) {
+		atomic_fetch_or_explicit(&rcb__reader.special, RCB__READER_WAKE_CB,
+					 memory_order_relaxed);
+		return NULL;
+	}
+	if (none == w) {
+		/* Already left to the outermost unlock, counted once. */
+		if (w != &rcb__cb_default)
+			rcb_add_relaxed(&w->late_wakers, -1);
+		return NULL;
+	}
+	return w;
+}
+
+/*
  * rcb_call*() of @func(@h); @s: @h's sized head (NULL for a plain one)
  * counting @bytes.  Nothing is written to the head before every check
  * passed: a refused call leaves the caller's object as it was.
@@ -979,21 +1019,8 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		 * pairs with [CB-S]: either the consumer's re-check sees
 		 * our node, or we see its -1 and wake it (invariant 4:
 		 * the default worker after our section). */
-		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1)) {
-			/* [CB-LW] Inside the section: a destroy's grace
-			 * period that follows it sees the count ([CB-LWA]). */
-			if (w != &rcb__cb_default)
-				rcb_add_relaxed(&w->late_wakers, 1);
-			/* Inside an outer section of ours: at its end. */
-			if (w == &rcb__cb_default && self->registered &&
-			    (rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) >
-				    RCB__NEST_ONE)
-				atomic_fetch_or_explicit(&rcb__reader.special,
-							 RCB__READER_WAKE_CB,
-							 memory_order_relaxed);
-			else
-				wake = w;
-		}
+		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1))
+			wake = wake_decided(self, w);
 		/* [CBB-K] Booster mode: booster 0 sleeps without timeout;
 		 * load after the seq_cst exchange in enqueue(), pairs with
 		 * [BST-IDL] (callback_boost.c B5). */
@@ -1001,13 +1028,8 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 				w->cbboost;
 	}
 	rcb_read_unlock();
-	if (RCB_UNLIKELY(wake != NULL)) {
-		wake_thread(wake);
-		/* [CB-LWR] Our last access to a private worker: pairs with
-		 * [CB-LWA] in rcb_worker_destroy(). */
-		if (wake != &rcb__cb_default)
-			rcb_add_release(&wake->late_wakers, -1);
-	}
+	if (RCB_UNLIKELY(wake != NULL))
+		rcb__cb_wake_late(wake);
 	if (RCB_UNLIKELY(kick_boosters))
 		rcb__cb_boost_kick();
 	/* Memory pressure: the boosters learn of it now, not a period

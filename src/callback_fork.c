@@ -159,6 +159,8 @@ void rcb__callbacks_after_fork_child(void)
 	unsigned long long n = 0, bytes = 0;
 
 	rcb__cb_dbg_forget_all();
+	/* Its count in late_wakers is gone with the counts below. */
+	rcb_store_relaxed(&self->cb_wake_later, NULL);
 	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {
 		unsigned long long wn, wbytes;
 

@@ -136,6 +136,11 @@ struct rcb__thread {
 	/* rcb_worker_set_thread(); cleared by rcb_worker_destroy() under
 	 * the registry lock and when the thread unregisters. */
 	struct rcb_worker *_Atomic cb_worker;
+	/* The worker an rcb_call*() nested in this thread's section found
+	 * asleep, woken at the outermost unlock (RCB__READER_WAKE_CB,
+	 * src/callback.c invariant 4).  The thread's own; atomic for its
+	 * signal handlers. */
+	struct rcb_worker *_Atomic cb_wake_later;
 	/* Callbacks this thread queued while registered (src/callback.c,
 	 * invariant 5): written by the thread alone, by a plain load and
 	 * store in an outermost rcb_call*() and one exchange to 0 when it
@@ -496,10 +501,10 @@ void rcb__cb_local_attach(struct rcb__thread *t);
 /* The pressure kick counter restarts from the backlog; before the kick
  * thresholds are published (booster.c).  Not under the registry lock. */
 void rcb__cb_kick_rebase(void);
-/* Wake the default callback thread if it sleeps on its empty queue:
- * the wake-up an rcb_call*() nested in the caller's section left to the
- * outermost unlock (callback.c invariant 4). */
-void rcb__cb_wake_default(void);
+/* Wake @w's thread if it sleeps on its empty queue, and, for a private
+ * worker, end the caller's count in its late_wakers: the wake-up an
+ * rcb_call*() decided inside its section (callback.c invariant 4). */
+void rcb__cb_wake_late(struct rcb_worker *w);
 void rcb__callbacks_fork_prepare(void);
 void rcb__callbacks_fork_parent(void);
 void rcb__callbacks_after_fork_child(void);

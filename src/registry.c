@@ -199,10 +199,17 @@ RCB_API int rcb_unregister_thread(void)
  * change the word's boost state meanwhile, hence the atomic clear. */
 static void wake_left_to_unlock(void)
 {
+	struct rcb_worker *w;
+
 	if (RCB_UNLIKELY(rcb_load_relaxed(&rcb__reader.special) & RCB__READER_WAKE_CB)) {
+		/* The bit first: a handler's nested call that sets both
+		 * after this point is seen by the exchange or by the next
+		 * outermost unlock, never by neither. */
 		atomic_fetch_and_explicit(&rcb__reader.special, ~RCB__READER_WAKE_CB,
 					  memory_order_relaxed);
-		rcb__cb_wake_default();
+		w = rcb_xchg_relaxed(&self.cb_wake_later, NULL);
+		if (w)
+			rcb__cb_wake_late(w);
 	}
 }
 

@@ -11,7 +11,9 @@
  * grace periods must not wait for the caller: at most a quarter of
  * them may sleep (before the fix: 130 of 200).  The same with each
  * call inside a read-side critical section of the caller's own
- * (liburcu's idiom): the wake-up waits for that section's end. */
+ * (liburcu's idiom): the wake-up waits for that section's end; and
+ * the same again through a private worker (liburcu's per-CPU and
+ * per-thread call_rcu data). */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdbool.h>
@@ -52,15 +54,18 @@ static unsigned long long run(struct rcb_head *heads, int n, bool nested)
 	rcb_stats(&after);
 	slept = after.futex_waits - before.futex_waits;
 	gps = after.grace_periods - before.grace_periods;
-	printf("%d callbacks one per ms from CPU 0%s: %llu grace periods, %llu of them slept\n",
-	       n, nested ? ", each inside a section" : "", gps, slept);
+	printf("%d callbacks one per ms from CPU 0 to the %s worker%s: %llu grace periods, "
+	       "%llu of them slept\n", n,
+	       rcb_worker_current() == rcb_worker_default() ? "default" : "private",
+	       nested ? ", each inside a section" : "", gps, slept);
 	CHECK(gps > 0);
 	return slept;
 }
 
 int main(void)
 {
-	static struct rcb_head heads[2 * CALLS + 1];
+	static struct rcb_head heads[3 * CALLS + 1];
+	struct rcb_worker *w;
 	cpu_set_t one;
 	int bad = 0;
 
@@ -71,14 +76,21 @@ int main(void)
 	CHECK(rcb_init(NULL) == 0);
 	CHECK(rcb_register_thread() == 0);
 	/* Start the callback thread and let it go to sleep. */
-	CHECK(rcb_call(&heads[2 * CALLS], count) == 0);
+	CHECK(rcb_call(&heads[3 * CALLS], count) == 0);
 	CHECK(rcb_barrier() == 0);
 	usleep(10 * 1000);
 	if (run(heads, CALLS, false) > CALLS / 4)
 		bad = 1;
 	if (run(heads + CALLS, CALLS, true) > CALLS / 4)
 		bad = 1;
-	CHECK(atomic_load(&invoked) == 2 * CALLS + 1);
+	CHECK(rcb_worker_create(NULL, &w) == 0);
+	CHECK(rcb_worker_set_thread(w) == 0);
+	usleep(10 * 1000);
+	if (run(heads + 2 * CALLS, CALLS, true) > CALLS / 4)
+		bad = 1;
+	CHECK(rcb_worker_set_thread(NULL) == 0);
+	CHECK(rcb_worker_destroy(w) == 0);
+	CHECK(atomic_load(&invoked) == 3 * CALLS + 1);
 	CHECK(rcb_unregister_thread() == 0);
 	if (bad)
 		fprintf(stderr, "more than %d grace periods slept: the callback thread "

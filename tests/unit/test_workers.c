@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/sysinfo.h>
@@ -442,7 +443,8 @@ static void race_cb(struct rcb_head *h)
 
 /* Queues on race_w (the default worker once the destroy withdraws it),
  * pausing so that the worker's thread goes to sleep between calls and
- * most calls wake it, after their section (callback.c invariant 4). */
+ * most calls wake it, after their section or ours (callback.c
+ * invariant 4). */
 static void *race_producer(void *arg)
 {
 	struct rcb_head *heads = arg;
@@ -451,7 +453,15 @@ static void *race_producer(void *arg)
 	CHECK_EQ(rcb_register_thread(), 0);
 	CHECK_EQ(rcb_worker_set_thread(race_w), 0);
 	while (!atomic_load(&race_stop) && n < RACE_PER_THREAD) {
+		/* Every other call inside a section of ours: its wake-up
+		 * (and its count) wait for our unlock. */
+		bool nested = n % 2;
+
+		if (nested)
+			rcb_read_lock();
 		CHECK_EQ(rcb_call(&heads[n++], race_cb), 0);
+		if (nested)
+			rcb_read_unlock();
 		if (n % 4 == 0)
 			usleep(20);
 	}
