@@ -5,8 +5,9 @@
 #
 # Latency of real-time work on a reader's CPU beside rcuboost: cyclictest
 # (Debian rt-tests) SCHED_FIFO 95 on CPU 0, 200 us interval, for SECONDS
-# (default 10) beside: nothing; an rcuboost process idle, busy and
-# under inversion; liburcu (urcu-memb) busy and under inversion
+# (default 10) beside: nothing; the busy load's threads without any
+# RCU call (the baseline of a busy CPU 0); an rcuboost process idle,
+# busy and under inversion; liburcu (urcu-memb) busy and under inversion
 # (scripts/cyclictest_load.c says what each load does).  Prints one
 # Markdown row per run: max and p99 latency, and for rcuboost the
 # library threads' wake-ups per second.  Needs root.  Not part of
@@ -39,10 +40,10 @@ wakeups() {
 	echo "$total"
 }
 
-run() { # name lib mode
+run() { # name lib mode (lib "-": no load)
 	name=$1
 	pid=
-	if [ "$2" != none ]; then
+	if [ "$2" != - ]; then
 		"$tmp/load" "$2" "$3" $((secs + 2)) 2> "$tmp/load.err" &
 		pid=$!
 		sleep 1
@@ -69,7 +70,8 @@ run() { # name lib mode
 
 echo "| load beside cyclictest (FIFO 95, CPU 0, 200 us, ${secs} s) | samples | p99 (us) | max (us) | library thread wake-ups/s |"
 echo "|---|---|---|---|---|"
-run "nothing" none -
+run "nothing" - -
+run "busy loop, no RCU" none busy
 run "rcuboost idle" rcuboost idle
 run "rcuboost busy" rcuboost busy
 run "rcuboost inversion" rcuboost inversion

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The load beside which scripts/cyclictest.sh measures cyclictest on
- * CPU 0.  usage: cyclictest_load rcuboost|urcu idle|busy|inversion SECONDS
+ * CPU 0.  usage: cyclictest_load rcuboost|urcu|none idle|busy|inversion SECONDS
+ *  none:      the same threads and loops without any RCU call: the
+ *             baseline of a busy CPU 0 (its updater frees at once)
  *  idle:      the library initialised (rcuboost: boosters started), nothing else
  *  busy:      a SCHED_OTHER reader on CPU 0 in back-to-back critical
  *             sections, an updater on CPU 1 with a grace period and a
@@ -27,7 +29,7 @@
 #define _LGPL_SOURCE
 #include <urcu/urcu-memb.h>
 
-static int use_urcu;
+static int use_urcu, use_none;
 static atomic_int stop_all;
 static atomic_long read_sections, grace_periods;
 
@@ -57,6 +59,8 @@ static void set_fifo(int prio)
 
 static void reg(void)
 {
+	if (use_none)
+		return;
 	if (use_urcu)
 		urcu_memb_register_thread();
 	else
@@ -65,6 +69,8 @@ static void reg(void)
 
 static void unreg(void)
 {
+	if (use_none)
+		return;
 	if (use_urcu)
 		urcu_memb_unregister_thread();
 	else
@@ -73,6 +79,10 @@ static void unreg(void)
 
 static void rlock(void)
 {
+	if (use_none) {
+		atomic_signal_fence(memory_order_seq_cst);
+		return;
+	}
 	if (use_urcu)
 		urcu_memb_read_lock();
 	else
@@ -81,6 +91,10 @@ static void rlock(void)
 
 static void runlock(void)
 {
+	if (use_none) {
+		atomic_signal_fence(memory_order_seq_cst);
+		return;
+	}
 	if (use_urcu)
 		urcu_memb_read_unlock();
 	else
@@ -126,7 +140,9 @@ static void *updater(void *arg)
 	while (!atomic_load(&stop_all)) {
 		struct cb *c = malloc(sizeof(*c));
 
-		if (use_urcu) {
+		if (use_none) {
+			free(c);
+		} else if (use_urcu) {
 			urcu_memb_synchronize_rcu();
 			urcu_memb_call_rcu(&c->u, free_urcu);
 		} else {
@@ -186,18 +202,22 @@ int main(int argc, char **argv)
 	double end;
 	int busy, inversion, secs;
 
-	if (argc != 4 || (strcmp(argv[1], "rcuboost") && strcmp(argv[1], "urcu"))) {
-		fprintf(stderr, "usage: %s rcuboost|urcu idle|busy|inversion SECONDS\n",
+	if (argc != 4 || (strcmp(argv[1], "rcuboost") && strcmp(argv[1], "urcu") &&
+			  strcmp(argv[1], "none"))) {
+		fprintf(stderr, "usage: %s rcuboost|urcu|none idle|busy|inversion SECONDS\n",
 			argv[0]);
 		return 2;
 	}
 	use_urcu = strcmp(argv[1], "urcu") == 0;
+	use_none = strcmp(argv[1], "none") == 0;
 	busy = strcmp(argv[2], "idle") != 0;
 	inversion = strcmp(argv[2], "inversion") == 0;
 	secs = atoi(argv[3]);
 	if (secs < 1 || secs > 60)
 		return 2;
-	if (!use_urcu && rcb_init(NULL) != 0)
+	if (use_none && strcmp(argv[2], "busy") != 0)
+		return 2; /* no RCU: no inversion to show */
+	if (!use_urcu && !use_none && rcb_init(NULL) != 0)
 		return 1;
 	end = now() + secs;
 	if (busy) {
