@@ -891,29 +891,27 @@ static int start_listed(struct rcb_worker *w)
  */
 static struct rcb_worker *wake_decided(struct rcb__thread *self, struct rcb_worker *w)
 {
-	struct rcb_worker *none = NULL;
+	struct rcb_worker *later = NULL, *r = w;
 
+	/* Nested in a section of ours: left to its outermost unlock, by a
+	 * compare-and-exchange (a signal handler's call may interrupt
+	 * this one), unless that already holds this worker (counted then)
+	 * or another one. */
+	if (self->registered &&
+	    (rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) != RCB__NEST_ONE) {
+		if (rcb_cmpxchg_relaxed(&self->cb_wake_later, &later, w))
+			r = NULL;
+		else if (later == w)
+			return NULL;
+	}
 	/* [CB-LW] Inside the section: a destroy's grace period that
 	 * follows it sees the count ([CB-LWA]). */
 	if (w != &rcb__cb_default)
 		rcb_add_relaxed(&w->late_wakers, 1);
-	if (!self->registered ||
-	    (rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) == RCB__NEST_ONE)
-		return w;
-	/* Nested.  A compare-and-exchange: a signal handler's call may
-	 * interrupt this one. */
-	if (rcb_cmpxchg_relaxed(&self->cb_wake_later, &none, w)) {
+	if (!r)
 		atomic_fetch_or_explicit(&rcb__reader.special, RCB__READER_WAKE_CB,
 					 memory_order_relaxed);
-		return NULL;
-	}
-	if (none == w) {
-		/* Already left to the outermost unlock, counted once. */
-		if (w != &rcb__cb_default)
-			rcb_add_relaxed(&w->late_wakers, -1);
-		return NULL;
-	}
-	return w;
+	return r;
 }
 
 /*
@@ -1018,7 +1016,7 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		/* [CB-F] Load after the seq_cst exchange in enqueue():
 		 * pairs with [CB-S]: either the consumer's re-check sees
 		 * our node, or we see its -1 and wake it (invariant 4:
-		 * the default worker after our section). */
+		 * after our section, or after the caller's). */
 		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1))
 			wake = wake_decided(self, w);
 		/* [CBB-K] Booster mode: booster 0 sleeps without timeout;
