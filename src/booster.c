@@ -53,6 +53,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -67,7 +68,7 @@ static _Atomic int booster_stop;     /* 1 = stop */
 static _Atomic int booster_wake;
 static _Atomic int boosters_ready;   /* futex word: boosters up or failed */
 static _Atomic bool no_permission;
-static bool no_permission_reported;
+static _Atomic bool no_permission_reported;
 /* Boosters about to sleep, or asleep, idle (invariant 3). */
 static _Atomic int boosters_idle;
 
@@ -142,16 +143,48 @@ static int own_prio(void)
 	return sp.sched_priority;
 }
 
+/* Said once per process, by whichever comes first: the lazy
+ * initialisation's check or a booster refused its priority. */
 static void report_no_permission(int err)
 {
-	if (no_permission_reported)
+	if (rcb_xchg_relaxed(&no_permission_reported, true))
 		return;
-	no_permission_reported = true;
 	fprintf(stderr,
 		"rcuboost: priority boosting disabled: no permission for real-time priority "
 		"(sched_setattr SCHED_RR %d: %s; needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d, "
 		"and a cgroup that allows real-time tasks). RCU keeps working unboosted.\n",
 		rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio);
+}
+
+/*
+ * A lazy initialisation (the first use, not rcb_init()) starts no
+ * booster: the first grace period that waits for a blocked reader does,
+ * which may be much later or never.  A daemon that dropped its
+ * privileges before its first RCU call (Knot DNS) would learn only then,
+ * if at all, that boosting is off.  So the initialising thread checks
+ * now whether a thread it creates could take real-time priority, and
+ * says what to do if not.  Context: rcb__init_slow(), the first
+ * initialisation, after its settings are committed.
+ */
+void rcb__booster_check_lazy(void)
+{
+	struct rlimit rl;
+	rlim_t rtprio = 0;
+
+	if (!rcb__settings.boost || rcb__lib_thread_may_boost(rcb__settings.boost_prio))
+		return;
+	if (getrlimit(RLIMIT_RTPRIO, &rl) == 0)
+		rtprio = rl.rlim_cur;
+	if (rcb_xchg_relaxed(&no_permission_reported, true))
+		return;
+	fprintf(stderr,
+		"rcuboost: priority boosting will be off: the library was initialised by "
+		"its first use, in a thread with no permission for real-time priority "
+		"(no CAP_SYS_NICE, RLIMIT_RTPRIO %llu < %d). A daemon that drops its "
+		"privileges keeps boosting if it calls rcb_init() before the drop or runs "
+		"with RCUBOOST_EARLY=1; RCUBOOST_BOOST=0 turns boosting off without this "
+		"message. RCU keeps working unboosted.\n",
+		(unsigned long long)rtprio, rcb__settings.boost_prio);
 }
 
 /* No grace period waits and pressure mode is off (invariant 3). */

@@ -216,6 +216,8 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 	 * Pairs with [INIT-A] in rcb__ensure_init(). */
 	rcb_store_release(&rcb__initialized, true);
 	pthread_mutex_unlock(&init_lock);
+	if (lazy)
+		rcb__booster_check_lazy();
 	return 0;
 }
 

@@ -273,6 +273,9 @@ int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 int rcb__lib_thread_attr(pthread_attr_t *attr);
 void rcb__lib_thread_keep_caps(void);
 bool rcb__lib_thread_caps_refresh(void);
+/* A thread the caller creates could raise threads to @prio: CAP_SYS_NICE
+ * in the caller's permitted set, or RLIMIT_RTPRIO >= @prio. */
+bool rcb__lib_thread_may_boost(int prio);
 extern _Atomic long rcb__caps_raised;
 
 /* Settings in force; stable once rcb__initialized is true. */
@@ -402,6 +405,9 @@ void rcb__pressure_kick(void);
 int rcb__booster_start(void);
 /* The same for rcb_init(), before it sets rcb__running (init_lock held). */
 int rcb__booster_start_init(void);
+/* The first, lazy initialisation: says at once, and once, if the
+ * boosters it leaves for later could not take real-time priority. */
+void rcb__booster_check_lazy(void);
 void rcb__booster_stop(void);
 void rcb__boost_after_fork_child(void);
 /* The calling thread registers / leaves the registry (registry lock

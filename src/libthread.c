@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -153,4 +154,22 @@ bool rcb__lib_thread_caps_refresh(void)
 		return false;
 	rcb_add_relaxed(&rcb__caps_raised, 1);
 	return true;
+}
+
+bool rcb__lib_thread_may_boost(int prio)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	struct rlimit rl;
+
+	memset(d, 0, sizeof(d));
+	/* Unknown is not "no": a booster that is refused says so itself. */
+	if (syscall(SYS_capget, &hdr, d) != 0 ||
+	    (d[CAP_SYS_NICE / 32].permitted & (1u << (CAP_SYS_NICE % 32))))
+		return true;
+	if (getrlimit(RLIMIT_RTPRIO, &rl) != 0)
+		return true;
+	return rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= (rlim_t)prio;
 }

@@ -1,8 +1,12 @@
 /* Proves a process without permission for real-time priority keeps
  * working unboosted: one clear message on stderr, no_permission in the
- * statistics, grace periods and callbacks still complete, no crash. */
+ * statistics, grace periods and callbacks still complete, no crash.
+ * Twice: initialised by rcb_init(), and lazily by its first use (a
+ * daemon that dropped its privileges first), where the message comes at
+ * once, before any booster starts, and says how to keep boosting. */
 #define _GNU_SOURCE
 #include <grp.h>
+#include <stdbool.h>
 #include <sys/wait.h>
 
 #include "tests/boost/rt.h"
@@ -28,7 +32,7 @@ static void *syncer(void *arg)
 	return NULL;
 }
 
-static int child(void)
+static int child(bool lazy)
 {
 	struct rcb_boost_stats s = { .size = sizeof(s) };
 	struct rlimit rl = { 0, 0 };
@@ -40,7 +44,15 @@ static int child(void)
 	CHECK(setgid(65534) == 0);
 	CHECK(setuid(65534) == 0);
 	CHECK(rt_set(0, SCHED_FIFO, 1, 0) != 0);
-	CHECK(rcb_init(NULL) == 0);
+	if (lazy) {
+		CHECK(rcb_synchronize() == 0);
+		/* Said by the initialisation, before any booster ran. */
+		CHECK(rcb_boost_stats(&s) == 0);
+		CHECK(s.booster_running == 0);
+		fprintf(stderr, "-- first use done\n");
+	} else {
+		CHECK(rcb_init(NULL) == 0);
+	}
 	CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
 	while (!atomic_load(&in_cs))
 		usleep(1000);
@@ -58,33 +70,51 @@ static int child(void)
 	return 0;
 }
 
-int main(void)
+/* Runs child(@lazy) with its stderr in @out. */
+static void run_child(bool lazy, char *out, size_t size)
 {
-	char out[4096];
 	int fds[2], status;
 	ssize_t n, total = 0;
 	pid_t pid;
-	char *first;
 
-	rt_require();
-	rt_watchdog(60);
 	CHECK(pipe(fds) == 0);
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
 		dup2(fds[1], 2);
 		close(fds[0]);
-		_exit(child());
+		_exit(child(lazy));
 	}
 	close(fds[1]);
-	while ((n = read(fds[0], out + total, sizeof(out) - 1 - (size_t)total)) > 0)
+	while ((n = read(fds[0], out + total, size - 1 - (size_t)total)) > 0)
 		total += n;
 	out[total] = '\0';
+	close(fds[0]);
 	CHECK(waitpid(pid, &status, 0) == pid);
-	fprintf(stderr, "child stderr:\n%s", out);
+	fprintf(stderr, "child (%s) stderr:\n%s", lazy ? "lazy" : "rcb_init", out);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	first = strstr(out, "no permission for real-time priority");
+}
+
+int main(void)
+{
+	char out[4096];
+	const char *key = "no permission for real-time priority";
+	char *first, *done;
+
+	rt_require();
+	rt_watchdog(60);
+	run_child(false, out, sizeof(out));
+	first = strstr(out, key);
 	CHECK(first != NULL);
-	CHECK(strstr(first + 1, "no permission for real-time priority") == NULL);
+	CHECK(strstr(first + 1, key) == NULL);
+
+	run_child(true, out, sizeof(out));
+	first = strstr(out, key);
+	done = strstr(out, "-- first use done");
+	CHECK(first != NULL && done != NULL && first < done);
+	CHECK(strstr(out, "priority boosting will be off") != NULL);
+	CHECK(strstr(out, "RCUBOOST_EARLY=1") != NULL);
+	/* Once: the booster, refused later, says nothing more. */
+	CHECK(strstr(first + 1, key) == NULL);
 	return 0;
 }
