@@ -75,7 +75,7 @@ int rcb__booster_start_init(void)
 	return 0;
 }
 
-void rcb__booster_check_lazy(void)
+void rcb__booster_start_lazy(void)
 {
 }
 

@@ -157,34 +157,47 @@ static void report_no_permission(int err)
 }
 
 /*
- * A lazy initialisation (the first use, not rcb_init()) starts no
- * booster: the first grace period that waits for a blocked reader does,
- * which may be much later or never.  A daemon that dropped its
- * privileges before its first RCU call (Knot DNS) would learn only then,
- * if at all, that boosting is off.  So the initialising thread checks
- * now whether a thread it creates could take real-time priority, and
- * says what to do if not.  Context: rcb__init_slow(), the first
- * initialisation, after its settings are committed.
+ * The first, lazy initialisation (a first use, not rcb_init()) starts
+ * the boosters at once when a thread it creates could take real-time
+ * priority.  Left to the first grace period that waits for a blocked
+ * reader, they would be created by whichever thread runs that grace
+ * period, possibly after the application dropped its privileges: Knot
+ * DNS makes its first RCU call as root, then changes to its own user
+ * with setuid(), which clears every thread's capabilities but those of
+ * a booster already running (PR_SET_KEEPCAPS, libthread.c).  Idle
+ * boosters sleep without timeout (invariant 3), so starting them early
+ * costs their threads and nothing per second.  Without the permission,
+ * it says at once that boosting will be off and how to keep it, rather
+ * than when (or if) a grace period first waits.  A failed start is
+ * retried by that grace period, as before.  Context: rcb__init_slow(),
+ * the first initialisation, after its settings are committed, no lock
+ * held.
  */
-void rcb__booster_check_lazy(void)
+void rcb__booster_start_lazy(void)
 {
 	struct rlimit rl;
 	rlim_t rtprio = 0;
 
-	if (!rcb__settings.boost || rcb__lib_thread_may_boost(rcb__settings.boost_prio))
+	if (!rcb__settings.boost)
 		return;
+	if (rcb__lib_thread_may_boost(rcb__settings.boost_prio)) {
+		(void)rcb__booster_start();
+		return;
+	}
 	if (getrlimit(RLIMIT_RTPRIO, &rl) == 0)
 		rtprio = rl.rlim_cur;
 	if (rcb_xchg_relaxed(&no_permission_reported, true))
 		return;
 	fprintf(stderr,
-		"rcuboost: priority boosting will be off: the library was initialised by "
-		"its first use, in a thread with no permission for real-time priority "
-		"(no CAP_SYS_NICE, RLIMIT_RTPRIO %llu < %d). A daemon that drops its "
-		"privileges keeps boosting if it calls rcb_init() before the drop or runs "
-		"with RCUBOOST_EARLY=1; RCUBOOST_BOOST=0 turns boosting off without this "
+		"rcuboost: priority boosting will be off: no permission for real-time "
+		"priority in the thread that made the first RCU call (no CAP_SYS_NICE, "
+		"RLIMIT_RTPRIO %llu < %d). Give the process CAP_SYS_NICE or "
+		"RLIMIT_RTPRIO >= %d; a daemon that drops its privileges keeps boosting "
+		"if it initialises rcuboost before the drop (rcb_init(), or "
+		"RCUBOOST_EARLY=1). RCUBOOST_BOOST=0 turns boosting off without this "
 		"message. RCU keeps working unboosted.\n",
-		(unsigned long long)rtprio, rcb__settings.boost_prio);
+		(unsigned long long)rtprio, rcb__settings.boost_prio,
+		rcb__settings.boost_prio);
 }
 
 /* No grace period waits and pressure mode is off (invariant 3). */

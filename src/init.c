@@ -206,8 +206,9 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 	}
 	/* article: init_rcu_boost_late().  An explicit rcb_init() starts
 	 * the booster before anyone sees the library initialised; a lazy
-	 * one leaves it to the first grace period that waits for a
-	 * blocked reader. */
+	 * one just after, if its thread has the permission (see
+	 * rcb__booster_start_lazy()), else the first grace period that
+	 * waits for a blocked reader tries. */
 	if ((err = commit_settings(&s, !lazy)) != 0) {
 		pthread_mutex_unlock(&init_lock);
 		return err;
@@ -217,7 +218,7 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 	rcb_store_release(&rcb__initialized, true);
 	pthread_mutex_unlock(&init_lock);
 	if (lazy)
-		rcb__booster_check_lazy();
+		rcb__booster_start_lazy();
 	return 0;
 }
 

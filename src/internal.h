@@ -405,9 +405,10 @@ void rcb__pressure_kick(void);
 int rcb__booster_start(void);
 /* The same for rcb_init(), before it sets rcb__running (init_lock held). */
 int rcb__booster_start_init(void);
-/* The first, lazy initialisation: says at once, and once, if the
- * boosters it leaves for later could not take real-time priority. */
-void rcb__booster_check_lazy(void);
+/* The first, lazy initialisation: starts the boosters if a thread the
+ * caller creates could take real-time priority, else says at once that
+ * boosting will be off. */
+void rcb__booster_start_lazy(void);
 void rcb__booster_stop(void);
 void rcb__boost_after_fork_child(void);
 /* The calling thread registers / leaves the registry (registry lock

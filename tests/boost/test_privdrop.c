@@ -4,7 +4,9 @@
  * the standard inversion (a SCHED_FIFO 10 reader preempted inside its
  * section by a FIFO 40 hog on CPU 0 for 0.5 s) must end within the usual
  * bound.  "init": rcb_init() before the drop; "early": no rcb_init() at
- * all, the library started from its constructor (RCUBOOST_EARLY=1).
+ * all, the library started from its constructor (RCUBOOST_EARLY=1);
+ * "lazy": no rcb_init() either, but a first RCU call before the drop,
+ * as Knot DNS does (its boosters start at that first use).
  * Backend from the environment (RCUBOOST_BACKEND).  The reader and the
  * hog become real-time before the drop (after it nothing may). */
 #define _GNU_SOURCE
@@ -43,7 +45,12 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static int child(int early)
+enum mode { MODE_INIT, MODE_EARLY, MODE_LAZY };
+static const char *const mode_name[] = {
+	"rcb_init() first", "RCUBOOST_EARLY=1", "a first use first",
+};
+
+static int child(enum mode mode)
 {
 	struct rcb_boost_stats s = { .size = sizeof(s) };
 	struct rlimit rl = { 0, 0 };
@@ -52,10 +59,15 @@ static int child(int early)
 
 	rt_watchdog(30);
 	rt_pin(1);
-	if (early)
+	if (mode == MODE_EARLY) {
 		CHECK(rcb_booster_tids(NULL, 0) >= 1); /* started before main() */
-	else
+	} else if (mode == MODE_LAZY) {
+		CHECK(rcb_booster_tids(NULL, 0) == 0);
+		CHECK(rcb_synchronize() == 0); /* the first use */
+		CHECK(rcb_booster_tids(NULL, 0) >= 1);
+	} else {
 		CHECK(rcb_init(NULL) == 0);
+	}
 	CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
 	while (!atomic_load(&reader_ready))
 		usleep(1000);
@@ -92,7 +104,7 @@ static int child(int early)
 	CHECK(rcb_boost_stats(&s) == 0);
 	printf("%s, %s backend, after setuid(65534): grace period %.1f ms "
 	       "(hog 500 ms), boosts %ld, boost failures %ld\n",
-	       early ? "RCUBOOST_EARLY=1" : "rcb_init() first",
+	       mode_name[mode],
 	       s.backend == RCB_BACKEND_PI ? "pi" : "sched", gp_ms,
 	       (long)s.boost, (long)s.boost_failed);
 	fflush(stdout); /* the child leaves with _exit() */
@@ -104,13 +116,14 @@ static int child(int early)
 
 int main(int argc, char **argv)
 {
-	int status, early;
+	int status, early, lazy;
 	pid_t pid;
 
 	if (argc > 1 && strcmp(argv[1], "early-child") == 0)
-		return child(1);
+		return child(MODE_EARLY);
 	early = argc > 1 && strcmp(argv[1], "early") == 0;
-	CHECK(argc == 1 || early || strcmp(argv[1], "init") == 0);
+	lazy = argc > 1 && strcmp(argv[1], "lazy") == 0;
+	CHECK(argc == 1 || early || lazy || strcmp(argv[1], "init") == 0);
 	rt_require();
 	/* In a child, so that the drop never outlives the test; a new
 	 * program for "early", whose constructor must run in the child (a
@@ -123,7 +136,7 @@ int main(int argc, char **argv)
 			_exit(127);
 		}
 		if (pid == 0)
-			_exit(child(early));
+			_exit(child(lazy ? MODE_LAZY : MODE_INIT));
 		CHECK(waitpid(pid, &status, 0) == pid);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == NO_INVERSION &&
 		    attempt < 3)
