@@ -1,0 +1,242 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Two real liburcu programs, from Debian's own sources and unchanged, built
+# against this tree's liburcu compatibility install (rcuboost-urcu(7)), then
+# their own test suites:
+#
+#   multipath-tools  Makefiles that say -lurcu and #include <urcu.h>; no
+#                    pkg-config for the headers.  Switched by the compiler's
+#                    own search paths (C_INCLUDE_PATH, LIBRARY_PATH).
+#                    Its "make test" (cmocka).
+#   Knot DNS         pkg-config liburcu.  Switched by PKG_CONFIG_PATH.
+#                    Its "make check"; then knotd serves a zone as a daemon
+#                    that changes to nobody:nogroup, once without and once
+#                    with RCUBOOST_EARLY=1, and the booster's capabilities
+#                    are read from /proc: it must keep CAP_SYS_NICE; then
+#                    knotd started as nobody, which must say at once that
+#                    boosting is off (README, "Daemons that drop
+#                    privileges").
+#
+# Not part of "make test": it downloads Debian source packages and their
+# build dependencies and takes about ten minutes.  Needs root (apt-get) and a
+# Debian mirror; on Debian 12 it adds a deb-src entry for the mirror the
+# machine already uses when none is configured.
+#
+# Usage: scripts/realapps.sh [WORKDIR]      (default /tmp/rcuboost-realapps)
+# Exit status: 0 when every check printed "ok", 1 otherwise, 2 when it
+# cannot run here.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-/tmp/rcuboost-realapps}
+jobs=$(nproc 2>/dev/null || echo 2)
+failed=0
+
+say() { printf 'realapps: %s\n' "$*"; }
+result() {	# result NAME ok|FAILED DETAIL
+	printf '%-56s %-6s %s\n' "$1" "$2" "$3" | tee -a "$work/summary"
+	[ "$2" = ok ] || failed=1
+}
+
+if [ "$(id -u)" != 0 ]; then
+	say "needs root: it installs Debian source and build-dependency packages"
+	say "(apt-get source, apt-get build-dep multipath-tools knot, libcmocka-dev)"
+	exit 2
+fi
+for tool in apt-get cmake setpriv; do
+	command -v "$tool" >/dev/null || { say "missing: $tool"; exit 2; }
+done
+
+mkdir -p "$work/src" && : > "$work/summary" || exit 2
+log=$work/log
+: > "$log"
+
+# ---- Debian sources and build dependencies -------------------------------
+if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	. /etc/os-release
+	mirror=$(grep -rhsE '^URIs:|^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/ |
+		 grep -oE 'https?://[^ ]+/debian/?' | head -1)
+	mirror=${mirror:-http://deb.debian.org/debian}
+	say "adding a deb-src entry for $mirror $VERSION_CODENAME" \
+	    "(/etc/apt/sources.list.d/rcuboost-realapps.sources)"
+	cat > /etc/apt/sources.list.d/rcuboost-realapps.sources <<EOF
+Types: deb-src
+URIs: $mirror
+Suites: $VERSION_CODENAME
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+fi
+say "apt-get update, build dependencies (log: $log)"
+if ! { apt-get update &&
+       DEBIAN_FRONTEND=noninteractive apt-get build-dep -y multipath-tools knot &&
+       DEBIAN_FRONTEND=noninteractive apt-get install -y libcmocka-dev dpkg-dev; } >> "$log" 2>&1; then
+	say "apt-get failed; see $log"
+	exit 2
+fi
+
+# ---- this tree, with its liburcu compatibility files ---------------------
+prefix=$work/prefix
+compat=$prefix/lib/rcuboost-urcu-compat
+say "building rcuboost into $prefix"
+if ! { cmake -S "$root" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
+	     -DRCB_BUILD_TESTS=OFF -DRCB_BUILD_TOOLS=OFF \
+	     -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib &&
+       cmake --build "$work/build" -j "$jobs" &&
+       cmake --install "$work/build" &&
+       cmake --install "$work/build" --component urcu-compat; } >> "$log" 2>&1; then
+	say "rcuboost did not build; see $log"
+	exit 2
+fi
+
+# Links librcuboost and no liburcu library.
+links_rcuboost() {
+	ldd "$1" 2>/dev/null | grep -q 'librcuboost\.so' &&
+	! ldd "$1" 2>/dev/null | grep -qE 'liburcu(-[a-z]+)?\.so'
+}
+
+fetch() {	# fetch PACKAGE: its source tree's path on stdout
+	(cd "$work/src" && rm -rf "$1"-[0-9]* "$1"_* &&
+	 apt-get source "$1" >> "$log" 2>&1) || return 1
+	ls -d "$work/src/$1"-[0-9]*/ | head -1
+}
+
+# ---- multipath-tools -------------------------------------------------------
+say "multipath-tools: fetch, build, make test"
+if mpt=$(fetch multipath-tools) && [ -n "$mpt" ]; then
+	mlog=$work/multipath-tools.log
+	(cd "$mpt" &&
+	 export C_INCLUDE_PATH=$compat/include:$prefix/include \
+		LIBRARY_PATH=$compat/lib:$prefix/lib \
+		LDFLAGS=-Wl,-rpath,$prefix/lib &&
+	 make -j "$jobs" && make -j "$jobs" test) > "$mlog" 2>&1
+	rc=$?
+	passed=$(cat "$mpt"/tests/*.out 2>/dev/null | grep -c '^\[  PASSED  \]')
+	failures=$(cat "$mpt"/tests/*.out 2>/dev/null | grep -c '^\[  FAILED  \]')
+	if [ $rc = 0 ] && [ "$failures" = 0 ] && [ "$passed" -gt 0 ]; then
+		result "multipath-tools $(basename "$mpt"): make test" ok "$passed cmocka groups passed"
+	else
+		result "multipath-tools $(basename "$mpt"): make test" FAILED "exit $rc, $failures groups failed; $mlog"
+	fi
+	if links_rcuboost "$mpt/multipathd/multipathd"; then
+		result "multipathd links librcuboost, no liburcu" ok ""
+	else
+		result "multipathd links librcuboost, no liburcu" FAILED "$(ldd "$mpt/multipathd/multipathd" 2>&1 | grep -iE 'rcu|not found')"
+	fi
+else
+	result "multipath-tools: apt-get source" FAILED "see $log"
+fi
+
+# ---- Knot DNS ----------------------------------------------------------------
+say "knot: fetch, configure, build, make check (the longest step)"
+if knot=$(fetch knot) && [ -n "$knot" ]; then
+	klog=$work/knot.log
+	(cd "$knot" &&
+	 PKG_CONFIG_PATH=$compat/pkgconfig ./configure --disable-documentation \
+		LDFLAGS=-Wl,-rpath,$prefix/lib &&
+	 make -j "$jobs" && make -j "$jobs" check) > "$klog" 2>&1
+	rc=$?
+	summary=$(grep -E '^Files=[0-9]+, +Tests=[0-9]+' "$klog" | tail -1 | cut -d, -f1-2)
+	if [ $rc = 0 ] && grep -q '^All tests successful' "$klog"; then
+		result "knot $(basename "$knot"): make check" ok "$summary"
+	else
+		result "knot $(basename "$knot"): make check" FAILED "exit $rc; $klog"
+	fi
+	kbin=$knot/src/.libs
+	if links_rcuboost "$kbin/knotd"; then
+		result "knotd links librcuboost, no liburcu" ok ""
+	else
+		result "knotd links librcuboost, no liburcu" FAILED "$(ldd "$kbin/knotd" 2>&1 | grep -iE 'rcu|not found')"
+	fi
+
+	# knotd as a daemon that drops to nobody.  Its libraries are in the
+	# build tree (libtool's .libs).
+	run=$work/knotd
+	rm -rf "$run" && mkdir -p "$run" && chmod 777 "$run"
+	cat > "$run/example.zone" <<'EOF'
+$ORIGIN example.
+$TTL 3600
+@   SOA ns.example. admin.example. 1 3600 900 604800 86400
+@   NS  ns
+ns  A   192.0.2.1
+www A   192.0.2.2
+EOF
+	cat > "$run/knot.conf" <<EOF
+server:
+    rundir: $run
+    user: nobody:nogroup
+    listen: 127.0.0.1@53535
+database:
+    storage: $run/db
+zone:
+  - domain: example
+    file: $run/example.zone
+log:
+  - target: stderr
+    any: info
+EOF
+	chmod 644 "$run/example.zone" "$run/knot.conf"
+	klibs=$prefix/lib
+	for d in "$knot"/src/*/.libs "$kbin"; do klibs=$klibs:$d; done
+	# root: knotd started as root changes to nobody itself; early: the
+	# same with RCUBOOST_EARLY=1; nobody: started as nobody (as with
+	# systemd's User=), so nothing it starts may take real-time priority.
+	for how in root early nobody; do
+		early=0 launch=
+		case $how in
+		root)	name="knotd, root then nobody" ;;
+		early)	name="knotd, root then nobody, RCUBOOST_EARLY=1"; early=1 ;;
+		nobody)	name="knotd started as nobody"
+			launch="setpriv --reuid=65534 --regid=65534 --clear-groups" ;;
+		esac
+		klog_run=$run/knotd-$how.log
+		rm -rf "$run/db"
+		LD_LIBRARY_PATH=$klibs RCUBOOST_EARLY=$early \
+			timeout 30 $launch "$kbin/knotd" -c "$run/knot.conf" > "$klog_run" 2>&1 &
+		kpid=$!
+		answer=
+		for _ in $(seq 50); do
+			answer=$(LD_LIBRARY_PATH=$klibs "$kbin/kdig" @127.0.0.1 -p 53535 \
+				 +short +time=1 +retry=0 www.example A 2>/dev/null)
+			[ "$answer" = 192.0.2.2 ] && break
+			sleep 0.2
+		done
+		# The booster's effective capabilities: CAP_SYS_NICE is bit 23.
+		dpid=$(pgrep -P "$kpid" -x knotd || echo "$kpid")
+		booster=$(grep -l '^rcuboost-boost$' /proc/"$dpid"/task/*/comm 2>/dev/null | head -1)
+		capeff=none
+		[ -n "$booster" ] && capeff=$(awk '/^CapEff/ {print $2}' "$(dirname "$booster")/status")
+		uid=$(awk '/^Uid/ {print $2}' /proc/"$dpid"/status 2>/dev/null)
+		kill "$kpid" 2>/dev/null
+		wait "$kpid" 2>/dev/null
+		nice=no
+		[ "$capeff" != none ] && (( (16#$capeff >> 23) & 1 )) && nice=yes
+		said=no
+		grep -q '^rcuboost: priority boosting will be off' "$klog_run" && said=yes
+		detail="uid $uid, answer '${answer}', booster CapEff $capeff, said boosting is off: $said"
+		if [ "$answer" != 192.0.2.2 ] || [ "$uid" != 65534 ]; then
+			result "$name: serves as uid 65534" FAILED "$detail; $klog_run"
+		elif [ $how = nobody ]; then
+			# No permission at the first RCU call: said at once.
+			if [ $nice = no ] && [ $said = yes ]; then
+				result "$name: says boosting is off" ok "$detail"
+			else
+				result "$name: says boosting is off" FAILED "$detail; $klog_run"
+			fi
+		elif [ $nice = yes ] && [ $said = no ]; then
+			# Knot makes its first RCU call as root, before it
+			# changes user: the boosters start at that first use
+			# (or before main()) and keep CAP_SYS_NICE.
+			result "$name: booster keeps CAP_SYS_NICE" ok "$detail"
+		else
+			result "$name: booster keeps CAP_SYS_NICE" FAILED "$detail; $klog_run"
+		fi
+	done
+else
+	result "knot: apt-get source" FAILED "see $log"
+fi
+
+echo
+say "summary (also in $work/summary):"
+cat "$work/summary"
+exit $failed
