@@ -67,6 +67,15 @@
 #include <urcu/arch.h>
 #include <urcu/uatomic.h>
 #include <urcu/wfcqueue.h>
+#ifdef _LGPL_SOURCE
+/* liburcu's inline read side brings these in with <urcu.h>, and programs
+ * use them without including them (lttng-tools 2.13 takes struct
+ * cds_list_head from there).  tests/build/urcu_visible.sh compares. */
+#include <urcu/debug.h>
+#include <urcu/futex.h>
+#include <urcu/list.h>
+#include <urcu/tls-compat.h>
+#endif
 #endif
 
 /* URCU_API_MAP: the plain names are mapped (as liburcu's <urcu.h> has
