@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# Two real liburcu programs, from Debian's own sources and unchanged, built
+# Three real liburcu programs, from Debian's own sources and unchanged, built
 # against this tree's liburcu compatibility install (rcuboost-urcu(7)), then
 # their own test suites:
 #
@@ -17,9 +17,12 @@
 #                    knotd started as nobody, which must say at once that
 #                    boosting is off (README, "Daemons that drop
 #                    privileges").
+#   LTTng-tools      pkg-config liburcu, liburcu-bp, liburcu-cds, and
+#                    _LGPL_SOURCE.  Its unit tests (make -C tests/unit
+#                    check), then a user-space tracing session.
 #
 # Not part of "make test": it downloads Debian source packages and their
-# build dependencies and takes about ten minutes.  Needs root (apt-get) and a
+# build dependencies and takes about fifteen minutes.  Needs root (apt-get) and a
 # Debian mirror; on Debian 12 it adds a deb-src entry for the mirror the
 # machine already uses when none is configured.
 #
@@ -40,7 +43,7 @@ result() {	# result NAME ok|FAILED DETAIL
 
 if [ "$(id -u)" != 0 ]; then
 	say "needs root: it installs Debian source and build-dependency packages"
-	say "(apt-get source, apt-get build-dep multipath-tools knot, libcmocka-dev)"
+	say "(apt-get source, apt-get build-dep multipath-tools knot lttng-tools, libcmocka-dev)"
 	exit 2
 fi
 for tool in apt-get cmake setpriv; do
@@ -69,7 +72,7 @@ EOF
 fi
 say "apt-get update, build dependencies (log: $log)"
 if ! { apt-get update &&
-       DEBIAN_FRONTEND=noninteractive apt-get build-dep -y multipath-tools knot &&
+       DEBIAN_FRONTEND=noninteractive apt-get build-dep -y multipath-tools knot lttng-tools &&
        DEBIAN_FRONTEND=noninteractive apt-get install -y libcmocka-dev dpkg-dev; } >> "$log" 2>&1; then
 	say "apt-get failed; see $log"
 	exit 2
@@ -89,16 +92,19 @@ if ! { cmake -S "$root" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
 	exit 2
 fi
 
-# Links librcuboost and no liburcu library.
+# Links librcuboost and not liburcu's urcu-memb flavor (liburcu.so,
+# liburcu-memb.so); liburcu-cds, liburcu-common and other flavors stay
+# Debian's.
 links_rcuboost() {
 	ldd "$1" 2>/dev/null | grep -q 'librcuboost\.so' &&
-	! ldd "$1" 2>/dev/null | grep -qE 'liburcu(-[a-z]+)?\.so'
+	! ldd "$1" 2>/dev/null | grep -qE 'liburcu(-memb)?\.so'
 }
 
-fetch() {	# fetch PACKAGE: its source tree's path on stdout
-	(cd "$work/src" && rm -rf "$1"-[0-9]* "$1"_* &&
+fetch() {	# fetch PACKAGE [SOURCE]: its source tree's path on stdout
+	src=${2:-$1}
+	(cd "$work/src" && rm -rf "$src"-[0-9]* "$src"_* &&
 	 apt-get source "$1" >> "$log" 2>&1) || return 1
-	ls -d "$work/src/$1"-[0-9]*/ | head -1
+	ls -d "$work/src/$src"-[0-9]*/ | head -1
 }
 
 # ---- multipath-tools -------------------------------------------------------
@@ -119,9 +125,9 @@ if mpt=$(fetch multipath-tools) && [ -n "$mpt" ]; then
 		result "multipath-tools $(basename "$mpt"): make test" FAILED "exit $rc, $failures groups failed; $mlog"
 	fi
 	if links_rcuboost "$mpt/multipathd/multipathd"; then
-		result "multipathd links librcuboost, no liburcu" ok ""
+		result "multipathd links librcuboost, not urcu-memb" ok ""
 	else
-		result "multipathd links librcuboost, no liburcu" FAILED "$(ldd "$mpt/multipathd/multipathd" 2>&1 | grep -iE 'rcu|not found')"
+		result "multipathd links librcuboost, not urcu-memb" FAILED "$(ldd "$mpt/multipathd/multipathd" 2>&1 | grep -iE 'rcu|not found')"
 	fi
 else
 	result "multipath-tools: apt-get source" FAILED "see $log"
@@ -144,9 +150,9 @@ if knot=$(fetch knot) && [ -n "$knot" ]; then
 	fi
 	kbin=$knot/src/.libs
 	if links_rcuboost "$kbin/knotd"; then
-		result "knotd links librcuboost, no liburcu" ok ""
+		result "knotd links librcuboost, not urcu-memb" ok ""
 	else
-		result "knotd links librcuboost, no liburcu" FAILED "$(ldd "$kbin/knotd" 2>&1 | grep -iE 'rcu|not found')"
+		result "knotd links librcuboost, not urcu-memb" FAILED "$(ldd "$kbin/knotd" 2>&1 | grep -iE 'rcu|not found')"
 	fi
 
 	# knotd as a daemon that drops to nobody.  Its libraries are in the
@@ -234,6 +240,57 @@ EOF
 	done
 else
 	result "knot: apt-get source" FAILED "see $log"
+fi
+
+# ---- LTTng-tools ---------------------------------------------------------
+# The largest liburcu user of the three: urcu-memb (switched) beside
+# urcu-bp and liburcu-cds (Debian's, running over rcuboost's rcu_flavor),
+# with _LGPL_SOURCE; its unit tests, then a tracing session.
+say "lttng-tools: fetch, configure, build, unit tests, a session"
+if lttng=$(fetch lttng-tools ltt-control) && [ -n "$lttng" ]; then
+	llog=$work/lttng-tools.log
+	(cd "$lttng" &&
+	 PKG_CONFIG_PATH=$compat/pkgconfig ./configure --disable-man-pages \
+		LDFLAGS=-Wl,-rpath,$prefix/lib &&
+	 make -j "$jobs" && make -C tests/unit check) > "$llog" 2>&1
+	rc=$?
+	total=$(sed -n 's/^# TOTAL: *//p' "$llog" | tail -1)
+	pass=$(sed -n 's/^# PASS: *//p' "$llog" | tail -1)
+	if [ $rc = 0 ] && [ -n "$total" ] && [ "$total" = "$pass" ]; then
+		result "lttng-tools $(basename "$lttng"): unit tests" ok "$pass of $total passed"
+	else
+		result "lttng-tools $(basename "$lttng"): unit tests" FAILED "exit $rc, ${pass:-?} of ${total:-?} passed; $llog"
+	fi
+	sessiond=$lttng/src/bin/lttng-sessiond/.libs/lttng-sessiond
+	[ -x "$sessiond" ] || sessiond=$lttng/src/bin/lttng-sessiond/lttng-sessiond
+	if links_rcuboost "$sessiond"; then
+		result "lttng-sessiond links librcuboost, not urcu-memb" ok ""
+	else
+		result "lttng-sessiond links librcuboost, not urcu-memb" FAILED "$(ldd "$sessiond" 2>&1 | grep -iE 'rcu|not found')"
+	fi
+	# A session: create, enable every user-space event, start, stop,
+	# destroy (through the libtool wrappers of the build tree).
+	slog=$work/lttng-session.log
+	(cd "$lttng" &&
+	 export LTTNG_HOME=$work/lttng-home \
+		LTTNG_SESSION_CONFIG_XSD_PATH=$lttng/src/common/config \
+		LTTNG_SESSIOND_PATH=$lttng/src/bin/lttng-sessiond/lttng-sessiond &&
+	 rm -rf "$LTTNG_HOME" "$work/lttng-trace" && mkdir -p "$LTTNG_HOME" &&
+	 timeout 30 src/bin/lttng-sessiond/lttng-sessiond --daemonize --no-kernel \
+		--consumerd64-path="$lttng/src/bin/lttng-consumerd/lttng-consumerd" &&
+	 l=src/bin/lttng/lttng &&
+	 timeout 30 $l create s1 --output="$work/lttng-trace" &&
+	 timeout 30 $l enable-event -u -a && timeout 30 $l start && sleep 1 &&
+	 timeout 30 $l stop && timeout 30 $l destroy) > "$slog" 2>&1
+	rc=$?
+	pkill -f "$lttng/src/bin/lttng-sessiond" 2>/dev/null
+	if [ $rc = 0 ]; then
+		result "lttng-sessiond: a user-space tracing session" ok "create, enable-event, start, stop, destroy"
+	else
+		result "lttng-sessiond: a user-space tracing session" FAILED "exit $rc; $slog"
+	fi
+else
+	result "lttng-tools: apt-get source" FAILED "see $log"
 fi
 
 echo
