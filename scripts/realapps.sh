@@ -104,7 +104,8 @@ fetch() {	# fetch PACKAGE [SOURCE]: its source tree's path on stdout
 	src=${2:-$1}
 	(cd "$work/src" && rm -rf "$src"-[0-9]* "$src"_* &&
 	 apt-get source "$1" >> "$log" 2>&1) || return 1
-	ls -d "$work/src/$src"-[0-9]*/ | head -1
+	dir=$(ls -d "$work/src/$src"-[0-9]*/ | head -1)
+	echo "${dir%/}"
 }
 
 # ---- multipath-tools -------------------------------------------------------
@@ -283,7 +284,8 @@ if lttng=$(fetch lttng-tools ltt-control) && [ -n "$lttng" ]; then
 	 timeout 30 $l enable-event -u -a && timeout 30 $l start && sleep 1 &&
 	 timeout 30 $l stop && timeout 30 $l destroy) > "$slog" 2>&1
 	rc=$?
-	pkill -f "$lttng/src/bin/lttng-sessiond" 2>/dev/null
+	# The daemon and its run-as helper.
+	pkill -f "$lttng/src/bin/lttng-sessiond/.libs/lttng-sessiond" 2>/dev/null
 	if [ $rc = 0 ]; then
 		result "lttng-sessiond: a user-space tracing session" ok "create, enable-event, start, stop, destroy"
 	else
