@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# Three real liburcu programs, from Debian's own sources and unchanged, built
+# Four real liburcu programs, from Debian's own sources and unchanged, built
 # against this tree's liburcu compatibility install (rcuboost-urcu(7)), then
 # their own test suites:
 #
@@ -17,6 +17,9 @@
 #                    knotd started as nobody, which must say at once that
 #                    boosting is off (README, "Daemons that drop
 #                    privileges").
+#   xfsprogs         autoconf that looks for <urcu.h> and -lurcu; switched
+#                    like multipath-tools.  mkfs.xfs and xfs_repair on a
+#                    file (it has no test suite of its own).
 #   LTTng-tools      pkg-config liburcu, liburcu-bp, liburcu-cds, and
 #                    _LGPL_SOURCE.  Its unit tests (make -C tests/unit
 #                    check), then a user-space tracing session.
@@ -43,7 +46,7 @@ result() {	# result NAME ok|FAILED DETAIL
 
 if [ "$(id -u)" != 0 ]; then
 	say "needs root: it installs Debian source and build-dependency packages"
-	say "(apt-get source, apt-get build-dep multipath-tools knot lttng-tools, libcmocka-dev)"
+	say "(apt-get source, apt-get build-dep multipath-tools knot xfsprogs lttng-tools, libcmocka-dev)"
 	exit 2
 fi
 for tool in apt-get cmake setpriv; do
@@ -72,7 +75,7 @@ EOF
 fi
 say "apt-get update, build dependencies (log: $log)"
 if ! { apt-get update &&
-       DEBIAN_FRONTEND=noninteractive apt-get build-dep -y multipath-tools knot lttng-tools &&
+       DEBIAN_FRONTEND=noninteractive apt-get build-dep -y multipath-tools knot xfsprogs lttng-tools &&
        DEBIAN_FRONTEND=noninteractive apt-get install -y libcmocka-dev dpkg-dev; } >> "$log" 2>&1; then
 	say "apt-get failed; see $log"
 	exit 2
@@ -241,6 +244,40 @@ EOF
 	done
 else
 	result "knot: apt-get source" FAILED "see $log"
+fi
+
+# ---- xfsprogs ------------------------------------------------------------
+# autoconf that looks for <urcu.h> and -lurcu (no pkg-config): switched
+# like multipath-tools.  No test suite of its own (xfstests is separate):
+# mkfs.xfs on a 2 GiB file, then xfs_repair, which registers its worker
+# threads with RCU, in check-only mode and in repair mode.
+say "xfsprogs: fetch, build, mkfs.xfs and xfs_repair on a file"
+if xfs=$(fetch xfsprogs) && [ -n "$xfs" ]; then
+	xlog=$work/xfsprogs.log
+	img=$work/xfs.img
+	(cd "$xfs" &&
+	 export C_INCLUDE_PATH=$compat/include:$prefix/include \
+		LIBRARY_PATH=$compat/lib:$prefix/lib \
+		LDFLAGS=-Wl,-rpath,$prefix/lib &&
+	 ./configure && make -j "$jobs" &&
+	 rm -f "$img" && truncate -s 2G "$img" &&
+	 ./mkfs/mkfs.xfs -f "$img" &&
+	 ./repair/xfs_repair -n "$img" &&
+	 ./repair/xfs_repair -o ag_stride=2 "$img") > "$xlog" 2>&1
+	rc=$?
+	rm -f "$img"
+	if [ $rc = 0 ]; then
+		result "xfsprogs $(basename "$xfs"): mkfs.xfs, xfs_repair -n, xfs_repair" ok ""
+	else
+		result "xfsprogs $(basename "$xfs"): mkfs.xfs, xfs_repair -n, xfs_repair" FAILED "exit $rc; $xlog"
+	fi
+	if links_rcuboost "$xfs/repair/xfs_repair"; then
+		result "xfs_repair links librcuboost, not urcu-memb" ok ""
+	else
+		result "xfs_repair links librcuboost, not urcu-memb" FAILED "$(ldd "$xfs/repair/xfs_repair" 2>&1 | grep -iE 'rcu|not found')"
+	fi
+else
+	result "xfsprogs: apt-get source" FAILED "see $log"
 fi
 
 # ---- LTTng-tools ---------------------------------------------------------
