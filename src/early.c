@@ -29,8 +29,16 @@ __attribute__((constructor)) static void rcb_early_start(void)
 	const char *v = getenv("RCUBOOST_EARLY");
 	int err;
 
-	if (!v || strcmp(v, "1") != 0)
+	if (!v || strcmp(v, "0") == 0)
 		return;
+	if (strcmp(v, "1") != 0) {
+		/* As settings.c names a bad variable; a constructor cannot
+		 * fail the program, so it starts nothing early. */
+		fprintf(stderr,
+			"rcuboost: environment variable RCUBOOST_EARLY=\"%s\" is invalid: "
+			"expected 0 or 1; the library starts at its first use\n", v);
+		return;
+	}
 	/* The settings come from the environment, as a lazy start's
 	 * would; a later rcb_init() with other settings gets -EBUSY. */
 	if ((err = rcb_init(NULL)) != 0)

@@ -8,7 +8,7 @@
 #include "rcuboost.h"
 #include "tests/unit/harness.h"
 
-#define MAX_CASES 496
+#define MAX_CASES 512
 
 struct var {
 	const char *name;
@@ -270,6 +270,19 @@ static const char *const cfg_bad_names[] = {
 	"expedited=2", "inherit=-2", "inherit_ceiling=100", "machine8+inherit",
 };
 
+/* RCUBOOST_EARLY is read by the shared library's constructor, before
+ * main(): a bad value is named there, and nothing starts early. */
+static void t_early(const struct rcbt_case *c)
+{
+	(void)c;
+	CHECK(rcb_booster_tids(NULL, 0) == 0);
+	CHECK(rcb_callback_tids(NULL, 0) == 0);
+}
+
+static const char *const early_bad[] = {
+	"garbage", "", "2", "01", " 1", "1 ", "yes", "-1", NULL,
+};
+
 static struct rcbt_case *add(const char *name, void (*fn)(const struct rcbt_case *))
 {
 	struct rcbt_case *c;
@@ -345,6 +358,15 @@ static void build_cases(void)
 		set_env(c, v, vars[v].name, "garbage");
 		c->num = v;
 	}
+	for (int i = 0; early_bad[i]; i++) {
+		snprintf(name, sizeof(name), "early/bad/\"%s\"", early_bad[i]);
+		c = add(name, t_early);
+		set_env(c, NVARS, "RCUBOOST_EARLY", early_bad[i]);
+		c->want[0] = "rcuboost: |RCUBOOST_EARLY|is invalid: expected 0 or 1";
+	}
+	c = add("early/0", t_early);
+	set_env(c, NVARS, "RCUBOOST_EARLY", "0");
+	c->reject[0] = "RCUBOOST_EARLY";
 	for (int i = 0; i < (int)(sizeof(cfg_bad_names) / sizeof(cfg_bad_names[0])); i++) {
 		snprintf(name, sizeof(name), "config/%s", cfg_bad_names[i]);
 		c = add(name, t_cfg_bad);
