@@ -95,12 +95,25 @@ if ! { cmake -S "$root" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
 	exit 2
 fi
 
-# Links librcuboost and not liburcu's urcu-memb flavor (liburcu.so,
-# liburcu-memb.so); liburcu-cds, liburcu-common and other flavors stay
-# Debian's.
-links_rcuboost() {
-	ldd "$1" 2>/dev/null | grep -q 'librcuboost\.so' &&
-	! ldd "$1" 2>/dev/null | grep -qE 'liburcu(-memb)?\.so'
+# check_links NAME BINARY: it links librcuboost and not liburcu's
+# urcu-memb flavor (liburcu.so, liburcu-memb.so); liburcu-cds,
+# liburcu-common and other flavors stay Debian's.
+check_links() {
+	libs=$(ldd "$2" 2>&1)
+	if echo "$libs" | grep -q 'librcuboost\.so' &&
+	   ! echo "$libs" | grep -qE 'liburcu(-memb)?\.so'; then
+		result "$1 links librcuboost, not urcu-memb" ok ""
+	else
+		result "$1 links librcuboost, not urcu-memb" FAILED "$(echo "$libs" | grep -iE 'rcu|not found')"
+	fi
+}
+
+# The compiler's own search paths, for builds that take no header flags
+# from pkg-config (rcuboost-urcu(7)).  In a subshell.
+use_search_paths() {
+	export C_INCLUDE_PATH=$compat/include:$prefix/include \
+	       LIBRARY_PATH=$compat/lib:$prefix/lib \
+	       LDFLAGS=-Wl,-rpath,$prefix/lib
 }
 
 fetch() {	# fetch PACKAGE [SOURCE]: its source tree's path on stdout
@@ -116,9 +129,7 @@ say "multipath-tools: fetch, build, make test"
 if mpt=$(fetch multipath-tools) && [ -n "$mpt" ]; then
 	mlog=$work/multipath-tools.log
 	(cd "$mpt" &&
-	 export C_INCLUDE_PATH=$compat/include:$prefix/include \
-		LIBRARY_PATH=$compat/lib:$prefix/lib \
-		LDFLAGS=-Wl,-rpath,$prefix/lib &&
+	 use_search_paths &&
 	 make -j "$jobs" && make -j "$jobs" test) > "$mlog" 2>&1
 	rc=$?
 	passed=$(cat "$mpt"/tests/*.out 2>/dev/null | grep -c '^\[  PASSED  \]')
@@ -128,11 +139,7 @@ if mpt=$(fetch multipath-tools) && [ -n "$mpt" ]; then
 	else
 		result "multipath-tools $(basename "$mpt"): make test" FAILED "exit $rc, $failures groups failed; $mlog"
 	fi
-	if links_rcuboost "$mpt/multipathd/multipathd"; then
-		result "multipathd links librcuboost, not urcu-memb" ok ""
-	else
-		result "multipathd links librcuboost, not urcu-memb" FAILED "$(ldd "$mpt/multipathd/multipathd" 2>&1 | grep -iE 'rcu|not found')"
-	fi
+	check_links multipathd "$mpt/multipathd/multipathd"
 else
 	result "multipath-tools: apt-get source" FAILED "see $log"
 fi
@@ -153,11 +160,7 @@ if knot=$(fetch knot) && [ -n "$knot" ]; then
 		result "knot $(basename "$knot"): make check" FAILED "exit $rc; $klog"
 	fi
 	kbin=$knot/src/.libs
-	if links_rcuboost "$kbin/knotd"; then
-		result "knotd links librcuboost, not urcu-memb" ok ""
-	else
-		result "knotd links librcuboost, not urcu-memb" FAILED "$(ldd "$kbin/knotd" 2>&1 | grep -iE 'rcu|not found')"
-	fi
+	check_links knotd "$kbin/knotd"
 
 	# knotd as a daemon that drops to nobody.  Its libraries are in the
 	# build tree (libtool's .libs).
@@ -256,9 +259,7 @@ if xfs=$(fetch xfsprogs) && [ -n "$xfs" ]; then
 	xlog=$work/xfsprogs.log
 	img=$work/xfs.img
 	(cd "$xfs" &&
-	 export C_INCLUDE_PATH=$compat/include:$prefix/include \
-		LIBRARY_PATH=$compat/lib:$prefix/lib \
-		LDFLAGS=-Wl,-rpath,$prefix/lib &&
+	 use_search_paths &&
 	 ./configure && make -j "$jobs" &&
 	 rm -f "$img" && truncate -s 2G "$img" &&
 	 ./mkfs/mkfs.xfs -f "$img" &&
@@ -271,11 +272,7 @@ if xfs=$(fetch xfsprogs) && [ -n "$xfs" ]; then
 	else
 		result "xfsprogs $(basename "$xfs"): mkfs.xfs, xfs_repair -n, xfs_repair" FAILED "exit $rc; $xlog"
 	fi
-	if links_rcuboost "$xfs/repair/xfs_repair"; then
-		result "xfs_repair links librcuboost, not urcu-memb" ok ""
-	else
-		result "xfs_repair links librcuboost, not urcu-memb" FAILED "$(ldd "$xfs/repair/xfs_repair" 2>&1 | grep -iE 'rcu|not found')"
-	fi
+	check_links xfs_repair "$xfs/repair/xfs_repair"
 else
 	result "xfsprogs: apt-get source" FAILED "see $log"
 fi
@@ -301,11 +298,7 @@ if lttng=$(fetch lttng-tools ltt-control) && [ -n "$lttng" ]; then
 	fi
 	sessiond=$lttng/src/bin/lttng-sessiond/.libs/lttng-sessiond
 	[ -x "$sessiond" ] || sessiond=$lttng/src/bin/lttng-sessiond/lttng-sessiond
-	if links_rcuboost "$sessiond"; then
-		result "lttng-sessiond links librcuboost, not urcu-memb" ok ""
-	else
-		result "lttng-sessiond links librcuboost, not urcu-memb" FAILED "$(ldd "$sessiond" 2>&1 | grep -iE 'rcu|not found')"
-	fi
+	check_links lttng-sessiond "$sessiond"
 	# A session: create, enable every user-space event, start, stop,
 	# destroy (through the libtool wrappers of the build tree).
 	slog=$work/lttng-session.log
