@@ -13,8 +13,9 @@
 #                    Its "make check"; then knotd serves a zone as a daemon
 #                    that changes to nobody:nogroup, once without and once
 #                    with RCUBOOST_EARLY=1, and the booster's capabilities
-#                    are read from /proc: it must keep CAP_SYS_NICE; then
-#                    knotd started as nobody, which must say at once that
+#                    are read from /proc: it must keep CAP_SYS_NICE; the
+#                    same as a forking daemon (knotd -d), whose child
+#                    drops them; then knotd started as nobody, which must say at once that
 #                    boosting is off (README, "Daemons that drop
 #                    privileges").
 #   xfsprogs         autoconf that looks for <urcu.h> and -lurcu; switched
@@ -193,19 +194,26 @@ EOF
 	for d in "$knot"/src/*/.libs "$kbin"; do klibs=$klibs:$d; done
 	# root: knotd started as root changes to nobody itself; early: the
 	# same with RCUBOOST_EARLY=1; nobody: started as nobody (as with
-	# systemd's User=), so nothing it starts may take real-time priority.
-	for how in root early nobody; do
-		early=0 launch=
+	# systemd's User=), so nothing it starts may take real-time priority;
+	# daemon, daemon-early: "knotd -d", which forks away from the
+	# terminal first (the child, with no thread of its parent's, drops
+	# its privileges), without and with RCUBOOST_EARLY=1.
+	for how in root early nobody daemon daemon-early; do
+		early=0 launch= daemon=
 		case $how in
 		root)	name="knotd, root then nobody" ;;
 		early)	name="knotd, root then nobody, RCUBOOST_EARLY=1"; early=1 ;;
 		nobody)	name="knotd started as nobody"
 			launch="setpriv --reuid=65534 --regid=65534 --clear-groups" ;;
+		daemon)	name="knotd -d, root then nobody"; daemon=-d ;;
+		daemon-early)
+			name="knotd -d, root then nobody, RCUBOOST_EARLY=1"
+			daemon=-d early=1 ;;
 		esac
 		klog_run=$run/knotd-$how.log
-		rm -rf "$run/db"
+		rm -rf "$run/db" "$run/knot.pid"
 		LD_LIBRARY_PATH=$klibs RCUBOOST_EARLY=$early \
-			timeout 30 $launch "$kbin/knotd" -c "$run/knot.conf" > "$klog_run" 2>&1 &
+			timeout 30 $launch "$kbin/knotd" $daemon -c "$run/knot.conf" > "$klog_run" 2>&1 &
 		kpid=$!
 		answer=
 		for _ in $(seq 50); do
@@ -215,7 +223,13 @@ EOF
 			sleep 0.2
 		done
 		# The booster's effective capabilities: CAP_SYS_NICE is bit 23.
-		dpid=$(pgrep -P "$kpid" -x knotd || echo "$kpid")
+		# "knotd -d" leaves its daemon to init, with stdio closed.
+		if [ -n "$daemon" ]; then
+			dpid=$(pgrep -n -f "knotd -d -c $run/knot.conf")
+			kpid=$dpid
+		else
+			dpid=$(pgrep -P "$kpid" -x knotd || echo "$kpid")
+		fi
 		booster=$(grep -l '^rcuboost-boost$' /proc/"$dpid"/task/*/comm 2>/dev/null | head -1)
 		capeff=none
 		[ -n "$booster" ] && capeff=$(awk '/^CapEff/ {print $2}' "$(dirname "$booster")/status")

@@ -87,6 +87,10 @@ void rcb__boost_after_fork_child(void)
 {
 }
 
+void rcb__booster_restart_after_fork(void)
+{
+}
+
 void rcb__boost_thread_start(struct rcb__thread *self)
 {
 	(void)self;

@@ -10,6 +10,8 @@
  * (libthread.c).  Opt-in: a library that starts threads before main()
  * surprises programs that fork() without exec() early, or that set
  * their CPU affinity or scheduling in main() for threads to inherit.
+ * For the same daemons, the child of a fork() starts its boosters at
+ * once, too (booster.c: rcb__booster_restart_after_fork()).
  *
  * This file is the last of the library's sources (CMakeLists.txt): a
  * shared object runs its constructors in link order, so the locks that
@@ -41,6 +43,7 @@ __attribute__((constructor)) static void rcb_early_start(void)
 	}
 	/* The settings come from the environment, as a lazy start's
 	 * would; a later rcb_init() with other settings gets -EBUSY. */
+	rcb__early_start = true;
 	if ((err = rcb_init(NULL)) != 0)
 		fprintf(stderr, "rcuboost: RCUBOOST_EARLY=1: rcb_init: %s\n",
 			strerror(-err));

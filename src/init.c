@@ -30,6 +30,9 @@
 struct rcb__settings rcb__settings;
 _Atomic bool rcb__initialized;
 _Atomic bool rcb__running;
+/* Here, not in early.c: a static library must not pull in early.c's
+ * constructor through a reference to it. */
+bool rcb__early_start;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -105,6 +108,8 @@ static void fork_child(void)
 	rcb__stall_after_fork_child();
 	pthread_mutex_init(&init_lock, NULL);
 	rcb__urcu_atfork_child();
+	/* Last: its threads find the child's state complete. */
+	rcb__booster_restart_after_fork();
 }
 
 /* pthread_atfork() handlers are registered once: a failed first

@@ -411,6 +411,12 @@ int rcb__booster_start_init(void);
 void rcb__booster_start_lazy(void);
 void rcb__booster_stop(void);
 void rcb__boost_after_fork_child(void);
+/* Last in the fork() child handler: with RCUBOOST_EARLY=1, the child
+ * of a parent whose boosters ran starts its own, if its thread may
+ * boost. */
+void rcb__booster_restart_after_fork(void);
+/* RCUBOOST_EARLY=1 started the library (early.c). */
+extern bool rcb__early_start;
 /* The calling thread registers / leaves the registry (registry lock
  * held): the 8-state machine's IDLE <-> EXIT_OK steps. */
 void rcb__boost_thread_start(struct rcb__thread *self);

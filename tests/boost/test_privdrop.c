@@ -6,11 +6,18 @@
  * bound.  "init": rcb_init() before the drop; "early": no rcb_init() at
  * all, the library started from its constructor (RCUBOOST_EARLY=1);
  * "lazy": no rcb_init() either, but a first RCU call before the drop,
- * as Knot DNS does (its boosters start at that first use).
+ * as Knot DNS does (its boosters start at that first use).  With
+ * "-fork" ("init-fork", "early-fork"), the process forks after it
+ * initialised and the child drops and suffers the inversion, as a
+ * daemon that forks away from its terminal first ("knotd -d"): the
+ * child has no thread of its parent's, so with the early start it must
+ * have started its own boosters at the fork, before the drop ("init":
+ * the child calls rcb_init() before its drop, the documented way).
  * Backend from the environment (RCUBOOST_BACKEND).  The reader and the
  * hog become real-time before the drop (after it nothing may). */
 #define _GNU_SOURCE
 #include <grp.h>
+#include <stdbool.h>
 #include <sys/wait.h>
 
 #include "tests/boost/rt.h"
@@ -50,10 +57,31 @@ static const char *const mode_name[] = {
 	"rcb_init() first", "RCUBOOST_EARLY=1", "a first use first",
 };
 
-static int child(enum mode mode)
+/* A daemon's fork(): the parent waits for its child and passes on its
+ * exit status; the child returns 0 and goes on. */
+static int daemonize(void)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		rt_watchdog(30); /* alarm() is not inherited */
+		return 0;
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status));
+	_exit(WEXITSTATUS(status));
+}
+
+static int child(enum mode mode, bool forks)
 {
 	struct rcb_boost_stats s = { .size = sizeof(s) };
 	struct rlimit rl = { 0, 0 };
+	long boosts_before;
 	pthread_t r;
 	double t0, gp_ms;
 
@@ -68,6 +96,19 @@ static int child(enum mode mode)
 	} else {
 		CHECK(rcb_init(NULL) == 0);
 	}
+	if (forks) {
+		daemonize();
+		/* The child has none of its parent's threads: the early
+		 * start's child started its own boosters at the fork, and
+		 * a program that calls rcb_init() calls it again. */
+		if (mode == MODE_INIT) {
+			CHECK(rcb_booster_tids(NULL, 0) == 0);
+			CHECK(rcb_init(NULL) == 0);
+		}
+		CHECK(rcb_booster_tids(NULL, 0) >= 1);
+	}
+	CHECK(rcb_boost_stats(&s) == 0);
+	boosts_before = s.boost;
 	CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
 	while (!atomic_load(&reader_ready))
 		usleep(1000);
@@ -102,28 +143,34 @@ static int child(enum mode mode)
 	rt_hog_join(&hog);
 	pthread_join(r, NULL);
 	CHECK(rcb_boost_stats(&s) == 0);
-	printf("%s, %s backend, after setuid(65534): grace period %.1f ms "
+	printf("%s%s, %s backend, after setuid(65534): grace period %.1f ms "
 	       "(hog 500 ms), boosts %ld, boost failures %ld\n",
-	       mode_name[mode],
+	       mode_name[mode], forks ? ", then fork()" : "",
 	       s.backend == RCB_BACKEND_PI ? "pi" : "sched", gp_ms,
-	       (long)s.boost, (long)s.boost_failed);
+	       (long)(s.boost - boosts_before), (long)s.boost_failed);
 	fflush(stdout); /* the child leaves with _exit() */
 	CHECK(gp_ms < 300);
-	CHECK(s.boost >= 1);
+	CHECK(s.boost - boosts_before >= 1);
 	CHECK(atomic_load(&restored));
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int status, early, lazy;
+	const char *arg = argc > 1 ? argv[1] : "init";
+	int status, early, lazy, forks;
 	pid_t pid;
 
-	if (argc > 1 && strcmp(argv[1], "early-child") == 0)
-		return child(MODE_EARLY);
-	early = argc > 1 && strcmp(argv[1], "early") == 0;
-	lazy = argc > 1 && strcmp(argv[1], "lazy") == 0;
-	CHECK(argc == 1 || early || lazy || strcmp(argv[1], "init") == 0);
+	if (strcmp(arg, "early-child") == 0)
+		return child(MODE_EARLY, false);
+	if (strcmp(arg, "early-fork-child") == 0)
+		return child(MODE_EARLY, true);
+	forks = strcmp(arg, "init-fork") == 0 || strcmp(arg, "early-fork") == 0;
+	early = strncmp(arg, "early", 5) == 0;
+	lazy = strcmp(arg, "lazy") == 0;
+	CHECK(early || lazy || strncmp(arg, "init", 4) == 0);
+	CHECK(forks || strcmp(arg, "init") == 0 || strcmp(arg, "early") == 0 ||
+	      lazy);
 	rt_require();
 	/* In a child, so that the drop never outlives the test; a new
 	 * program for "early", whose constructor must run in the child (a
@@ -132,11 +179,13 @@ int main(int argc, char **argv)
 		pid = fork();
 		CHECK(pid >= 0);
 		if (pid == 0 && early) {
-			execl("/proc/self/exe", argv[0], "early-child", (char *)NULL);
+			execl("/proc/self/exe", argv[0],
+			      forks ? "early-fork-child" : "early-child",
+			      (char *)NULL);
 			_exit(127);
 		}
 		if (pid == 0)
-			_exit(child(lazy ? MODE_LAZY : MODE_INIT));
+			_exit(child(lazy ? MODE_LAZY : MODE_INIT, forks));
 		CHECK(waitpid(pid, &status, 0) == pid);
 		if (WIFEXITED(status) && WEXITSTATUS(status) == NO_INVERSION &&
 		    attempt < 3)
