@@ -550,9 +550,11 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
  * worker), -ENOENT (@w is not a live worker: freed already), -EDEADLK
  * (reported as misuse: inside a read-side critical section, from a
  * callback, from @w's own thread).  The calls below that take a worker
- * or list them also refuse to run in a callback (-EDEADLK, reported):
- * rcb_shutdown() and rcb_worker_destroy() hold the lock they need while
- * joining a worker's thread.
+ * or list them also refuse to run in a callback or inside a read-side
+ * critical section (-EDEADLK, reported): rcb_shutdown() and
+ * rcb_worker_destroy() hold the lock they need while joining a worker's
+ * thread, which may be waiting for a grace period, so for the caller's
+ * section.
  */
 RCB_API int rcb_worker_destroy(struct rcb_worker *w);
 
@@ -561,7 +563,8 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w);
  * @w (NULL: back to its CPU's or the default worker).  Registers the
  * calling thread; the choice ends when the thread unregisters or @w is
  * destroyed.  Returns 0, -ENOENT (@w not a live worker), -EDEADLK (from
- * a callback), or the error of rcb_register_thread().
+ * a callback or a read-side critical section), or the error of
+ * rcb_register_thread().
  */
 RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
 
@@ -571,7 +574,7 @@ RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
  * (callbacks queued on it stay there).  Returns 0, -EINVAL (@cpu out of
  * range), -EEXIST (@cpu has a worker already: withdraw it first, as
  * liburcu's set_cpu_call_rcu_data()), -ENOENT (@w not a live worker),
- * -ENOMEM, -EDEADLK (from a callback).
+ * -ENOMEM, -EDEADLK (from a callback or a read-side critical section).
  */
 RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w);
 
@@ -591,8 +594,9 @@ RCB_API struct rcb_worker *rcb_worker_current(void);
  * not run (lazily started default worker, or a child after fork()), so
  * that the application can set its scheduling attributes.  Returns 0,
  * -EINVAL (NULL argument), -ENOENT (@w not a live worker), -ESHUTDOWN
- * (after rcb_shutdown()), -EDEADLK (from a callback, unless @w is the
- * callback's own worker), or the negative errno of pthread_create().
+ * (after rcb_shutdown()), -EDEADLK (inside a read-side critical
+ * section, or from a callback unless @w is the callback's own worker),
+ * or the negative errno of pthread_create().
  */
 RCB_API int rcb_worker_thread(struct rcb_worker *w, pthread_t *out);
 
@@ -604,7 +608,7 @@ RCB_API pid_t rcb_worker_tid(struct rcb_worker *w);
  * worker threads (the default worker's first) in @tids, so that a
  * real-time application can place and prioritise them.  Returns how many
  * run (may exceed @n), -EINVAL (@tids NULL with @n > 0) or -EDEADLK
- * (from a callback).
+ * (from a callback or a read-side critical section).
  */
 RCB_API int rcb_callback_tids(pid_t *tids, size_t n);
 

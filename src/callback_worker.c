@@ -96,6 +96,20 @@ static bool in_callback(const char *call)
 	return true;
 }
 
+/* Calls that take rcb__cb_lock: its holder may be joining a worker
+ * whose grace period waits for the caller's section (callback.c,
+ * invariant 7), or the caller's own thread (a callback). */
+static bool refused_here(const char *call)
+{
+	if (rcb_read_ongoing()) {
+		rcb__misuse(call,
+			    "called inside a read-side critical section; a worker being stopped "
+			    "holds a lock this call takes while its grace period waits for the section");
+		return true;
+	}
+	return in_callback(call);
+}
+
 static int check_attr(const struct rcb_worker_attr *a)
 {
 	if (a->flags & ~(RCB_WORKER_RT | RCB_WORKER_PIN))
@@ -133,12 +147,7 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
 	}
 	if ((err = check_attr(&a)) != 0)
 		return err;
-	if (rcb_read_ongoing()) {
-		rcb__misuse("rcb_worker_create",
-			    "called inside a read-side critical section");
-		return -EDEADLK;
-	}
-	if (in_callback("rcb_worker_create"))
+	if (refused_here("rcb_worker_create"))
 		return -EDEADLK;
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
@@ -249,7 +258,7 @@ RCB_API int rcb_worker_set_thread(struct rcb_worker *w)
 {
 	int err;
 
-	if (in_callback("rcb_worker_set_thread"))
+	if (refused_here("rcb_worker_set_thread"))
 		return -EDEADLK;
 	if (w && (err = rcb_register_thread()) != 0 && err != -EEXIST)
 		return err;
@@ -271,7 +280,7 @@ RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w)
 
 	if (cpu < 0 || cpu >= get_nprocs_conf())
 		return -EINVAL;
-	if (in_callback("rcb_worker_set_cpu"))
+	if (refused_here("rcb_worker_set_cpu"))
 		return -EDEADLK;
 	pthread_mutex_lock(&rcb__cb_lock);
 	tab = rcb_load_relaxed(&cpu_table);
@@ -326,8 +335,10 @@ RCB_API struct rcb_worker *rcb_worker_current(void)
 	return rcb__cb_pick();
 }
 
-/* @w's thread and TID, starting it if need be (W1, W5). */
-static int worker_thread_of(struct rcb_worker *w, pthread_t *th, pid_t *tid)
+/* @w's thread and TID, starting it if need be (W1, W5); @call names
+ * the API call. */
+static int worker_thread_of(const char *call, struct rcb_worker *w,
+			    pthread_t *th, pid_t *tid)
 {
 	struct rcb__thread *self = rcb__self();
 	int err;
@@ -340,7 +351,7 @@ static int worker_thread_of(struct rcb_worker *w, pthread_t *th, pid_t *tid)
 		*tid = rcb_load_relaxed(&w->tid);
 		return 0;
 	}
-	if (in_callback("rcb_worker_thread"))
+	if (refused_here(call))
 		return -EDEADLK;
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
@@ -364,14 +375,14 @@ RCB_API int rcb_worker_thread(struct rcb_worker *w, pthread_t *out)
 
 	if (!out)
 		return -EINVAL;
-	return worker_thread_of(w, out, &tid);
+	return worker_thread_of("rcb_worker_thread", w, out, &tid);
 }
 
 RCB_API pid_t rcb_worker_tid(struct rcb_worker *w)
 {
 	pthread_t th;
 	pid_t tid;
-	int err = worker_thread_of(w, &th, &tid);
+	int err = worker_thread_of("rcb_worker_tid", w, &th, &tid);
 
 	return err ? err : tid;
 }
@@ -382,7 +393,7 @@ RCB_API int rcb_callback_tids(pid_t *tids, size_t n)
 
 	if (!tids && n)
 		return -EINVAL;
-	if (in_callback("rcb_callback_tids"))
+	if (refused_here("rcb_callback_tids"))
 		return -EDEADLK;
 	pthread_mutex_lock(&rcb__cb_lock);
 	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {

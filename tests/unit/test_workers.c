@@ -137,7 +137,16 @@ static void t_misuse(void)
 	/* Destroying inside a section is refused. */
 	rcb_read_lock();
 	CHECK_EQ(rcb_worker_destroy(w2), -EDEADLK);
+	/* So is every call that takes the lock a worker's stopper holds
+	 * while the worker waits for a grace period. */
+	CHECK_EQ(rcb_worker_set_thread(w2), -EDEADLK);
+	CHECK_EQ(rcb_worker_set_cpu(0, NULL), -EDEADLK);
+	CHECK_EQ(rcb_worker_thread(w2, &th), -EDEADLK);
+	CHECK_EQ(rcb_worker_tid(w2), -EDEADLK);
+	CHECK_EQ(rcb_callback_tids(NULL, 0), -EDEADLK);
 	rcb_read_unlock();
+	CHECK(rcb_worker_tid(w2) > 0);
+	CHECK(rcb_callback_tids(NULL, 0) >= 2);
 	CHECK_EQ(rcb_worker_destroy(w2), 0);
 	printf("ok misuse\n");
 }
