@@ -310,8 +310,9 @@ RCB_API int rcb_init(const struct rcb_config *cfg);
  * the library's threads.  Afterwards rcb_call() fails with -ESHUTDOWN
  * until rcb_init() is called again; readers and rcb_synchronize() keep
  * working.  Context: not in a read-side critical section, not from a
- * callback.  Returns 0, -EDEADLK (called in a read-side critical section
- * or from a callback), or -EALREADY (not running).
+ * callback or a deferred function.  Returns 0, -EDEADLK (called in a
+ * read-side critical section, from a callback or a deferred function),
+ * or -EALREADY (not running).
  */
 RCB_API int rcb_shutdown(void);
 
@@ -444,7 +445,9 @@ RCB_API int rcb_call_sized(struct rcb_head_sized *head,
 /*
  * rcb_barrier - wait until every callback queued (by any thread) before
  * this call has been invoked.  Context: outside read-side critical
- * sections and not from a callback.  Returns 0, or -EDEADLK (reported).
+ * sections, callbacks and deferred functions (rcb_defer(): a callback
+ * may be waiting for the function's queue).  Returns 0, or -EDEADLK
+ * (reported).
  */
 RCB_API int rcb_barrier(void);
 
@@ -549,9 +552,10 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
  * sections and callbacks.  Returns 0, -EINVAL (@w NULL or the default
  * worker), -ENOENT (@w is not a live worker: freed already), -EDEADLK
  * (reported as misuse: inside a read-side critical section, from a
- * callback, from @w's own thread).  The calls below that take a worker
- * or list them also refuse to run in a callback or inside a read-side
- * critical section (-EDEADLK, reported): rcb_shutdown() and
+ * callback or a deferred function, from @w's own thread).  The calls
+ * below that take a worker or list them also refuse to run in a
+ * callback, a deferred function or a read-side critical section
+ * (-EDEADLK, reported): rcb_shutdown() and
  * rcb_worker_destroy() hold the lock they need while joining a worker's
  * thread, which may be waiting for a grace period, so for the caller's
  * section.
@@ -922,7 +926,9 @@ RCB_API int rcb_defer_unregister_thread(void);
  * block, like liburcu's defer_rcu()).  Entries of one thread run in
  * queue order; @fct runs on the callback thread or on a thread calling
  * rcb_defer*() and must not itself wait for the defer queue it runs
- * from (rcb_defer_barrier*()).
+ * from (rcb_defer_barrier*()), nor for the callback threads: there
+ * rcb_barrier(), rcb_shutdown() and the worker calls return -EDEADLK
+ * (reported), as a callback may be waiting for @fct's queue.
  * Ordering: as rcb_call(): the caller's accesses before the call happen
  * before @fct runs, after the end of those critical sections.
  * Context: outside read-side critical sections (it may wait for a grace

@@ -1139,6 +1139,8 @@ RCB_API int rcb_barrier(void)
 			    "called from an RCU callback; the callback thread would wait for itself");
 		return -EDEADLK;
 	}
+	if (rcb__defer_refuses("rcb_barrier"))
+		return -EDEADLK;
 	/* Every other worker in creation order, the default worker last:
 	 * a worker destroyed before we reach it moved its callbacks to the
 	 * default worker (invariant W4). */

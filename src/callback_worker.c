@@ -86,9 +86,12 @@ bool rcb__cb_listed(struct rcb_worker *w)
 	return false;
 }
 
-/* Is the calling thread a callback (W5)?  Reports it. */
+/* Is the calling thread a callback (W5), or running a deferred function
+ * (defer.c)?  Reports it. */
 static bool in_callback(const char *call)
 {
+	if (rcb__defer_refuses(call))
+		return true;
 	if (!rcb__self()->in_callback)
 		return false;
 	rcb__misuse(call,

@@ -114,6 +114,23 @@ __attribute__((constructor)) static void defer_ctor(void)
 		RCB_DIE("pthread_atfork(defer)", err);
 }
 
+/*
+ * A deferred function runs on this thread, holding its queue's lock: a
+ * call that waits for the callback threads, or takes the lock of one who
+ * does (@call), would wait for a callback that may itself wait for that
+ * queue (rcb_defer_barrier() from a callback).  Reports the misuse and
+ * returns true if so.
+ */
+bool rcb__defer_refuses(const char *call)
+{
+	if (RCB_LIKELY(!defer_running))
+		return false;
+	rcb__misuse(call,
+		    "called from a deferred function; it would wait for the callback threads, "
+		    "and a callback may be waiting for this function's defer queue");
+	return true;
+}
+
 /* Take and run @q's entries up to @upto.  Context: @q->lock held, a grace
  * period elapsed since @upto was read from qhead (invariant 1). */
 static void drain_locked(struct defer_queue *q, uint64_t upto)

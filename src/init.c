@@ -251,6 +251,8 @@ RCB_API int rcb_shutdown(void)
 			    "called from an RCU callback; it would wait for its own thread");
 		return -EDEADLK;
 	}
+	if (rcb__defer_refuses("rcb_shutdown"))
+		return -EDEADLK;
 	pthread_mutex_lock(&init_lock);
 	if (!rcb_load_relaxed(&rcb__running)) {
 		pthread_mutex_unlock(&init_lock);

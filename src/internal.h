@@ -415,6 +415,9 @@ void rcb__boost_after_fork_child(void);
  * of a parent whose boosters ran starts its own, if its thread may
  * boost. */
 void rcb__booster_restart_after_fork(void);
+/* A deferred function runs on this thread: @call, which waits for the
+ * callback threads, is reported and refused (defer.c). */
+bool rcb__defer_refuses(const char *call);
 /* RCUBOOST_EARLY=1 started the library (early.c). */
 extern bool rcb__early_start;
 /* The calling thread registers / leaves the registry (registry lock
