@@ -992,7 +992,9 @@ RCB_API uint64_t rcb_get_state(void);
  * Context: any thread, also inside a
  * read-side critical section.  Never blocks, except that a thread's
  * first call may register it and the process's first call may start
- * the callback thread (as rcb_call()).  After rcb_shutdown() no grace
+ * the callback thread (as rcb_call()), and so may a forked child's
+ * first call if the parent's request was still queued at the fork.
+ * After rcb_shutdown() no grace
  * period is started; the cookie stays valid and elapses with the next
  * rcb_synchronize().
  */

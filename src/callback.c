@@ -867,6 +867,37 @@ int rcb__cb_stop_locked(struct rcb_worker *w, bool abandon)
 	return 0;
 }
 
+_Atomic bool rcb__cb_inherited;
+
+/*
+ * A forked child's workers keep the parent's callbacks but have no
+ * thread until their next rcb_call*() or barrier (invariant 13).  The
+ * library's own requests, the poll head (gp_poll.c) and the defer
+ * queues' heads (defer.c), are queued once and then only looked at: a
+ * child whose request was inherited queued would wait forever.  Such a
+ * caller starts every worker that holds callbacks, as a first
+ * rcb_call() would start one.  Context: not a callback (invariant 9);
+ * it may block once per child, on rcb__cb_lock and thread creation.
+ */
+void rcb__cb_start_inherited(void)
+{
+	if (RCB_LIKELY(!rcb_load_relaxed(&rcb__cb_inherited)) ||
+	    rcb__self()->in_callback)
+		return;
+	pthread_mutex_lock(&rcb__cb_lock);
+	if (rcb_load_relaxed(&rcb__cb_inherited) &&
+	    rcb_load_relaxed(&rcb__running)) {
+		int err = 0;
+
+		for (struct rcb_worker *w = rcb__cb_workers; w && !err; w = w->next)
+			if (!rcb__cb_queue_empty(w))
+				err = rcb__cb_start_locked(w, false);
+		if (!err)
+			rcb_store_relaxed(&rcb__cb_inherited, false);
+	}
+	pthread_mutex_unlock(&rcb__cb_lock);
+}
+
 /* Start @w if it is still a live worker.  Not a callback. */
 static int start_listed(struct rcb_worker *w)
 {

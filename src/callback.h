@@ -133,6 +133,9 @@ void rcb__cb_enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
 bool rcb__cb_splice(struct rcb_worker *w, struct rcb_head **first,
 		    struct rcb_head **last);
 bool rcb__cb_queue_empty(struct rcb_worker *w);
+/* Set in a forked child whose workers kept callbacks without a thread
+ * (callback_fork.c); cleared when rcb__cb_start_inherited() starts them. */
+extern _Atomic bool rcb__cb_inherited;
 
 /* callback_worker.c: the table of rcb_worker_set_cpu(), and the worker
  * of the CPU the caller runs on in table @t (else the default). */

@@ -150,7 +150,9 @@ static void child_worker(struct rcb_worker *w, bool forked_here,
  * backlog.  Every worker, created ones included, stays with its
  * callbacks, its CPU and its threads' choice; its thread starts again
  * at its next rcb_call*(), rcb_barrier(), rcb_worker_thread() or
- * rcb_shutdown() (liburcu's child handler instead merges the callbacks
+ * rcb_shutdown(), or, for every worker that kept callbacks, at an
+ * rcb_start_poll() or rcb_defer() that finds its own request among
+ * them (rcb__cb_inherited, rcb__cb_start_inherited()) (liburcu's child handler instead merges the callbacks
  * of every worker into the default one and frees the others).
  */
 void rcb__callbacks_after_fork_child(void)
@@ -170,6 +172,9 @@ void rcb__callbacks_after_fork_child(void)
 		bytes += wbytes;
 	}
 	rcb__cb_recount(n, bytes);
+	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next)
+		if (!rcb_load_relaxed(&w->started) && !rcb__cb_queue_empty(w))
+			rcb_store_relaxed(&rcb__cb_inherited, true);
 	pthread_mutex_init(&rcb__cb_lock, NULL);
 	pthread_mutex_init(&rcb__cb_splice_lock, NULL);
 }

@@ -47,8 +47,9 @@
  * fork().  The child keeps every queued entry, its own thread's and
  * those of the parent's other threads, and runs them after a grace
  * period of its own: at its first rcb_defer() (which arms a drain for
- * every inherited queue), at rcb_defer_barrier(), or through its own
- * thread's queue as usual.  A drainer takes an entry (advances qtail,
+ * every inherited queue, and starts the callback threads if a drain
+ * was queued at the fork: rcb__cb_start_inherited()), at
+ * rcb_defer_barrier(), or through its own thread's queue as usual.  A drainer takes an entry (advances qtail,
  * fence [DF-C]) before it runs it, so an entry whose function was
  * running in another thread at the fork is not run again in the child
  * (as callbacks, src/callback.c invariant 12).  The locks are re-created
@@ -211,8 +212,10 @@ static void arm(struct defer_queue *q)
 		return;
 	/* [DF-A] Only the winner queues the head; acq_rel so that the
 	 * winner sees the callback's last use of it.  Pairs with [DF-K]. */
-	if (!rcb_cmpxchg_acq_rel(&q->cb_pending, &idle, true))
+	if (!rcb_cmpxchg_acq_rel(&q->cb_pending, &idle, true)) {
+		rcb__cb_start_inherited(); /* queued in a forked child's parent */
 		return;
+	}
 	/* [DF-H] as in flush_queue(): the entries up to the snapshot are
 	 * visible to the callback through rcb_call()'s queue. */
 	rcb_store_relaxed(&q->cb_snap, rcb_load_acquire(&q->qhead));

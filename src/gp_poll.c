@@ -123,6 +123,8 @@ RCB_API uint64_t rcb_start_poll(void)
 	rcb_fence_seq_cst();
 	if (!rcb_load_relaxed(&poll_queued))
 		poll_arm();
+	else
+		rcb__cb_start_inherited(); /* queued in a forked child's parent */
 	return cookie;
 }
 

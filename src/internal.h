@@ -415,6 +415,11 @@ void rcb__boost_after_fork_child(void);
  * of a parent whose boosters ran starts its own, if its thread may
  * boost. */
 void rcb__booster_restart_after_fork(void);
+/* In a forked child, start the threads of the workers that kept
+ * callbacks from the parent, for a caller whose own request (the poll
+ * or a defer queue's head) is among them.  One load otherwise; not
+ * from a callback (callback.c). */
+void rcb__cb_start_inherited(void);
 /* A deferred function runs on this thread: @call, which waits for the
  * callback threads, is reported and refused (defer.c). */
 bool rcb__defer_refuses(const char *call);
