@@ -149,8 +149,20 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 
 	if (lazy && rcb_load_acquire(&rcb__initialized)) /* [INIT-A] */
 		return 0;
-	if ((err = rcb__build_settings(cfg, &s, &req)) != 0)
+	if ((err = rcb__build_settings(cfg, &s, &req)) != 0) {
+		/* A first use has no error to return (rcb_read_lock(),
+		 * liburcu's void calls), and every later call would fail
+		 * the same way: stop at once, naming the cause.  Only the
+		 * environment can be wrong here (no struct rcb_config). */
+		if (lazy) {
+			fprintf(stderr,
+				"rcuboost: fatal: cannot start: the RCUBOOST_* environment is invalid "
+				"(named above); a first RCU call without rcb_init() has no way to "
+				"report it. Fix or unset the variable.\n");
+			abort();
+		}
 		return err;
+	}
 	pthread_mutex_lock(&init_lock);
 	if (lazy && rcb_load_relaxed(&rcb__initialized)) {
 		pthread_mutex_unlock(&init_lock);

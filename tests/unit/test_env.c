@@ -279,6 +279,22 @@ static void t_early(const struct rcbt_case *c)
 	CHECK(rcb_callback_tids(NULL, 0) == 0);
 }
 
+/* A bad variable at a first use (no rcb_init()), which has no error
+ * to return: the process stops, naming the variable and why. */
+static void t_lazy_bad(const struct rcbt_case *c)
+{
+	switch (c->num) {
+	case 0:
+		rcb_read_lock();
+		rcb_read_unlock();
+		break;
+	case 1:
+		(void)rcb_synchronize();
+		break;
+	}
+	fprintf(stderr, "survived a first use with a bad environment\n");
+}
+
 static const char *const early_bad[] = {
 	"garbage", "", "2", "01", " 1", "1 ", "yes", "-1", NULL,
 };
@@ -363,6 +379,17 @@ static void build_cases(void)
 		c = add(name, t_early);
 		set_env(c, NVARS, "RCUBOOST_EARLY", early_bad[i]);
 		c->want[0] = "rcuboost: |RCUBOOST_EARLY|is invalid: expected 0 or 1";
+	}
+	for (int i = 0; i < 2; i++) {
+		c = add(i ? "lazy_bad/synchronize" : "lazy_bad/read_lock", t_lazy_bad);
+		set_env(c, 0, vars[0].name, "garbage");
+		c->num = i;
+		c->sig = SIGABRT;
+		c->want[0] = wants[(int)(c - cases)];
+		snprintf(wants[(int)(c - cases)], sizeof(wants[0]),
+			 "rcuboost: |%s|is invalid", vars[0].name);
+		c->want[1] = "rcuboost: fatal: cannot start|environment is invalid|Fix or unset";
+		c->reject[0] = "survived";
 	}
 	c = add("early/0", t_early);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "0");
