@@ -292,8 +292,10 @@ struct rcb_gp_stats {
 /*
  * rcb_init - initialise the library with @cfg (NULL: defaults and the
  * environment).  Optional: every entry point initialises lazily with
- * rcb_init(NULL).  Context: not inside a read-side critical section;
- * not async-signal-safe.
+ * rcb_init(NULL).  Context: not inside a read-side critical section,
+ * not from a callback (rcb_shutdown() may be draining its worker, and
+ * would stop what it started); not async-signal-safe.  -EDEADLK there
+ * (reported as misuse).
  * Returns 0 on success, including a repeated call whose settings equal
  * the active ones; -EBUSY if already initialised with other settings
  * (the message names the first differing setting); -EINVAL for a bad

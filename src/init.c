@@ -241,6 +241,18 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 
 RCB_API int rcb_init(const struct rcb_config *cfg)
 {
+	/* Not in do_init(): a lazy initialisation runs inside sections
+	 * (rcb_read_lock()'s automatic registration) and callbacks. */
+	if (rcb_read_ongoing()) {
+		rcb__misuse("rcb_init", "called inside a read-side critical section");
+		return -EDEADLK;
+	}
+	if (rcb__self()->in_callback) {
+		rcb__misuse("rcb_init",
+			    "called from an RCU callback; an rcb_shutdown() draining its worker "
+			    "would stop what it started");
+		return -EDEADLK;
+	}
 	return do_init(cfg, false);
 }
 

@@ -223,9 +223,12 @@ static void misuse_cb(struct rcb_head *h)
 	if (c->num == 0) {
 		rcbt_expect_misuse("rcb_barrier", "callback");
 		cb_misuse_ret = rcb_barrier();
-	} else {
+	} else if (c->num == 1) {
 		rcbt_expect_misuse("rcb_shutdown", "callback");
 		cb_misuse_ret = rcb_shutdown();
+	} else {
+		rcbt_expect_misuse("rcb_init", "callback");
+		cb_misuse_ret = rcb_init(NULL);
 	}
 	atomic_store(&cb_done, 1);
 }
@@ -293,6 +296,21 @@ static void t_exit_in_section(const struct rcbt_case *c)
 
 /* rcb_init() with other settings is refused (not a misuse: no abort);
  * the active settings stay, shown by the policy of a later misuse. */
+static void t_init_in_section(const struct rcbt_case *c)
+{
+	unsigned long long m;
+
+	(void)c;
+	rcbt_init();
+	m = rcbt_misuse_count();
+	rcb_read_lock();
+	rcbt_expect_misuse("rcb_init", "critical section");
+	CHECK_EQ(rcb_init(NULL), -EDEADLK);
+	rcb_read_unlock();
+	CHECK_EQ(rcbt_misuse_count(), m + 1);
+	CHECK_EQ(rcb_synchronize(), 0);
+}
+
 static void t_init_twice(const struct rcbt_case *c)
 {
 	enum rcb_misuse_policy mine, other;
@@ -364,6 +382,8 @@ static const struct rcbt_case cases[] = {
 	MISUSE_A("call_after_shutdown", t_call_after_shutdown, 0, "rcb_call"),
 	MISUSE_B("barrier_in_callback", t_in_callback, 0, "rcb_barrier"),
 	MISUSE_A("shutdown_in_callback", t_in_callback, 1, "rcb_shutdown"),
+	MISUSE_B("init_in_callback", t_in_callback, 2, "rcb_init"),
+	MISUSE_A("init_in_section", t_init_in_section, 0, "rcb_init"),
 	MISUSE_B("exit_in_section", t_exit_in_section, 0, "thread exit"),
 	MISUSE_A("exit_in_section_registered", t_exit_in_section, 1, "thread exit"),
 	{ "init_twice/warn", t_init_twice, 0, { WARN_ENV }, { 0 }, { "aborting" },
