@@ -533,11 +533,11 @@ struct rcb_worker_attr {
  * store it in *@out.  @attr NULL: defaults.  The thread runs (and its
  * rcb_worker_tid() is known) when the call returns.  Context: outside
  * read-side critical sections and callbacks; not async-signal-safe.
- * Returns 0, -EDEADLK (inside a read-side critical section or a
- * callback, reported as misuse), -EINVAL
- * (@out NULL, a bad size, unknown flags, a CPU out of range, a bad
- * policy/priority), -E2BIG (@attr longer than this library knows with
- * non-zero bytes past it), -ENOMEM, -ESHUTDOWN (after rcb_shutdown()),
+ * Returns 0, -EDEADLK (inside a read-side critical section, a callback
+ * or a deferred function, reported as misuse), -EINVAL (@out NULL, a
+ * bad size, unknown flags, a CPU out of range, a bad policy/priority:
+ * the field is named on stderr), -E2BIG (@attr longer than this
+ * library knows with non-zero bytes past it, said on stderr), -ENOMEM, -ESHUTDOWN (after rcb_shutdown()),
  * or the negative errno of pthread_create() (-EPERM: no permission for
  * the real-time policy asked, -EAGAIN).
  */
@@ -1008,8 +1008,8 @@ RCB_API uint64_t rcb_start_poll(void);
  * read-side critical section that began before the cookie was taken has
  * ended, and the caller's later accesses are ordered after them, full
  * barrier), 0 (not yet), or -EINVAL for a cookie no rcb_get_state() has
- * returned yet (from the future: forged or corrupted; never reads as
- * elapsed).  Context: any thread, also inside a read-side critical
+ * returned yet (from the future: forged or corrupted; reported as
+ * misuse; never reads as elapsed).  Context: any thread, also inside a read-side critical
  * section and from a signal handler.  Wait-free: two loads (and a fence
  * when it returns 1).
  */
@@ -1019,7 +1019,8 @@ RCB_API int rcb_poll_state(uint64_t cookie);
  * rcb_cond_synchronize - rcb_synchronize() unless rcb_poll_state(@cookie)
  * says a grace period has already elapsed.  Same ordering as
  * rcb_synchronize().  Context: outside read-side critical sections.
- * Returns 0, -EINVAL (a cookie from the future; it does not wait), or
+ * Returns 0, -EINVAL (a cookie from the future, reported as misuse; it
+ * does not wait), or
  * -EDEADLK inside a read-side critical section (reported as misuse even
  * when the cookie has elapsed: the call may wait).
  */

@@ -46,6 +46,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
@@ -113,18 +114,32 @@ static bool refused_here(const char *call)
 	return in_callback(call);
 }
 
+/* -EINVAL, naming the field of struct rcb_worker_attr that is wrong. */
+static int attr_error(const char *field, long value, const char *expected)
+{
+	fprintf(stderr,
+		"rcuboost: rcb_worker_create: attr.%s %ld is invalid: expected %s\n",
+		field, value, expected);
+	return -EINVAL;
+}
+
 static int check_attr(const struct rcb_worker_attr *a)
 {
 	if (a->flags & ~(RCB_WORKER_RT | RCB_WORKER_PIN))
-		return -EINVAL;
+		return attr_error("flags", (long)a->flags,
+				  "RCB_WORKER_RT and RCB_WORKER_PIN only");
 	if ((a->flags & RCB_WORKER_PIN) &&
 	    (a->cpu < 0 || a->cpu >= CPU_SETSIZE || a->cpu >= get_nprocs_conf()))
-		return -EINVAL;
+		return attr_error("cpu", a->cpu,
+				  "a configured CPU, with RCB_WORKER_PIN");
 	if (a->policy == SCHED_OTHER)
-		return a->prio == 0 ? 0 : -EINVAL;
+		return a->prio == 0 ? 0 : attr_error("prio", a->prio,
+						     "0 with SCHED_OTHER");
 	if (a->policy != SCHED_FIFO && a->policy != SCHED_RR)
-		return -EINVAL;
-	return a->prio >= 1 && a->prio <= 99 ? 0 : -EINVAL;
+		return attr_error("policy", a->policy,
+				  "SCHED_OTHER, SCHED_FIFO or SCHED_RR");
+	return a->prio >= 1 && a->prio <= 99 ? 0 :
+	       attr_error("prio", a->prio, "1 to 99 with SCHED_FIFO or SCHED_RR");
 }
 
 _Static_assert(sizeof(struct rcb_worker_attr) == RCB_WORKER_ATTR_SIZE_V1,
@@ -144,9 +159,16 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
 		size_t usize = rcb__user_size(attr->size, RCB_WORKER_ATTR_SIZE_V1);
 
 		if (!usize)
-			return -EINVAL;
-		if (!rcb__sized_in(&a, sizeof(a), attr, usize))
+			return attr_error("size", (long)attr->size,
+					  "0 or sizeof(struct rcb_worker_attr)");
+		if (!rcb__sized_in(&a, sizeof(a), attr, usize)) {
+			fprintf(stderr,
+				"rcuboost: rcb_worker_create: attr.size %zu is larger than this "
+				"library's struct rcb_worker_attr (%zu) and the extra bytes are "
+				"not zero: a field this library does not know\n",
+				attr->size, sizeof(a));
 			return -E2BIG;
+		}
 	}
 	if ((err = check_attr(&a)) != 0)
 		return err;

@@ -128,8 +128,11 @@ RCB_API uint64_t rcb_start_poll(void)
 	return cookie;
 }
 
-RCB_API int rcb_poll_state(uint64_t cookie)
+/* rcb_poll_state() for @call. */
+static int poll_state(uint64_t cookie, const char *call)
 {
+	unsigned long long next;
+
 	/* [PO-D] inside rcb__gp_seq_done(), pairs with [GP-D]. */
 	if (rcb__gp_seq_done() >= cookie) {
 		/* [PO-E] Full-barrier contract, as [GP-E]: the caller's
@@ -138,9 +141,20 @@ RCB_API int rcb_poll_state(uint64_t cookie)
 		return 1;
 	}
 	/* Invariant 1: never handed out yet. */
-	if (cookie > rcb__gp_seq_started_hint() + 1)
+	next = rcb__gp_seq_started_hint() + 1;
+	if (RCB_UNLIKELY(cookie > next)) {
+		rcb__misuse(call,
+			    "cookie %llu was never handed out (the newest is %llu): "
+			    "forged or corrupted",
+			    (unsigned long long)cookie, next);
 		return -EINVAL;
+	}
 	return 0;
+}
+
+RCB_API int rcb_poll_state(uint64_t cookie)
+{
+	return poll_state(cookie, "rcb_poll_state");
 }
 
 RCB_API int rcb_cond_synchronize(uint64_t cookie)
@@ -152,7 +166,7 @@ RCB_API int rcb_cond_synchronize(uint64_t cookie)
 			    "called inside a read-side critical section; it would wait for itself forever");
 		return -EDEADLK;
 	}
-	r = rcb_poll_state(cookie);
+	r = poll_state(cookie, "rcb_cond_synchronize");
 	if (r < 0)
 		return r;
 	if (r)

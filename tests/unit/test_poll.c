@@ -67,13 +67,20 @@ static void case_get_state(void)
 static void case_forged(void)
 {
 	uint64_t c = rcb_get_state();
+	struct rcb_gp_stats st;
+	unsigned long long misuse;
 	uint64_t t0;
 
+	rcb_stats(&st);
+	misuse = st.misuse;
 	CHECK_EQ(rcb_poll_state(c + 1), -EINVAL);
 	CHECK_EQ(rcb_poll_state(UINT64_MAX), -EINVAL);
 	t0 = now_ns();
 	CHECK_EQ(rcb_cond_synchronize(c + 100), -EINVAL);
 	CHECK(now_ns() - t0 < 1000000000u);
+	/* Each reported as misuse (the messages name the cookie). */
+	rcb_stats(&st);
+	CHECK_EQ(st.misuse, misuse + 3);
 	/* A valid one still works. */
 	CHECK_EQ(rcb_cond_synchronize(c), 0);
 	CHECK_EQ(rcb_poll_state(c), 1);

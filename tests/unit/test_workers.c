@@ -6,7 +6,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -79,6 +81,35 @@ static void wait_flag(atomic_int *f)
 
 /* ---- contracts and misuse ----------------------------------------- */
 
+/* rcb_worker_create(@a) fails with -EINVAL and says which field is
+ * wrong (stderr captured in a temporary file). */
+static void create_refused(const struct rcb_worker_attr *a, const char *field)
+{
+	char out[512] = "";
+	struct rcb_worker *w = (struct rcb_worker *)1;
+	FILE *tmp = tmpfile();
+	int saved = dup(2);
+	size_t n;
+
+	CHECK(tmp != NULL && saved >= 0);
+	fflush(stderr);
+	CHECK(dup2(fileno(tmp), 2) == 2);
+	CHECK_EQ(rcb_worker_create(a, &w), -EINVAL);
+	fflush(stderr);
+	CHECK(dup2(saved, 2) == 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, sizeof(out) - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	CHECK(w == NULL);
+	if (!strstr(out, "rcuboost: rcb_worker_create: attr.") || !strstr(out, field)) {
+		fprintf(stderr, "FAIL: expected a message naming attr.%s, got: %s\n",
+			field, out);
+		exit(1);
+	}
+}
+
 static void t_misuse(void)
 {
 	struct rcb_worker_attr a = { .size = sizeof(a) };
@@ -87,10 +118,12 @@ static void t_misuse(void)
 
 	CHECK_EQ(rcb_worker_create(NULL, NULL), -EINVAL);
 	a.flags = 0x40;
+	create_refused(&a, "flags");
 	CHECK_EQ(rcb_worker_create(&a, &w), -EINVAL);
 	CHECK(w == NULL);
 	a.flags = RCB_WORKER_PIN;
 	a.cpu = get_nprocs_conf();
+	create_refused(&a, "cpu");
 	CHECK_EQ(rcb_worker_create(&a, &w), -EINVAL);
 	a.cpu = -1;
 	CHECK_EQ(rcb_worker_create(&a, &w), -EINVAL);
