@@ -152,8 +152,9 @@ static void child_worker(struct rcb_worker *w, bool forked_here,
  * at its next rcb_call*(), rcb_barrier(), rcb_worker_thread() or
  * rcb_shutdown(), or, for every worker that kept callbacks, at an
  * rcb_start_poll() or rcb_defer() that finds its own request among
- * them (rcb__cb_inherited, rcb__cb_start_inherited()) (liburcu's child handler instead merges the callbacks
- * of every worker into the default one and frees the others).
+ * them (rcb__cb_inherited, rcb__cb_start_inherited()).  liburcu's
+ * child handler instead merges the callbacks of every worker into the
+ * default one and frees the others.
  */
 void rcb__callbacks_after_fork_child(void)
 {

@@ -89,7 +89,7 @@ bool rcb__cb_listed(struct rcb_worker *w)
 
 /* Is the calling thread a callback (W5), or running a deferred function
  * (defer.c)?  Reports it. */
-static bool in_callback(const char *call)
+static bool in_callback_or_deferred(const char *call)
 {
 	if (rcb__defer_refuses(call))
 		return true;
@@ -111,7 +111,7 @@ static bool refused_here(const char *call)
 			    "holds a lock this call takes while its grace period waits for the section");
 		return true;
 	}
-	return in_callback(call);
+	return in_callback_or_deferred(call);
 }
 
 /* -EINVAL, naming the field of struct rcb_worker_attr that is wrong. */
@@ -225,7 +225,7 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w)
 			    "called from the worker's own thread; it would join itself");
 		return -EDEADLK;
 	}
-	if (in_callback("rcb_worker_destroy"))
+	if (in_callback_or_deferred("rcb_worker_destroy"))
 		return -EDEADLK;
 	/* W4, step 1: refuse it to new choosers, withdraw it from CPUs. */
 	pthread_mutex_lock(&rcb__cb_lock);

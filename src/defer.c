@@ -49,10 +49,11 @@
  * period of its own: at its first rcb_defer() (which arms a drain for
  * every inherited queue, and starts the callback threads if a drain
  * was queued at the fork: rcb__cb_start_inherited()), at
- * rcb_defer_barrier(), or through its own thread's queue as usual.  A drainer takes an entry (advances qtail,
- * fence [DF-C]) before it runs it, so an entry whose function was
- * running in another thread at the fork is not run again in the child
- * (as callbacks, src/callback.c invariant 12).  The locks are re-created
+ * rcb_defer_barrier(), or through its own thread's queue as usual.  A
+ * drainer takes an entry (advances qtail, fence [DF-C]) before it runs
+ * it, so an entry whose function was running in another thread at the
+ * fork is not run again in the child (as callbacks, src/callback.c
+ * invariant 12).  The locks are re-created
  * in the child (their owners may not exist there).  One window is left:
  * a drain callback that had begun but not yet cleared cb_pending at the
  * fork leaves that queue without an automatic drain in the child; its

@@ -171,6 +171,14 @@ int main(int argc, char **argv)
 	CHECK(early || lazy || strncmp(arg, "init", 4) == 0);
 	CHECK(forks || strcmp(arg, "init") == 0 || strcmp(arg, "early") == 0 ||
 	      lazy);
+#if defined(__SANITIZE_THREAD__)
+	if (forks) {
+		/* ThreadSanitizer cannot start threads in the child of a
+		 * multi-threaded fork (tests/unit/test_fork.c). */
+		fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
+		return 77;
+	}
+#endif
 	rt_require();
 	/* In a child, so that the drop never outlives the test; a new
 	 * program for "early", whose constructor must run in the child (a
