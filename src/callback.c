@@ -104,7 +104,15 @@
  *     joins the callback's thread): one that queues to a worker whose
  *     thread does not run, or queues anything while rcb_shutdown()
  *     drains, queues to its own worker, which runs until its queue is
- *     empty.
+ *     empty.  Nor does a call nested in a section of the caller's own
+ *     (its stopper may be joining a worker whose grace period waits for
+ *     the section): it queues to the worker with no thread and leaves
+ *     the start to the outermost unlock, as a wake-up (invariant 4,
+ *     rcb__cb_wake_late()); a start that fails there leaves the
+ *     callback queued until the worker's next use, with the message of
+ *     rcb__cb_start_locked().  Only a second such worker in the same
+ *     section, which cannot wait for the unlock, still starts inside
+ *     it.
  * 10. After rcb__cb_barrier_reached() sets the marker's done word, neither
  *     it nor anything else touches the marker, which lives in the waiter's
  *     stack frame: the waiter may return at once.  The wake-up goes to the
@@ -361,8 +369,15 @@ static void wake_thread(struct rcb_worker *w)
 		rcb__futex_wake(&w->futex, 1);
 }
 
+static int start_listed(struct rcb_worker *w);
+
 void rcb__cb_wake_late(struct rcb_worker *w)
 {
+	/* Queued to a worker with no thread yet by a call nested in a
+	 * section of the caller's (call(): start_late); a thread started
+	 * meanwhile is woken below. */
+	if (RCB_UNLIKELY(!rcb_load_relaxed(&w->started)))
+		(void)start_listed(w);
 	wake_thread(w);
 	/* [CB-LWR] The caller's last access to a private worker: pairs
 	 * with [CB-LWA] in rcb_worker_destroy(). */
@@ -955,6 +970,7 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 {
 	struct rcb__thread *self;
 	struct rcb_worker *w;
+	bool start_late = false;
 	int err;
 
 	for (;;) {
@@ -984,6 +1000,17 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		if (self->in_callback) {
 			/* Invariant 9: no lock in a callback. */
 			w = self->cb_running;
+			break;
+		}
+		/* Nested in a section of the caller's own: the lock that
+		 * starts the thread may be held by a stopper joining a
+		 * worker whose grace period waits for that section
+		 * (invariant 7).  Queue now, start at the outermost unlock
+		 * (wake_decided(), rcb__cb_wake_late()): the callback's
+		 * grace period waits for that section anyway. */
+		if (self->registered &&
+		    (rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) != RCB__NEST_ONE) {
+			start_late = true;
 			break;
 		}
 		rcb_read_unlock();
@@ -1048,7 +1075,7 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		 * pairs with [CB-S]: either the consumer's re-check sees
 		 * our node, or we see its -1 and wake it (invariant 4:
 		 * after our section, or after the caller's). */
-		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1))
+		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1 || start_late))
 			wake = wake_decided(self, w);
 		/* [CBB-K] Booster mode: booster 0 sleeps without timeout;
 		 * load after the seq_cst exchange in enqueue(), pairs with

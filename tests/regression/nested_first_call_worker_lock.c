@@ -1,0 +1,79 @@
+/* Bug: the first rcb_call() to a worker with no thread yet (the default worker before its first use), made inside a section of the caller's own, took the worker lock to start the thread from inside that section.  A worker's stopper (rcb_worker_destroy(), rcb_shutdown()) holds that lock while it joins a worker, and a worker in a grace period waits for the section: a hang.  Now such a call queues at once and the thread starts at the outermost unlock.  Here the lock is held by rcb_worker_destroy() joining a worker whose callback sleeps 2 s; the nested call must return before that callback ends, and its callback must run after the unlock. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "rcuboost.h"
+#include "tests/check.h"
+
+static atomic_int slow_started, slow_done, nested_ran;
+static struct rcb_head slow_head, nested_head;
+static struct rcb_worker *w;
+
+static void slow_cb(struct rcb_head *h)
+{
+	(void)h;
+	atomic_store(&slow_started, 1);
+	sleep(2);
+	atomic_store(&slow_done, 1);
+}
+
+static void nested_cb(struct rcb_head *h)
+{
+	(void)h;
+	atomic_store(&nested_ran, 1);
+}
+
+static void *producer(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(rcb_worker_set_thread(w), 0);
+	CHECK_EQ(rcb_call(&slow_head, slow_cb), 0);
+	CHECK_EQ(rcb_unregister_thread(), 0);
+	return NULL;
+}
+
+static void *destroyer(void *arg)
+{
+	(void)arg;
+	/* Holds the worker lock while it joins w, whose thread is in
+	 * slow_cb for 2 s. */
+	CHECK_EQ(rcb_worker_destroy(w), 0);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t p, d;
+	int done_at_return;
+
+	alarm(30);
+	CHECK_EQ(rcb_init(NULL), 0);
+	CHECK_EQ(rcb_callback_tids(NULL, 0), 0); /* the default worker starts lazily */
+	CHECK_EQ(rcb_worker_create(NULL, &w), 0);
+	CHECK_EQ(pthread_create(&p, NULL, producer, NULL), 0);
+	CHECK_EQ(pthread_join(p, NULL), 0);
+	while (!atomic_load(&slow_started))
+		usleep(1000);
+	CHECK_EQ(pthread_create(&d, NULL, destroyer, NULL), 0);
+	usleep(300000); /* the destroyer is joining, holding the lock */
+	CHECK_EQ(rcb_register_thread(), 0);
+	rcb_read_lock();
+	rcb_read_lock();
+	CHECK_EQ(rcb_call(&nested_head, nested_cb), 0);
+	done_at_return = atomic_load(&slow_done);
+	rcb_read_unlock();
+	rcb_read_unlock(); /* starts the default worker */
+	CHECK_EQ(pthread_join(d, NULL), 0);
+	CHECK_EQ(rcb_barrier(), 0);
+	printf("nested first rcb_call() returned %s the stopper's join ended; its callback ran: %d\n",
+	       done_at_return ? "after" : "before", atomic_load(&nested_ran));
+	CHECK_EQ(done_at_return, 0);
+	CHECK_EQ(atomic_load(&nested_ran), 1);
+	CHECK_EQ(rcb_unregister_thread(), 0);
+	CHECK_EQ(rcb_shutdown(), 0);
+	return 0;
+}
