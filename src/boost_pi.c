@@ -410,7 +410,7 @@ void rcb__pi_stop(void)
 		rcb__futex_wake(&h->kick, 1);
 	}
 	for (int i = 0; i < pi_nhelpers; i++) {
-		pthread_join(pi_helpers[i].thread, NULL);
+		rcb__lib_thread_join(pi_helpers[i].thread);
 		pi_helpers[i].started = false;
 	}
 	pi_nhelpers = 0;

@@ -409,7 +409,7 @@ static void boosters_stop_locked(bool pi_started)
 
 		if (!b->started)
 			continue;
-		pthread_join(b->thread, NULL);
+		rcb__lib_thread_join(b->thread);
 		b->started = false;
 		rcb_store_relaxed(&b->tid, 0);
 		/* Queued readers stay queued and dequeue themselves; new

@@ -875,7 +875,7 @@ int rcb__cb_stop_locked(struct rcb_worker *w, bool abandon)
 	rcb_store_seq_cst(&w->futex, 0); /* [CB-STOP] */
 	rcb__futex_wake(&w->futex, 1);
 	rcb__gp_policy_urgent(); /* no coalescing wait (gp_policy.c) */
-	if ((err = pthread_join(w->thread, NULL)) != 0)
+	if ((err = rcb__lib_thread_join(w->thread)) != 0)
 		RCB_DIE("pthread_join(callback thread)", err);
 	rcb_store_relaxed(&w->started, false);
 	rcb_store_relaxed(&w->tid, 0);
@@ -1237,6 +1237,10 @@ RCB_API void rcb_backlog(struct rcb_backlog *out)
 {
 	unsigned long long n, bytes;
 
+	if (RCB_UNLIKELY(!out)) {
+		rcb__misuse("rcb_backlog", "called with NULL; nothing stored");
+		return;
+	}
 	backlog_now(&n, &bytes);
 	out->callbacks = n;
 	out->bytes = bytes;

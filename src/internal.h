@@ -271,6 +271,9 @@ int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
  * (explicit, not inherited) and the CPUs of rcb__settings.thread_cpus,
  * else the process's initial thread's.  Returns 0 or a pthread error. */
 int rcb__lib_thread_attr(pthread_attr_t *attr);
+/* pthread_join() of a library thread, not a cancellation point: every
+ * caller holds a lock across it (pthread_join()'s result). */
+int rcb__lib_thread_join(pthread_t thread);
 void rcb__lib_thread_keep_caps(void);
 bool rcb__lib_thread_caps_refresh(void);
 /* A thread the caller creates could raise threads to @prio: CAP_SYS_NICE

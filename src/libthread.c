@@ -126,6 +126,24 @@ int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 	return err;
 }
 
+/*
+ * pthread_join() is a cancellation point, and the library's stoppers
+ * (rcb_shutdown(), rcb_worker_destroy(), the booster stop) hold a lock
+ * across it: an application thread cancelled there left the lock held,
+ * and every later rcb_call() that had to start a thread hung on it.  A
+ * cancel that arrives meanwhile stays pending and acts at the caller's
+ * next cancellation point, after the library's locks are released.
+ */
+int rcb__lib_thread_join(pthread_t thread)
+{
+	int old, err;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	err = pthread_join(thread, NULL);
+	pthread_setcancelstate(old, NULL);
+	return err;
+}
+
 void rcb__lib_thread_keep_caps(void)
 {
 	/* Fails only on kernels without the flag: then a setuid() takes

@@ -153,6 +153,10 @@ static int check_config(const struct rcb_config *c)
 	if (c->boost_machine != 0 && c->boost_machine != 3 && c->boost_machine != 8)
 		return config_error("boost_machine", c->boost_machine,
 				    "0 (default), 3 or 8");
+	/* A boosted reader runs at least one below the booster, at 1 or
+	 * more (as rcb_booster_set_prio() requires). */
+	if (c->boost_prio == 1)
+		return config_error("boost_prio", 1, "0 (default) or 2 to 99");
 	return 0;
 }
 

@@ -46,9 +46,10 @@
 	X(int, boost, "RCUBOOST_BOOST", -1, 1, \
 	  "-1 (off), 0 (default) or 1 (on)", 0, 1, \
 	  RCB__ENV_HAND) \
-	X(int, boost_prio, "RCUBOOST_PRIO", 0, 99, "0 (default) or 1 to 99", \
+	/* and not 1: boosted readers run below the booster (settings.c) */ \
+	X(int, boost_prio, "RCUBOOST_PRIO", 0, 99, "0 (default) or 2 to 99", \
 	  0, 1, \
-	  RCB__ENV_UINT(1, 99, 50)) \
+	  RCB__ENV_UINT(2, 99, 50)) \
 	X(unsigned int, boost_period_ms, "RCUBOOST_PERIOD_MS", 0, 10000, \
 	  "0 (default) or 1 to 10000", 0, 1, \
 	  RCB__ENV_UINT(1, 10000, 10)) \

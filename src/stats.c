@@ -37,6 +37,10 @@ RCB_API void rcb_stats(struct rcb_gp_stats *out)
 	struct rcb__thread *t;
 	uint64_t n = 0;
 
+	if (RCB_UNLIKELY(!out)) {
+		rcb__misuse("rcb_stats", "called with NULL; nothing stored");
+		return;
+	}
 	out->grace_periods = rcb_load_relaxed(&rcb__gp_stat[RCB__GPS_GP]);
 	out->synchronize_calls = rcb_load_relaxed(&rcb__gp_stat[RCB__GPS_SYNC]);
 	out->batched = rcb_load_relaxed(&rcb__gp_stat[RCB__GPS_BATCHED]);

@@ -39,7 +39,7 @@ static const struct var vars[] = {
 	{ "RCUBOOST_CALLBACK_BATCH_US", "0 to 1000000", { "1000001" },
 	  { "0", "1000000" }, 0, 0 },
 	{ "RCUBOOST_BOOST", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
-	{ "RCUBOOST_PRIO", "1 to 99", { "0", "100" }, { "1", "99" }, 0, 0 },
+	{ "RCUBOOST_PRIO", "2 to 99", { "0", "1", "100" }, { "2", "99" }, 0, 0 },
 	{ "RCUBOOST_PERIOD_MS", "1 to 10000", { "0", "10001" }, { "1", "10000" }, 0, 0 },
 	{ "RCUBOOST_ELEMENTS", "2 to 64", { "0", "1", "3", "6", "65", "128" },
 	  { "2", "64" }, 0, 0 },
@@ -222,6 +222,7 @@ static void t_cfg_bad(const struct rcbt_case *c)
 	case 30: cfg.size = sizeof(cfg); cfg.inherit = -2; break;
 	case 31: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 100; break;
 	case 32: cfg.size = sizeof(cfg); cfg.boost_machine = 8; cfg.inherit = 1; break;
+	case 33: cfg.boost_prio = 1; break;
 	}
 	CHECK_EQ(rcb_init(&cfg), -EINVAL);
 	CHECK_EQ(rcbt_task_count(), tasks);
@@ -254,6 +255,7 @@ static const char *const cfg_bad_wants[] = {
 	"rcb_init: |inherit|-2|-1 (off), 0 (default) or 1 (on)",
 	"rcb_init: |inherit_ceiling|100|0 (default 99) or 1 to 99",
 	"invalid combination|inheritance|3-state machine",
+	"rcb_init: |boost_prio|1|0 (default) or 2 to 99",
 };
 
 static const char *const cfg_bad_names[] = {
@@ -268,6 +270,7 @@ static const char *const cfg_bad_names[] = {
 	"machine8+booster_cpus", "reader_prio>=boost_prio",
 	"stall_ms=-2", "stall_ms=3600001",
 	"expedited=2", "inherit=-2", "inherit_ceiling=100", "machine8+inherit",
+	"boost_prio=1",
 };
 
 /* RCUBOOST_EARLY is read by the shared library's constructor, before

@@ -296,6 +296,22 @@ static void t_exit_in_section(const struct rcbt_case *c)
 
 /* rcb_init() with other settings is refused (not a misuse: no abort);
  * the active settings stay, shown by the policy of a later misuse. */
+static void t_stats_null(const struct rcbt_case *c)
+{
+	unsigned long long m;
+
+	rcbt_init();
+	m = rcbt_misuse_count();
+	if (c->num == 0) {
+		rcbt_expect_misuse("rcb_stats", "NULL");
+		rcb_stats(NULL);
+	} else {
+		rcbt_expect_misuse("rcb_backlog", "NULL");
+		rcb_backlog(NULL);
+	}
+	CHECK_EQ(rcbt_misuse_count(), m + 1);
+}
+
 static void t_init_in_section(const struct rcbt_case *c)
 {
 	unsigned long long m;
@@ -384,6 +400,8 @@ static const struct rcbt_case cases[] = {
 	MISUSE_A("shutdown_in_callback", t_in_callback, 1, "rcb_shutdown"),
 	MISUSE_B("init_in_callback", t_in_callback, 2, "rcb_init"),
 	MISUSE_A("init_in_section", t_init_in_section, 0, "rcb_init"),
+	MISUSE_B("stats_null", t_stats_null, 0, "rcb_stats"),
+	MISUSE_A("backlog_null", t_stats_null, 1, "rcb_backlog"),
 	MISUSE_B("exit_in_section", t_exit_in_section, 0, "thread exit"),
 	MISUSE_A("exit_in_section_registered", t_exit_in_section, 1, "thread exit"),
 	{ "init_twice/warn", t_init_twice, 0, { WARN_ENV }, { 0 }, { "aborting" },
