@@ -13,6 +13,9 @@
  * For the same daemons, the child of a fork() starts its boosters at
  * once, too (booster.c: rcb__booster_restart_after_fork()).
  *
+ * The same constructor registers the library's fork handlers, before
+ * main() can register its own (init.c: rcb__atfork_register()).
+ *
  * This file is the last of the library's sources (CMakeLists.txt): a
  * shared object runs its constructors in link order, so the locks that
  * gp.c's and registry.c's constructors create exist.  A static library
@@ -30,6 +33,10 @@ __attribute__((constructor)) static void rcb_early_start(void)
 {
 	const char *v = getenv("RCUBOOST_EARLY");
 	int err;
+
+	/* Before any handler main() registers (init.c); a failure is
+	 * retried, and reported, by the first initialisation. */
+	(void)rcb__atfork_register();
 
 	if (!v || strcmp(v, "0") == 0)
 		return;

@@ -117,6 +117,33 @@ static void fork_child(void)
 static bool atfork_registered;
 
 /*
+ * Register the fork handlers; 0 or a pthread_atfork() error.  The
+ * shared library does it from its last constructor (early.c), before
+ * main(): glibc runs prepare handlers in the reverse order of their
+ * registration and the others in that order, so the application's
+ * handlers registered from main() run before ours in the parent's
+ * prepare and after ours in the child, where the library's locks are
+ * free (re-created).  Registered at the first initialisation instead,
+ * after them, an application handler that waits for callbacks (the
+ * liburcu idiom: rcu_barrier(), then call_rcu_before_fork(), in its
+ * prepare handler) ran while our prepare held rcb__cb_lock, and hung.
+ * A static library has no early.c (nothing references it) and keeps
+ * that first-initialisation registration.  Context: a constructor, or
+ * init_lock held.
+ */
+int rcb__atfork_register(void)
+{
+	int err;
+
+	if (atfork_registered)
+		return 0;
+	if ((err = pthread_atfork(fork_prepare, fork_parent, fork_child)) != 0)
+		return err;
+	atfork_registered = true;
+	return 0;
+}
+
+/*
  * Make @s the settings in force and mark the library running; for an
  * explicit rcb_init() (@start), start the boosters first.  All or
  * nothing: on failure the previous settings are back, rcb__running is
@@ -212,14 +239,11 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 			strerror(-err));
 		return err;
 	}
-	if (!atfork_registered) {
-		if ((err = pthread_atfork(fork_prepare, fork_parent, fork_child))) {
-			pthread_mutex_unlock(&init_lock);
-			fprintf(stderr, "rcuboost: rcb_init: pthread_atfork: %s\n",
-				strerror(err));
-			return -err;
-		}
-		atfork_registered = true;
+	if ((err = rcb__atfork_register()) != 0) {
+		pthread_mutex_unlock(&init_lock);
+		fprintf(stderr, "rcuboost: rcb_init: pthread_atfork: %s\n",
+			strerror(err));
+		return -err;
 	}
 	/* article: init_rcu_boost_late().  An explicit rcb_init() starts
 	 * the booster before anyone sees the library initialised; a lazy

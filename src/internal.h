@@ -426,6 +426,9 @@ void rcb__cb_start_inherited(void);
 /* A deferred function runs on this thread: @call, which waits for the
  * callback threads, is reported and refused (defer.c). */
 bool rcb__defer_refuses(const char *call);
+/* Register the library's fork handlers once (init.c): from the shared
+ * library's last constructor, else at the first initialisation. */
+int rcb__atfork_register(void);
 /* RCUBOOST_EARLY=1 started the library (early.c). */
 extern bool rcb__early_start;
 /* The calling thread registers / leaves the registry (registry lock
