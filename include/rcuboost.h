@@ -431,7 +431,10 @@ RCB_API int rcb_synchronize(void);
  * is queued, the caller still owns @head), or, in a debug build of the
  * library (RCB_DEBUG) only, -EBUSY when @head is still queued from an
  * earlier rcb_call*() whose callback has not run (reported as misuse;
- * release builds do not check).
+ * release builds do not check).  Also -EAGAIN, -ENOMEM or -EPERM when
+ * the worker's thread has to be started and cannot be (said on stderr;
+ * nothing is queued; a later call tries again).  liburcu's call_rcu()
+ * then waits for a grace period and runs the callback itself.
  */
 RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head));
 

@@ -837,9 +837,16 @@ int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
 	 * application placed at real-time priority or that polls. */
 	w->cbboost = !rt && !(w->flags & RCB_WORKER_RT);
 	if (err) {
-		if (w == &rcb__cb_default)
-			fprintf(stderr, "rcuboost: cannot start the callback thread: %s\n",
-				strerror(err));
+		/* Said at the 1st, 2nd, 4th, 8th... failure: a caller that
+		 * retries at every rcb_call() would flood stderr. */
+		static unsigned long failures;
+
+		failures++;
+		if (w == &rcb__cb_default && !(failures & (failures - 1)))
+			fprintf(stderr,
+				"rcuboost: cannot start the callback thread: %s (%lu time(s)); "
+				"rcb_call() returns that error, nothing queued, until it can\n",
+				strerror(err), failures);
 		return -err;
 	}
 	/* [CB-TIDW] pairs with [CB-TID] in worker_thread(): the worker's

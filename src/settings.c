@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 #include "internal.h"
 
@@ -68,6 +69,27 @@ static int env_choice(const char *name, const char *const *words, int n,
 }
 
 /*
+ * Every CPU of @mask exists (is configured): the library's threads are
+ * created with that mask, and the kernel's refusal of a missing CPU,
+ * EINVAL from pthread_create(), named neither the setting nor the CPU.
+ * @what names the setting.  0, or -EINVAL with the message.
+ */
+static int cpus_exist(unsigned long long mask, const char *what)
+{
+	int ncpus = get_nprocs_conf();
+
+	for (int cpu = 0; cpu < 64; cpu++) {
+		if (!(mask >> cpu & 1) || cpu < ncpus)
+			continue;
+		fprintf(stderr,
+			"rcuboost: %s is invalid: CPU %d does not exist (this machine has CPUs 0 to %d)\n",
+			what, cpu, ncpus - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * A CPU list ("0-1,3") into a mask of CPUs 0 to 63 (RCUBOOST_CPUS).
  * Returns 0 with *@out set, or -EINVAL with the message.
  */
@@ -77,6 +99,7 @@ static int env_cpulist(const char *name, unsigned long long *out)
 		"a list of CPUs from 0 to 63 such as 0-1,3";
 	const char *v = getenv(name), *p;
 	unsigned long long mask = 0;
+	char what[96];
 
 	if (!v)
 		return 0;
@@ -105,6 +128,9 @@ static int env_cpulist(const char *name, unsigned long long *out)
 	}
 	if (!mask)
 		return env_error(name, v, range);
+	snprintf(what, sizeof(what), "environment variable %s=\"%s\"", name, v);
+	if (cpus_exist(mask, what))
+		return -EINVAL;
 	*out = mask;
 	return 0;
 }
@@ -358,8 +384,12 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->callback_local = c.callback_local > 0;
 	s->callback_follow = c.callback_follow > 0;
 	s->boost_machine = c.boost_machine;
-	if (!c.thread_cpus && (err = env_cpulist("RCUBOOST_CPUS", &c.thread_cpus)))
+	if (c.thread_cpus) {
+		if ((err = cpus_exist(c.thread_cpus, "struct rcb_config field thread_cpus")))
+			return err;
+	} else if ((err = env_cpulist("RCUBOOST_CPUS", &c.thread_cpus))) {
 		return err;
+	}
 	s->thread_cpus = c.thread_cpus;
 	if ((err = build_enhancements(&c, s)))
 		return err;

@@ -114,10 +114,18 @@ static void urcu_node_invoke(struct rcb_head *h)
 	user->func(user);
 }
 
+/* rcb_call() failed for want of a callback thread (its start failed,
+ * said on stderr), not for a misuse or after rcb_shutdown(). */
+static bool thread_failed(int err)
+{
+	return err == -EAGAIN || err == -ENOMEM || err == -EPERM;
+}
+
 RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 				void (*func)(struct rcu_head *head))
 {
 	struct urcu_node *n;
+	int err;
 
 	if (HEAD_AS_IS) {
 		/*
@@ -125,26 +133,33 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 		 * @func is called with the caller's head, through a pointer
 		 * type that differs only in the pointee of its argument.
 		 */
-		(void)rcb_call((struct rcb_head *)(void *)head,
+		err = rcb_call((struct rcb_head *)(void *)head,
 			       (void (*)(struct rcb_head *))func);
-		return;
-	}
-	if (!func) {
-		rcb__misuse("call_rcu", "NULL callback function");
-		return;
-	}
-	head->func = func;
-	n = (struct urcu_node *)malloc(sizeof(*n));
-	if (n) {
-		n->user = head;
-		if (rcb_call(&n->head, urcu_node_invoke) == 0)
+		if (!thread_failed(err))
 			return;
-		free(n); /* after rcb_shutdown(): reported, dropped */
-		return;
+	} else {
+		if (!func) {
+			rcb__misuse("call_rcu", "NULL callback function");
+			return;
+		}
+		head->func = func;
+		n = (struct urcu_node *)malloc(sizeof(*n));
+		if (n) {
+			n->user = head;
+			err = rcb_call(&n->head, urcu_node_invoke);
+			if (err == 0)
+				return;
+			free(n);
+			if (!thread_failed(err))
+				return; /* after rcb_shutdown(): reported, dropped */
+		}
 	}
-	/* No memory: wait for the grace period here (reported if inside
-	 * a read-side critical section), as liburcu's defer_rcu does when
-	 * its queue is full. */
+	/* No memory, or no callback thread could start (liburcu's
+	 * call_rcu() cannot fail, and liburcu would stop the process):
+	 * wait for the grace period here, as liburcu's defer_rcu() does
+	 * when its queue is full.  Inside a read-side critical section
+	 * that is reported and the callback is not run: leaked, never
+	 * run early. */
 	if (rcb_synchronize() == 0)
 		func(head);
 }

@@ -4,6 +4,7 @@
  * malformed list is refused with -EINVAL. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sys/sysinfo.h>
 
 #include "tests/boost/rt.h"
 #include "tests/boost/libthreads.h"
@@ -74,5 +75,18 @@ int main(void)
 	CHECK(rcb_init(&cfg) == -EINVAL);
 	setenv("RCUBOOST_CPUS", "64", 1);
 	CHECK(rcb_init(&cfg) == -EINVAL);
+	/* A CPU this machine does not have: refused at once, naming it
+	 * (the kernel's refusal at thread creation named nothing). */
+	if (get_nprocs_conf() < 64) {
+		char list[32];
+
+		snprintf(list, sizeof(list), "0,%d", get_nprocs_conf());
+		setenv("RCUBOOST_CPUS", list, 1);
+		CHECK(rcb_init(&cfg) == -EINVAL);
+		unsetenv("RCUBOOST_CPUS");
+		cfg.thread_cpus = 1ull << get_nprocs_conf();
+		CHECK(rcb_init(&cfg) == -EINVAL);
+		CHECK(rcb_booster_tids(NULL, 0) == 0);
+	}
 	return 0;
 }
