@@ -24,6 +24,17 @@ else()
   set(rcb_compat_excl EXCLUDE_FROM_ALL)
 endif()
 
+# liburcu's own liburcu.pc says -lurcu-common -lurcu: the data structures
+# that <urcu.h> declares out of line without _LGPL_SOURCE (cds_wfcq_*,
+# cds_wfs_*, ...) are in liburcu-common, which rcuboost does not
+# replace.  Debian's, when it is there.
+find_library(RCB_URCU_COMMON_LIB urcu-common)
+if(RCB_URCU_COMMON_LIB)
+  set(RCB_COMPAT_PC_COMMON " -lurcu-common")
+else()
+  set(RCB_COMPAT_PC_COMMON "")
+endif()
+
 # Relocatable .pc files: the prefix from their own location.
 file(RELATIVE_PATH rcb_compat_up "/${rcb_compat_dir}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" rcb_compat_up "${rcb_compat_up}")

@@ -59,11 +59,15 @@ check()
 for pc in liburcu liburcu-memb; do
 	flags=$(PKG_CONFIG_PATH=$compat/pkgconfig pkg-config --cflags --libs $pc) ||
 		fail "pkg-config $pc with PKG_CONFIG_PATH=$compat/pkgconfig"
-	# shellcheck disable=SC2086
-	"$cc" -std=gnu11 -Wall -Wextra -Werror -DCONSUMER_LGPL "$consumer" \
-		-o "$work/pc-$pc" $flags -ldl ||
-		fail "the program does not build with pkg-config --cflags --libs $pc"
-	check "$work/pc-$pc" "pkg-config $pc"
+	# With and without _LGPL_SOURCE (then liburcu-common's functions
+	# are called out of line: the .pc must name the library).
+	for lgpl in -DCONSUMER_LGPL -UCONSUMER_LGPL; do
+		# shellcheck disable=SC2086
+		"$cc" -std=gnu11 -Wall -Wextra -Werror $lgpl -DCONSUMER_PC "$consumer" \
+			-o "$work/pc-$pc" $flags -ldl ||
+			fail "the program ($lgpl) does not build with pkg-config --cflags --libs $pc"
+		check "$work/pc-$pc" "pkg-config $pc ($lgpl)"
+	done
 done
 for lib in urcu urcu-memb; do
 	"$cc" -std=gnu11 -Wall -Wextra -Werror "$consumer" -o "$work/l-$lib" \

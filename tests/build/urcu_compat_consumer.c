@@ -59,6 +59,21 @@ int main(void)
 	synchronize_rcu();
 	rcu_barrier();
 	CHECK(__atomic_load_n(&freed, __ATOMIC_RELAXED) == 99);
+#ifdef CONSUMER_PC
+	{
+		/* liburcu-common's queue, out of line without _LGPL_SOURCE:
+		 * liburcu.pc's -lurcu-common (a bare -lurcu lacks it with
+		 * liburcu too). */
+		struct cds_wfcq_head qh;
+		struct cds_wfcq_tail qt;
+		struct cds_wfcq_node n;
+
+		cds_wfcq_init(&qh, &qt);
+		cds_wfcq_node_init(&n);
+		cds_wfcq_enqueue(&qh, &qt, &n);
+		CHECK(cds_wfcq_dequeue_blocking(&qh, &qt) == &n);
+	}
+#endif
 	free(gp);
 	rcu_unregister_thread();
 	/* rcuboost's own API is in the process: its library is loaded. */
