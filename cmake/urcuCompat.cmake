@@ -28,12 +28,15 @@ endif()
 # that <urcu.h> declares out of line without _LGPL_SOURCE (cds_wfcq_*,
 # cds_wfs_*, ...) are in liburcu-common, which rcuboost does not
 # replace.  Debian's, when it is there.
-find_library(RCB_URCU_COMMON_LIB urcu-common)
-if(RCB_URCU_COMMON_LIB)
+# Not a dependency of the library: no cache entry is left (NO_CACHE
+# needs CMake 3.21).
+find_library(rcb_urcu_common_lib urcu-common)
+if(rcb_urcu_common_lib)
   set(RCB_COMPAT_PC_COMMON " -lurcu-common")
 else()
   set(RCB_COMPAT_PC_COMMON "")
 endif()
+unset(rcb_urcu_common_lib CACHE)
 
 # Relocatable .pc files: the prefix from their own location.
 file(RELATIVE_PATH rcb_compat_up "/${rcb_compat_dir}/pkgconfig" "/")

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <sys/sysinfo.h>
 
 #define RCB_URCU_NO_MAP
@@ -29,6 +30,9 @@ static struct rcb_worker *create(unsigned long flags, int cpu_affinity)
 	int err;
 
 	if (flags & ~(unsigned long)URCU_CALL_RCU_RT) {
+		fprintf(stderr,
+			"rcuboost: create_call_rcu_data: flags %#lx are invalid: expected 0 or "
+			"URCU_CALL_RCU_RT\n", flags);
 		errno = EINVAL;
 		return NULL;
 	}

@@ -65,7 +65,10 @@ RCB_API void urcu_memb_register_thread(void)
 
 RCB_API void urcu_memb_unregister_thread(void)
 {
-	(void)rcb_unregister_thread();
+	/* liburcu asserts; its void call cannot return -ENOENT. */
+	if (rcb_unregister_thread() == -ENOENT)
+		rcb__misuse("rcu_unregister_thread",
+			    "the thread is not registered; nothing done");
 }
 
 RCB_API void urcu_memb_init(void)
