@@ -35,8 +35,14 @@ __attribute__((constructor)) static void rcb_early_start(void)
 	int err;
 
 	/* Before any handler main() registers (init.c); a failure is
-	 * retried, and reported, by the first initialisation. */
+	 * retried, and reported, by the first initialisation.  Not under
+	 * ThreadSanitizer: it does not see the child re-create the locks
+	 * the prepare handler took, and reports each one's next use as a
+	 * double lock in every child, even of a process that never used
+	 * the library (the first initialisation registers them there). */
+#if !defined(__SANITIZE_THREAD__)
 	(void)rcb__atfork_register();
+#endif
 
 	if (!v || strcmp(v, "0") == 0)
 		return;
