@@ -8,17 +8,11 @@
 
 #include "rcuboost.h"
 #include "tests/check.h"
+#include "tests/regression/busy_worker.h"
 
-static atomic_int slow_started, after_call_ran;
-static struct rcb_head slow_head, after_head;
-static struct rcb_worker *w;
-
-static void slow_cb(struct rcb_head *h)
-{
-	(void)h;
-	atomic_store(&slow_started, 1);
-	usleep(500000);
-}
+static atomic_int after_call_ran;
+static struct rcb_head after_head;
+static struct busy_worker busy;
 
 static void after_cb(struct rcb_head *h)
 {
@@ -26,19 +20,10 @@ static void after_cb(struct rcb_head *h)
 	atomic_store(&after_call_ran, 1);
 }
 
-static void *producer(void *arg)
-{
-	(void)arg;
-	CHECK_EQ(rcb_worker_set_thread(w), 0);
-	CHECK_EQ(rcb_call(&slow_head, slow_cb), 0);
-	CHECK_EQ(rcb_unregister_thread(), 0);
-	return NULL;
-}
-
 static void *destroyer(void *arg)
 {
 	(void)arg;
-	rcb_worker_destroy(w); /* joins w's thread, in slow_cb for 0.5 s */
+	rcb_worker_destroy(busy.w); /* joins its thread, busy for 0.5 s */
 	/* The cancel acts here at the latest. */
 	for (;;)
 		pause();
@@ -47,16 +32,12 @@ static void *destroyer(void *arg)
 
 int main(void)
 {
-	pthread_t p, d;
+	pthread_t d;
 	void *ret;
 
 	alarm(30);
 	CHECK_EQ(rcb_init(NULL), 0);
-	CHECK_EQ(rcb_worker_create(NULL, &w), 0);
-	CHECK_EQ(pthread_create(&p, NULL, producer, NULL), 0);
-	CHECK_EQ(pthread_join(p, NULL), 0);
-	while (!atomic_load(&slow_started))
-		usleep(1000);
+	busy_worker_start(&busy, 500000);
 	CHECK_EQ(pthread_create(&d, NULL, destroyer, NULL), 0);
 	usleep(200000); /* the destroyer is joining, holding the lock */
 	CHECK_EQ(pthread_cancel(d), 0);

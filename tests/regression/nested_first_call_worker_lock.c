@@ -8,18 +8,11 @@
 
 #include "rcuboost.h"
 #include "tests/check.h"
+#include "tests/regression/busy_worker.h"
 
-static atomic_int slow_started, slow_done, nested_ran;
-static struct rcb_head slow_head, nested_head;
-static struct rcb_worker *w;
-
-static void slow_cb(struct rcb_head *h)
-{
-	(void)h;
-	atomic_store(&slow_started, 1);
-	sleep(2);
-	atomic_store(&slow_done, 1);
-}
+static atomic_int nested_ran;
+static struct rcb_head nested_head;
+static struct busy_worker busy;
 
 static void nested_cb(struct rcb_head *h)
 {
@@ -27,44 +20,31 @@ static void nested_cb(struct rcb_head *h)
 	atomic_store(&nested_ran, 1);
 }
 
-static void *producer(void *arg)
-{
-	(void)arg;
-	CHECK_EQ(rcb_worker_set_thread(w), 0);
-	CHECK_EQ(rcb_call(&slow_head, slow_cb), 0);
-	CHECK_EQ(rcb_unregister_thread(), 0);
-	return NULL;
-}
-
 static void *destroyer(void *arg)
 {
 	(void)arg;
-	/* Holds the worker lock while it joins w, whose thread is in
-	 * slow_cb for 2 s. */
-	CHECK_EQ(rcb_worker_destroy(w), 0);
+	/* Holds the worker lock while it joins the busy worker's thread,
+	 * in its callback for 2 s. */
+	CHECK_EQ(rcb_worker_destroy(busy.w), 0);
 	return NULL;
 }
 
 int main(void)
 {
-	pthread_t p, d;
+	pthread_t d;
 	int done_at_return;
 
 	alarm(30);
 	CHECK_EQ(rcb_init(NULL), 0);
 	CHECK_EQ(rcb_callback_tids(NULL, 0), 0); /* the default worker starts lazily */
-	CHECK_EQ(rcb_worker_create(NULL, &w), 0);
-	CHECK_EQ(pthread_create(&p, NULL, producer, NULL), 0);
-	CHECK_EQ(pthread_join(p, NULL), 0);
-	while (!atomic_load(&slow_started))
-		usleep(1000);
+	busy_worker_start(&busy, 2000000);
 	CHECK_EQ(pthread_create(&d, NULL, destroyer, NULL), 0);
 	usleep(300000); /* the destroyer is joining, holding the lock */
 	CHECK_EQ(rcb_register_thread(), 0);
 	rcb_read_lock();
 	rcb_read_lock();
 	CHECK_EQ(rcb_call(&nested_head, nested_cb), 0);
-	done_at_return = atomic_load(&slow_done);
+	done_at_return = atomic_load(&busy.done);
 	rcb_read_unlock();
 	rcb_read_unlock(); /* starts the default worker */
 	CHECK_EQ(pthread_join(d, NULL), 0);
