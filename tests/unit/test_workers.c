@@ -474,7 +474,7 @@ static void t_shutdown(void)
 #define RACE_ROUNDS 30
 #define RACE_PER_THREAD 4096
 
-static atomic_int race_ran, race_stop;
+static atomic_int race_ran, race_stop, race_started;
 static struct rcb_worker *race_w;
 
 static void race_cb(struct rcb_head *h)
@@ -494,6 +494,7 @@ static void *race_producer(void *arg)
 
 	CHECK_EQ(rcb_register_thread(), 0);
 	CHECK_EQ(rcb_worker_set_thread(race_w), 0);
+	atomic_fetch_add(&race_started, 1);
 	while (!atomic_load(&race_stop) && n < RACE_PER_THREAD) {
 		/* Every other call inside a section of ours: its wake-up
 		 * (and its count) wait for our unlock. */
@@ -525,10 +526,20 @@ static void t_destroy_while_waking(void)
 		pthread_t p[2];
 		void *n;
 
+		double end = now_s() + 10;
+
 		atomic_store(&race_stop, 0);
+		atomic_store(&race_started, 0);
 		CHECK_EQ(rcb_worker_create(NULL, &race_w), 0);
 		for (int i = 0; i < 2; i++)
 			CHECK_EQ(pthread_create(&p[i], NULL, race_producer, heads[i]), 0);
+		/* The destroy must find both producers attached to race_w: on
+		 * a loaded machine a producer may not run for the whole sleep
+		 * below, and would then attach to a freed worker (-ENOENT). */
+		while (atomic_load(&race_started) < 2) {
+			CHECK(now_s() < end);
+			usleep(50);
+		}
 		usleep(1000 + 200 * r);
 		CHECK_EQ(rcb_worker_destroy(race_w), 0);
 		atomic_store(&race_stop, 1);
