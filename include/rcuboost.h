@@ -130,7 +130,10 @@ enum rcb_flavor_request {
  * A shorter size (a program built against an older layout) leaves the
  * fields past it at their defaults; a longer one (built against a newer
  * library) is accepted if every byte this library does not know is zero,
- * else rcb_init() fails with -E2BIG, as sched_setattr(2) does.
+ * else rcb_init() fails with -E2BIG, as sched_setattr(2) does.  A size
+ * from 1 to sizeof(size_t), or above 4096 (a page: no layout will reach
+ * it, and the library would read that much of the caller's memory), is
+ * refused with -EINVAL in every sized struct.
  */
 struct rcb_config {
 	size_t size; /* sizeof(struct rcb_config), or 0 */
@@ -300,7 +303,7 @@ struct rcb_gp_stats {
  * the active ones; -EBUSY if already initialised with other settings
  * (the message names the first differing setting); -EINVAL for a bad
  * setting or environment variable (the message names it and the accepted
- * range) or a cfg->size from 1 to sizeof(size_t); -E2BIG for a cfg->size
+ * range) or a cfg->size from 1 to sizeof(size_t) or above 4096; -E2BIG for a cfg->size
  * past this library's struct with a non-zero byte there; -ENOSYS if RCB_FLAVOR_REQUIRE_MEMBARRIER and the kernel lacks
  * membarrier; -ENOMEM; -EAGAIN if a library thread cannot be created.
  * Nothing is started when it fails.
@@ -844,8 +847,8 @@ RCB_API int rcb_booster_tids(pid_t *tids, int n);
  * against a newer, longer layout) are zeroed, fields past out->size (a
  * caller built against an older layout) are left alone.  Callable from
  * any thread, also inside a read-side critical section.  Returns 0,
- * -EINVAL (@out NULL, or a size from 1 to sizeof(size_t)), or -ENOTSUP
- * when the library was built without boosting (then @out is zeroed as
+ * -EINVAL (@out NULL, or a size from 1 to sizeof(size_t) or above 4096),
+ * or -ENOTSUP when the library was built without boosting (then @out is zeroed as
  * above, idx -1).
  */
 RCB_API int rcb_boost_stats(struct rcb_boost_stats *out);
@@ -855,7 +858,8 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out);
  * article's rcu_boost_dat_stat_print() lines (@json == 0) or as one JSON
  * object (@json != 0).  @s->size is honoured as by rcb_boost_stats():
  * fields past it print as 0.  Returns the length snprintf() would, or
- * -EINVAL (@s NULL or with a size from 1 to sizeof(size_t), or @buf NULL
+ * -EINVAL (@s NULL or with a size from 1 to sizeof(size_t) or above 4096,
+ * or @buf NULL
  * with @len > 0).
  */
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,

@@ -158,9 +158,12 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
 	if (attr) {
 		size_t usize = rcb__user_size(attr->size, RCB_WORKER_ATTR_SIZE_V1);
 
-		if (!usize)
-			return attr_error("size", (long)attr->size,
-					  "0 or sizeof(struct rcb_worker_attr)");
+		if (!usize) {
+			fprintf(stderr,
+				"rcuboost: rcb_worker_create: attr.size %zu is invalid: expected 0 or sizeof(struct rcb_worker_attr) (%zu)\n",
+				attr->size, sizeof(a));
+			return -EINVAL;
+		}
 		if (!rcb__sized_in(&a, sizeof(a), attr, usize)) {
 			fprintf(stderr,
 				"rcuboost: rcb_worker_create: attr.size %zu is larger than this "

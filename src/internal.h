@@ -32,21 +32,24 @@
  */
 #define RCB__HOT_ALIGN __attribute__((aligned(128)))
 
-/* ---- fatal errors ------------------------------------------------ */
+/* ---- sized public structs ---------------------------------------- */
 
-/* Abort for a failure that cannot happen (a futex or pthread call
- * returning what it never should): prints file:line, function and
- * strerror(@err). */
 /*
  * Public structs that may grow start with a size_t size set by the caller
  * (0: the first sized layout, @v1).  Returns the number of bytes of the
- * caller's struct to use, or 0 for an invalid size (1 to sizeof(size_t)).
+ * caller's struct to use, or 0 for an invalid size: 1 to sizeof(size_t),
+ * which cannot hold the size itself, or above RCB__USER_SIZE_MAX, which no
+ * layout will reach and which is far more likely an uninitialised field
+ * than a struct from the future (the library would read or zero that
+ * many bytes of the caller's memory).  sched_setattr(2) bounds its
+ * struct sched_attr by a page for the same reason.
  */
+#define RCB__USER_SIZE_MAX 4096
 static inline size_t rcb__user_size(size_t size, size_t v1)
 {
 	if (size == 0)
 		return v1;
-	return size > sizeof(size_t) ? size : 0;
+	return size > sizeof(size_t) && size <= RCB__USER_SIZE_MAX ? size : 0;
 }
 
 /* Copy the caller's @usize-byte struct @src into the library's @known-byte
@@ -57,6 +60,11 @@ bool rcb__sized_in(void *dst, size_t known, const void *src, size_t usize);
  * @usize-byte @dst, leaving @dst's size field, zeroing bytes past @known. */
 void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known);
 
+/* ---- fatal errors ------------------------------------------------ */
+
+/* Abort for a failure that cannot happen (a futex or pthread call
+ * returning what it never should): prints file:line, function and
+ * strerror(@err). */
 #define RCB_DIE(what, err) rcb__die(__FILE__, __LINE__, __func__, (what), (err))
 __attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
 					      const char *func,

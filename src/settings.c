@@ -315,9 +315,12 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	if (cfg) {
 		size_t usize = rcb__user_size(cfg->size, RCB_CONFIG_SIZE_V1);
 
-		if (!usize)
-			return config_error("size", (long)cfg->size,
-					    "0 or sizeof(struct rcb_config)");
+		if (!usize) {
+			fprintf(stderr,
+				"rcuboost: rcb_init: struct rcb_config field size = %zu is invalid: expected 0 or sizeof(struct rcb_config) (%zu)\n",
+				cfg->size, sizeof(c));
+			return -EINVAL;
+		}
 		if (!rcb__sized_in(&c, sizeof(c), cfg, usize)) {
 			fprintf(stderr,
 				"rcuboost: rcb_init: struct rcb_config size %zu is larger than this library's %zu and sets fields it does not know\n",

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "rcuboost.h"
@@ -73,6 +74,16 @@ static void stats_sizes(void)
 		CHECK_EQ(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1), -EINVAL);
 		CHECK(all(u.b, sizeof(size_t), sizeof(u.b), POISON));
 	}
+	/* A size no layout will reach (an uninitialised field): refused,
+	 * nothing written past the caller's struct. */
+	const size_t huge[] = { 4097, (size_t)1 << 31, SIZE_MAX };
+
+	for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+		poison(huge[i]);
+		CHECK_EQ(rcb_boost_stats(&u.s), -EINVAL);
+		CHECK_EQ(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 0), -EINVAL);
+		CHECK(all(u.b, sizeof(size_t), sizeof(u.b), POISON));
+	}
 	CHECK_EQ(rcb_boost_stats(NULL), -EINVAL);
 	CHECK_EQ(rcb_boost_stats_format(NULL, buf, sizeof(buf), 0), -EINVAL);
 
@@ -101,6 +112,8 @@ static void config_sizes(void)
 	 * refused before anything starts. */
 	memset(u.b, 0, sizeof(u.b));
 	u.c.size = sizeof(size_t);
+	CHECK_EQ(rcb_init(&u.c), -EINVAL);
+	u.c.size = SIZE_MAX;
 	CHECK_EQ(rcb_init(&u.c), -EINVAL);
 	u.c.size = full + EXTRA;
 	u.b[full + EXTRA - 1] = 1;

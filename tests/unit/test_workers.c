@@ -140,6 +140,9 @@ static void t_misuse(void)
 	a.prio = 0;
 	a.size = 3;
 	CHECK_EQ(rcb_worker_create(&a, &w), -EINVAL);
+	a.size = SIZE_MAX;
+	create_refused(&a, "size");
+	a.size = sizeof(a);
 	/* Inside a read-side critical section: reported, refused. */
 	rcb_read_lock();
 	CHECK_EQ(rcb_worker_create(NULL, &w), -EDEADLK);
