@@ -110,9 +110,11 @@
  *     the start to the outermost unlock, as a wake-up (invariant 4,
  *     rcb__cb_wake_late()); a start that fails there leaves the
  *     callback queued until the worker's next use, with the message of
- *     rcb__cb_start_locked().  Only a second such worker in the same
- *     section, which cannot wait for the unlock, still starts inside
- *     it.
+ *     rcb__cb_start_locked().  A second such worker in the same section
+ *     (the thread's worker follows its CPU, rcb_worker_set_cpu()) is
+ *     marked start_later and started by rcb__cb_start_later() at the
+ *     same unlock, found on the list under the lock: no pointer to it
+ *     outlives the section.
  * 10. After rcb__cb_barrier_reached() sets the marker's done word, neither
  *     it nor anything else touches the marker, which lives in the waiter's
  *     stack frame: the waiter may return at once.  The wake-up goes to the
@@ -383,6 +385,24 @@ void rcb__cb_wake_late(struct rcb_worker *w)
 	 * with [CB-LWA] in rcb_worker_destroy(). */
 	if (w != &rcb__cb_default)
 		rcb_add_release(&w->late_wakers, -1);
+}
+
+void rcb__cb_start_later(void)
+{
+	pthread_mutex_lock(&rcb__cb_lock);
+	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {
+		if (!rcb_load_relaxed(&w->start_later))
+			continue;
+		rcb_store_relaxed(&w->start_later, false);
+		/* A failed start says so (rcb__cb_start_locked()) and
+		 * leaves the callbacks queued until the worker's next
+		 * use, as in rcb__cb_wake_late(). */
+		if (!rcb_load_relaxed(&w->started))
+			(void)rcb__cb_start_locked(w, false);
+		/* Started by someone else after the call looked. */
+		wake_thread(w);
+	}
+	pthread_mutex_unlock(&rcb__cb_lock);
 }
 
 void rcb__cb_enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
@@ -942,7 +962,8 @@ static int start_listed(struct rcb_worker *w)
  * (one worker per thread at a time: another one is woken at once).
  * Context: inside the call's read-side critical section.
  */
-static struct rcb_worker *wake_decided(struct rcb__thread *self, struct rcb_worker *w)
+static struct rcb_worker *wake_decided(struct rcb__thread *self, struct rcb_worker *w,
+				       bool start_late)
 {
 	struct rcb_worker *later = NULL, *r = w;
 
@@ -956,6 +977,18 @@ static struct rcb_worker *wake_decided(struct rcb__thread *self, struct rcb_work
 			r = NULL;
 		else if (later == w)
 			return NULL;
+		else if (start_late) {
+			/* Another worker holds the slot, and this one has
+			 * no thread to wake: it may not be started inside
+			 * the section either (invariant 9).  Marked, and
+			 * found on the list at the unlock. */
+			rcb_store_relaxed(&w->start_later, true);
+			rcb_store_relaxed(&self->cb_start_later, true);
+			atomic_fetch_or_explicit(&rcb__reader.special,
+						 RCB__READER_WAKE_CB,
+						 memory_order_relaxed);
+			return NULL;
+		}
 	}
 	/* [CB-LW] Inside the section: a destroy's grace period that
 	 * follows it sees the count ([CB-LWA]). */
@@ -1083,7 +1116,7 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		 * our node, or we see its -1 and wake it (invariant 4:
 		 * after our section, or after the caller's). */
 		if (RCB_UNLIKELY(rcb_load_seq_cst(&w->futex) == -1 || start_late))
-			wake = wake_decided(self, w);
+			wake = wake_decided(self, w, start_late);
 		/* [CBB-K] Booster mode: booster 0 sleeps without timeout;
 		 * load after the seq_cst exchange in enqueue(), pairs with
 		 * [BST-IDL] (callback_boost.c B5). */

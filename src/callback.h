@@ -73,6 +73,13 @@ struct rcb_worker {
 	 * thread and wake it after (callback.c invariant 4): the worker is
 	 * freed only once none is left (callback_worker.c, W4). */
 	_Atomic int late_wakers;
+	/* A call nested in a section queued here while the thread did not
+	 * run and another worker held the caller's cb_wake_later: started
+	 * at that caller's outermost unlock by rcb__cb_start_later()
+	 * (callback.c invariant 9).  Set relaxed inside the section (the
+	 * worker is freed only a grace period after it leaves the list),
+	 * cleared under rcb__cb_lock. */
+	_Atomic bool start_later;
 	struct rcb_worker *next; /* rcb__cb_workers; rcb__cb_lock */
 	/* Booster mode applies (neither RCB_WORKER_RT nor a real-time
 	 * policy): set with started, under rcb__cb_lock. */

@@ -149,6 +149,10 @@ struct rcb__thread {
 	 * src/callback.c invariant 4).  The thread's own; atomic for its
 	 * signal handlers. */
 	struct rcb_worker *_Atomic cb_wake_later;
+	/* Another worker with no thread got a nested call while
+	 * cb_wake_later was taken: start every such worker at the outermost
+	 * unlock (rcb__cb_start_later()).  The thread's own, as above. */
+	_Atomic bool cb_start_later;
 	/* Callbacks this thread queued while registered (src/callback.c,
 	 * invariant 5): written by the thread alone, by a plain load and
 	 * store in an outermost rcb_call*() and one exchange to 0 when it
@@ -540,6 +544,9 @@ void rcb__cb_kick_rebase(void);
  * worker, end the caller's count in its late_wakers: the wake-up an
  * rcb_call*() decided inside its section (callback.c invariant 4). */
 void rcb__cb_wake_late(struct rcb_worker *w);
+/* Start every listed worker marked start_later (callback.c invariant 9).
+ * Context: outside read-side critical sections and callbacks. */
+void rcb__cb_start_later(void);
 void rcb__callbacks_fork_prepare(void);
 void rcb__callbacks_fork_parent(void);
 void rcb__callbacks_after_fork_child(void);

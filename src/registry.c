@@ -210,6 +210,8 @@ static void wake_left_to_unlock(void)
 		w = rcb_xchg_relaxed(&self.cb_wake_later, NULL);
 		if (w)
 			rcb__cb_wake_late(w);
+		if (rcb_xchg_relaxed(&self.cb_start_later, false))
+			rcb__cb_start_later();
 	}
 }
 
