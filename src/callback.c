@@ -382,16 +382,27 @@ void rcb__cb_wake_late(struct rcb_worker *w)
 		(void)start_listed(w);
 	wake_thread(w);
 	/* [CB-LWR] The caller's last access to a private worker: pairs
-	 * with [CB-LWA] in rcb_worker_destroy(). */
-	if (w != &rcb__cb_default)
-		rcb_add_release(&w->late_wakers, -1);
+	 * with [CB-LWA] in rcb_worker_destroy(), which may free @w as soon
+	 * as the count reaches 0.  The destroyer sleeps on the count (a
+	 * real-time destroyer that spun would keep this thread off a
+	 * shared CPU), so the last waker wakes it, after the decrement,
+	 * as glibc's mutex unlock does: FUTEX_WAKE_PRIVATE only hashes
+	 * the address and reads nothing there, and a stray wake-up of
+	 * memory reused meanwhile is a spurious wake-up, which every
+	 * futex waiter rechecks. */
+	if (w != &rcb__cb_default &&
+	    rcb_add_release(&w->late_wakers, -1) == 1)
+		rcb__futex_wake(&w->late_wakers, 1);
 }
 
 void rcb__cb_start_later(void)
 {
 	pthread_mutex_lock(&rcb__cb_lock);
 	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {
-		if (!rcb_load_relaxed(&w->start_later))
+		/* [CB-SLA] pairs with [CB-SL]: the marking call's node
+		 * is enqueued before the exchange below.  Another thread's
+		 * unlock may clear the mark and so take over the wake-up. */
+		if (!rcb_load_acquire(&w->start_later))
 			continue;
 		rcb_store_relaxed(&w->start_later, false);
 		/* A failed start says so (rcb__cb_start_locked()) and

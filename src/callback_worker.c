@@ -271,10 +271,12 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w)
 	/* W4: the rcb_call*() calls that chose it may still be waking its
 	 * (joined) thread after their sections (callback.c invariant 4).
 	 * [CB-LWA] pairs with [CB-LWR]; their count was made inside the
-	 * sections the grace period above waited for ([CB-LW]).  Each is
-	 * one futex system call away from done. */
-	while (rcb_load_acquire(&w->late_wakers) > 0)
-		sched_yield();
+	 * sections the grace period above waited for ([CB-LW]).  A waker
+	 * may still have to take rcb__cb_lock and start a thread
+	 * (rcb__cb_wake_late()): sleep until the last one wakes us, never
+	 * spin (a real-time destroyer would keep it off a shared CPU). */
+	for (int n; (n = rcb_load_acquire(&w->late_wakers)) > 0;)
+		(void)rcb__futex_wait(&w->late_wakers, n, 0);
 	free(w);
 	/* The callbacks moved wait in the default worker's queue even if
 	 * its thread could not start; rcb_barrier() starts it again. */
