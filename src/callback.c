@@ -410,10 +410,17 @@ void rcb__cb_start_later(void)
 		 * use, as in rcb__cb_wake_late(). */
 		if (!rcb_load_relaxed(&w->started))
 			(void)rcb__cb_start_locked(w, false);
-		/* Started by someone else after the call looked. */
-		wake_thread(w);
+		/* Started by someone else after the call looked, and
+		 * maybe asleep since.  [CB-SLW] seq_cst, as the [CB-F]
+		 * load the marking call made for itself: either the
+		 * thread's re-check ([CB-S]) sees the node, or this
+		 * exchange sees its -1. */
+		else if (rcb_xchg_seq_cst(&w->futex, 0) == -1)
+			rcb__futex_wake(&w->futex, 1);
 	}
 	pthread_mutex_unlock(&rcb__cb_lock);
+	/* A poll request inherited across fork(), met inside a section. */
+	rcb__cb_start_inherited();
 }
 
 void rcb__cb_enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
@@ -929,14 +936,33 @@ _Atomic bool rcb__cb_inherited;
  * queues' heads (defer.c), are queued once and then only looked at: a
  * child whose request was inherited queued would wait forever.  Such a
  * caller starts every worker that holds callbacks, as a first
- * rcb_call() would start one.  Context: not a callback (invariant 9);
- * it may block once per child, on rcb__cb_lock and thread creation.
+ * rcb_call() would start one.  Inside a section of the caller's own
+ * (rcb_start_poll() may be called there) it leaves that to the
+ * section's outermost unlock, as a nested rcb_call*() leaves its start
+ * (invariant 9).  Context: not a callback (invariant 9); it may block
+ * once per child, on rcb__cb_lock and thread creation.
  */
 void rcb__cb_start_inherited(void)
 {
-	if (RCB_LIKELY(!rcb_load_relaxed(&rcb__cb_inherited)) ||
-	    rcb__self()->in_callback)
+	struct rcb__thread *self;
+
+	if (RCB_LIKELY(!rcb_load_relaxed(&rcb__cb_inherited)))
 		return;
+	self = rcb__self();
+	if (self->in_callback)
+		return;
+	if (rcb_read_ongoing()) {
+		if (self->registered) {
+			rcb_store_relaxed(&self->cb_start_later, true);
+			atomic_fetch_or_explicit(&rcb__reader.special,
+						 RCB__READER_WAKE_CB,
+						 memory_order_relaxed);
+		}
+		/* An unregistered thread's section (a signal handler's)
+		 * has no unlock hook: the next call outside one starts
+		 * them. */
+		return;
+	}
 	pthread_mutex_lock(&rcb__cb_lock);
 	if (rcb_load_relaxed(&rcb__cb_inherited) &&
 	    rcb_load_relaxed(&rcb__running)) {
@@ -993,7 +1019,10 @@ static struct rcb_worker *wake_decided(struct rcb__thread *self, struct rcb_work
 			 * no thread to wake: it may not be started inside
 			 * the section either (invariant 9).  Marked, and
 			 * found on the list at the unlock. */
-			rcb_store_relaxed(&w->start_later, true);
+			/* [CB-SL] After the enqueue: pairs with [CB-SLA]
+			 * in rcb__cb_start_later(), whose caller may be
+			 * another thread's unlock. */
+			rcb_store_release(&w->start_later, true);
 			rcb_store_relaxed(&self->cb_start_later, true);
 			atomic_fetch_or_explicit(&rcb__reader.special,
 						 RCB__READER_WAKE_CB,

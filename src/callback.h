@@ -76,9 +76,11 @@ struct rcb_worker {
 	/* A call nested in a section queued here while the thread did not
 	 * run and another worker held the caller's cb_wake_later: started
 	 * at that caller's outermost unlock by rcb__cb_start_later()
-	 * (callback.c invariant 9).  Set relaxed inside the section (the
-	 * worker is freed only a grace period after it leaves the list),
-	 * cleared under rcb__cb_lock. */
+	 * (callback.c invariant 9).  Set inside the section ([CB-SL]):
+	 * rcb_worker_destroy() waits a grace period after withdrawing the
+	 * worker from its threads and CPUs (W2), so no call sets it after
+	 * the worker is unlisted and freed; read and cleared only on the
+	 * list, under rcb__cb_lock. */
 	_Atomic bool start_later;
 	struct rcb_worker *next; /* rcb__cb_workers; rcb__cb_lock */
 	/* Booster mode applies (neither RCB_WORKER_RT nor a real-time

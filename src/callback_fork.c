@@ -162,10 +162,15 @@ void rcb__callbacks_after_fork_child(void)
 	unsigned long long n = 0, bytes = 0;
 
 	rcb__cb_dbg_forget_all();
-	/* Its count in late_wakers is gone with the counts below. */
+	/* Its count in late_wakers is gone with the counts below.  Like
+	 * that wake-up, a start left to the forking thread's unlock is
+	 * dropped: the child's workers start at their next use. */
 	rcb_store_relaxed(&self->cb_wake_later, NULL);
+	rcb_store_relaxed(&self->cb_start_later, false);
 	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {
 		unsigned long long wn, wbytes;
+
+		rcb_store_relaxed(&w->start_later, false);
 
 		child_worker(w, self->in_callback && self->cb_running == w,
 			     &wn, &wbytes);

@@ -544,8 +544,10 @@ void rcb__cb_kick_rebase(void);
  * worker, end the caller's count in its late_wakers: the wake-up an
  * rcb_call*() decided inside its section (callback.c invariant 4). */
 void rcb__cb_wake_late(struct rcb_worker *w);
-/* Start every listed worker marked start_later (callback.c invariant 9).
- * Context: outside read-side critical sections and callbacks. */
+/* Start every listed worker marked start_later (callback.c invariant 9),
+ * and the workers holding inherited requests (rcb__cb_start_inherited()),
+ * at an outermost unlock.  Context: outside read-side critical sections
+ * and callbacks. */
 void rcb__cb_start_later(void);
 void rcb__callbacks_fork_prepare(void);
 void rcb__callbacks_fork_parent(void);
