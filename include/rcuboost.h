@@ -317,7 +317,9 @@ RCB_API int rcb_init(const struct rcb_config *cfg);
  * working.  Context: not in a read-side critical section, not from a
  * callback or a deferred function.  Returns 0, -EDEADLK (called in a
  * read-side critical section, from a callback or a deferred function),
- * or -EALREADY (not running).
+ * -EALREADY (not running), or, as rcb_barrier(), the error of a worker
+ * whose callbacks could not run because its thread could not be
+ * started; every other worker is drained and stopped all the same.
  */
 RCB_API int rcb_shutdown(void);
 
@@ -428,7 +430,8 @@ RCB_API int rcb_synchronize(void);
  * its outermost rcb_read_unlock().  Context:
  * anywhere a thread may run, including inside a
  * read-side critical section and inside a callback; not async-signal-safe
- * on its first call (lazy start of the callback thread).
+ * (it may have to start the worker's thread: at the first call, after
+ * fork(), after a failed start).
  * Returns 0, -EINVAL (@head or @func NULL; reported as misuse; nothing is
  * queued), -ESHUTDOWN (after rcb_shutdown(); reported as misuse; nothing
  * is queued, the caller still owns @head), or, in a debug build of the
@@ -437,7 +440,12 @@ RCB_API int rcb_synchronize(void);
  * release builds do not check).  Also -EAGAIN, -ENOMEM or -EPERM when
  * the worker's thread has to be started and cannot be (said on stderr;
  * nothing is queued; a later call tries again).  liburcu's call_rcu()
- * then waits for a grace period and runs the callback itself.
+ * then waits for a grace period and runs the callback itself.  Inside
+ * a section of the caller's own, a worker with no thread is started at
+ * the section's outermost rcb_read_unlock() instead (starting it inside
+ * could wait for that very section): the call returns 0, and if the
+ * start at the unlock fails, the callback waits in the worker's queue
+ * until the worker's next use starts it (rcb_barrier() included).
  */
 RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head));
 
@@ -454,8 +462,11 @@ RCB_API int rcb_call_sized(struct rcb_head_sized *head,
  * rcb_barrier - wait until every callback queued (by any thread) before
  * this call has been invoked.  Context: outside read-side critical
  * sections, callbacks and deferred functions (rcb_defer(): a callback
- * may be waiting for the function's queue).  Returns 0, or -EDEADLK
- * (reported).
+ * may be waiting for the function's queue).  Returns 0, -EDEADLK
+ * (reported), or -EAGAIN, -ENOMEM or -EPERM when a worker holding
+ * callbacks has no thread (after fork(), or after a failed start) and
+ * its thread cannot be started (said on stderr): those callbacks have
+ * not run; every other worker was waited for all the same.
  */
 RCB_API int rcb_barrier(void);
 

@@ -833,11 +833,27 @@ static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
 	return 0;
 }
 
+static int start_locked(struct rcb_worker *w, bool drain);
+
 /*
  * Start @w's thread unless it runs.  Without @drain, only while the
  * library runs (invariant 9).  Context: rcb__cb_lock held, not a callback.
+ * Not a cancellation point: its messages (stdio is one) are printed with
+ * rcb__cb_lock held, which a cancelled caller would never release, and it
+ * is reached from rcb_read_unlock() (rcb__cb_wake_late(),
+ * rcb__cb_start_later()).
  */
 int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
+{
+	int cancel, err;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	err = start_locked(w, drain);
+	pthread_setcancelstate(cancel, NULL);
+	return err;
+}
+
+static int start_locked(struct rcb_worker *w, bool drain)
 {
 	static bool told;
 	pthread_attr_t a;
@@ -880,10 +896,14 @@ int rcb__cb_start_locked(struct rcb_worker *w, bool drain)
 		static unsigned long failures;
 
 		failures++;
-		if (w == &rcb__cb_default && !(failures & (failures - 1)))
+		if (!(failures & (failures - 1)))
 			fprintf(stderr,
-				"rcuboost: cannot start the callback thread: %s (%lu time(s)); "
-				"rcb_call() returns that error, nothing queued, until it can\n",
+				"rcuboost: cannot start %s: %s (%lu time(s)); "
+				"rcb_call() returns that error, nothing queued, until it can "
+				"(a call nested in a section queues, and its callback waits "
+				"for the worker's next start)\n",
+				w == &rcb__cb_default ? "the callback thread"
+						      : "a callback worker's thread",
 				strerror(err), failures);
 		return -err;
 	}
@@ -1265,7 +1285,7 @@ static int barrier_one(struct rcb_worker *w)
 RCB_API int rcb_barrier(void)
 {
 	unsigned long last = 0;
-	int err;
+	int err = 0, e;
 
 	if (rcb_read_ongoing()) {
 		rcb__misuse("rcb_barrier",
@@ -1293,22 +1313,29 @@ RCB_API int rcb_barrier(void)
 		if (!next)
 			break;
 		last = next->id;
-		/* Not dereferenced before barrier_one() finds it listed. */
-		if ((err = barrier_one(next)) != 0)
-			return err;
+		/* Not dereferenced before barrier_one() finds it listed.
+		 * A worker whose thread cannot start does not stop the
+		 * others from being waited for; its error is returned. */
+		if ((e = barrier_one(next)) != 0 && !err)
+			err = e;
 	}
-	return barrier_one(&rcb__cb_default);
+	if ((e = barrier_one(&rcb__cb_default)) != 0 && !err)
+		err = e;
+	return err;
 }
 
 /* Drain and stop every worker's thread.  Context: rcb_shutdown(), after
  * rcb__running was cleared (invariant 9). */
 int rcb__callbacks_stop(void)
 {
-	int err = 0;
+	int err = 0, e;
 
+	/* Every worker, whatever an earlier one returned: the first
+	 * error is the result. */
 	pthread_mutex_lock(&rcb__cb_lock);
-	for (struct rcb_worker *w = rcb__cb_workers; w && !err; w = w->next)
-		err = rcb__cb_stop_locked(w, false);
+	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next)
+		if ((e = rcb__cb_stop_locked(w, false)) != 0 && !err)
+			err = e;
 	pthread_mutex_unlock(&rcb__cb_lock);
 	return err;
 }
