@@ -20,13 +20,47 @@
  * Both locks are re-initialised in the child, which is single-threaded
  * here: every store below is relaxed.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
+#include <time.h>
 
 #include "callback.h"
 
+/*
+ * A stopper (rcb_worker_destroy(), rcb_shutdown()) holds rcb__cb_lock
+ * while it joins a worker (invariant 7), and the worker may be waiting
+ * for a grace period.  fork() called inside a read-side critical section
+ * then waits for a grace period that waits for the forking thread: a
+ * deadlock, as liburcu's fork handlers meet one when another thread runs
+ * synchronize_rcu().  Not worth a lock that is dropped across joins
+ * (every invariant of the stop would change) for a fork() inside a
+ * section; said on stderr after a second, so that the hang is named.
+ */
+static void lock_for_fork(void)
+{
+	struct timespec until;
+
+	if (!rcb_read_ongoing()) {
+		pthread_mutex_lock(&rcb__cb_lock);
+		return;
+	}
+	if (pthread_mutex_trylock(&rcb__cb_lock) == 0)
+		return;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 1;
+	if (pthread_mutex_timedlock(&rcb__cb_lock, &until) == 0)
+		return;
+	fprintf(stderr,
+		"rcuboost: fork() inside a read-side critical section has waited 1 s for another "
+		"thread's rcb_worker_destroy() or rcb_shutdown(), whose grace period may wait for "
+		"this very section: fork outside the section\n");
+	pthread_mutex_lock(&rcb__cb_lock);
+}
+
 void rcb__callbacks_fork_prepare(void)
 {
-	pthread_mutex_lock(&rcb__cb_lock);
+	lock_for_fork();
 	pthread_mutex_lock(&rcb__cb_splice_lock);
 }
 

@@ -1,0 +1,75 @@
+/* Bug: fork() from inside a read-side critical section waits in the library's prepare handler for the worker lock, which rcb_worker_destroy() and rcb_shutdown() hold while they join a worker; when that worker waits for a grace period, the grace period waits for the forking thread's section: a hang with nothing said (liburcu's fork handlers hang the same way beside synchronize_rcu()).  Not made impossible (README, "Reliability" says why), but named: after 1 s the prepare handler says on stderr what it waits for.  Here the join lasts 2.5 s (a callback that sleeps, no grace period involved), so the fork must complete after the message, and the child must run. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rcuboost.h"
+#include "tests/check.h"
+#include "tests/regression/busy_worker.h"
+
+static struct busy_worker busy;
+
+static void *destroyer(void *arg)
+{
+	(void)arg;
+	CHECK_EQ(rcb_worker_destroy(busy.w), 0); /* holds the lock 2.5 s */
+	return NULL;
+}
+
+int main(void)
+{
+	char err[1024] = "";
+	FILE *tmp;
+	pthread_t d;
+	pid_t pid;
+	size_t n;
+	int saved, st, done_at_fork;
+
+#if defined(__SANITIZE_THREAD__)
+	fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
+	return 77;
+#endif
+	alarm(30);
+	CHECK_EQ(rcb_init(NULL), 0);
+	busy_worker_start(&busy, 2500000);
+	CHECK_EQ(pthread_create(&d, NULL, destroyer, NULL), 0);
+	usleep(300000); /* the destroyer is joining, holding the lock */
+	tmp = tmpfile();
+	CHECK(tmp != NULL);
+	fflush(stdout);
+	fflush(stderr);
+	saved = dup(2);
+	CHECK(saved >= 0 && dup2(fileno(tmp), 2) == 2);
+	CHECK_EQ(rcb_register_thread(), 0);
+	rcb_read_lock();
+	pid = fork();
+	if (pid == 0) {
+		rcb_read_unlock();
+		_exit(0);
+	}
+	done_at_fork = atomic_load(&busy.done);
+	rcb_read_unlock();
+	fflush(stderr);
+	CHECK(dup2(saved, 2) == 2);
+	close(saved);
+	CHECK(pid > 0);
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	rewind(tmp);
+	n = fread(err, 1, sizeof(err) - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+	printf("fork() in a section beside a 2.5 s join: returned %s the join ended; said: %s",
+	       done_at_fork ? "after" : "before", err[0] ? err : "(nothing)\n");
+	CHECK(strstr(err, "fork() inside a read-side critical section") != NULL);
+	CHECK(strstr(err, "rcb_worker_destroy()") != NULL);
+	CHECK_EQ(pthread_join(d, NULL), 0);
+	CHECK_EQ(rcb_unregister_thread(), 0);
+	CHECK_EQ(rcb_shutdown(), 0);
+	return 0;
+}
