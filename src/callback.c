@@ -1038,9 +1038,9 @@ static struct rcb_worker *wake_decided(struct rcb__thread *self, struct rcb_work
 			/* Another worker holds the slot, and this one has
 			 * no thread to wake: it may not be started inside
 			 * the section either (invariant 9).  Marked, and
-			 * found on the list at the unlock. */
-			/* [CB-SL] After the enqueue: pairs with [CB-SLA]
-			 * in rcb__cb_start_later(), whose caller may be
+			 * found on the list at the unlock.  [CB-SL] After
+			 * the enqueue: pairs with [CB-SLA] in
+			 * rcb__cb_start_later(), whose caller may be
 			 * another thread's unlock. */
 			rcb_store_release(&w->start_later, true);
 			rcb_store_relaxed(&self->cb_start_later, true);
