@@ -33,28 +33,34 @@
  * for a grace period.  fork() called inside a read-side critical section
  * then waits for a grace period that waits for the forking thread: a
  * deadlock, as liburcu's fork handlers meet one when another thread runs
- * synchronize_rcu().  Not worth a lock that is dropped across joins
- * (every invariant of the stop would change) for a fork() inside a
- * section; said on stderr after a second, so that the hang is named.
+ * synchronize_rcu().  So does a fork() from a signal handler that
+ * interrupted a library call holding the lock (rcb_barrier(), say): the
+ * thread waits for itself.  Not worth a lock that is dropped across
+ * joins (every invariant of the stop would change); the wait is said on
+ * stderr after a second, so that a hang is named.  The first try costs
+ * the common case nothing.
  */
 static void lock_for_fork(void)
 {
 	struct timespec until;
 
-	if (!rcb_read_ongoing()) {
-		pthread_mutex_lock(&rcb__cb_lock);
-		return;
-	}
 	if (pthread_mutex_trylock(&rcb__cb_lock) == 0)
 		return;
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += 1;
 	if (pthread_mutex_timedlock(&rcb__cb_lock, &until) == 0)
 		return;
-	fprintf(stderr,
-		"rcuboost: fork() inside a read-side critical section has waited 1 s for another "
-		"thread's rcb_worker_destroy() or rcb_shutdown(), whose grace period may wait for "
-		"this very section: fork outside the section\n");
+	if (rcb_read_ongoing())
+		fprintf(stderr,
+			"rcuboost: fork() inside a read-side critical section has waited 1 s for another "
+			"thread's rcb_worker_destroy() or rcb_shutdown(), whose grace period may wait for "
+			"this very section: fork outside the section\n");
+	else
+		fprintf(stderr,
+			"rcuboost: fork() has waited 1 s for the callback workers' lock: another "
+			"thread's rcb_worker_destroy() or rcb_shutdown() holds it until a grace period "
+			"ends, or, if fork() was called from a signal handler that interrupted an "
+			"rcuboost call, this very thread holds it and fork() will never return\n");
 	pthread_mutex_lock(&rcb__cb_lock);
 }
 
