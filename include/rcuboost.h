@@ -423,8 +423,10 @@ RCB_API int rcb_synchronize(void);
  * library's callback thread.  The enqueue is wait-free: one atomic
  * exchange, or, while callbacks arrive at a million a second or more,
  * plain stores to the calling thread's own list (local mode; a callback
- * then waits two grace periods).  A thread's callbacks run in the order
- * of its calls; callbacks of different threads may not.  A sleeping
+ * then waits two grace periods).  A thread's callbacks to one worker run
+ * in the order of its calls; callbacks of different threads, or to
+ * different workers (rcb_worker_set_thread(), per-CPU workers and a
+ * thread that moves between CPUs), may not.  A sleeping
  * callback thread is woken (one futex call) after the call's own
  * read-side critical section, or, inside a section of the caller's, at
  * its outermost rcb_read_unlock().  Context:
@@ -566,8 +568,9 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
  * withdrawn from every thread and CPU it served (their rcb_call*() go
  * elsewhere from then on) and a grace period waits out rcb_call*() calls
  * that chose it; its thread finishes the batch it is invoking, and the
- * callbacks still queued on it move to the default worker, in order
- * (liburcu's call_rcu_data_free()).  Context: outside read-side critical
+ * callbacks still queued on it move to the default worker, in order,
+ * behind those queued there already (liburcu's call_rcu_data_free()):
+ * they may run after later callbacks of the same thread.  Context: outside read-side critical
  * sections and callbacks.  Returns 0, -EINVAL (@w NULL or the default
  * worker), -ENOENT (@w is not a live worker: freed already), -EDEADLK
  * (reported as misuse: inside a read-side critical section, from a
@@ -840,7 +843,8 @@ struct rcb_boost_stats {
  * @prio (2-99), as `chrt -r -p PRIO TID` on each would.  Boost levels
  * follow the booster's priority (struct rcb_config: boost_reader_prio,
  * boost_ceiling), so raising it raises boosted readers at their next
- * reboost.  Returns 0, -EINVAL, -ESRCH (no booster running) or the
+ * reboost; lowering it applies to later boosts (a reader boosted above
+ * the new ceiling keeps its level until it leaves its section).  Returns 0, -EINVAL, -ESRCH (no booster running) or the
  * negative errno of sched_setscheduler(2).
  */
 RCB_API int rcb_booster_set_prio(int prio);
