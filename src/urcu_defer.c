@@ -36,3 +36,10 @@ RCB_API void urcu_memb_defer_barrier_thread(void)
 {
 	(void)rcb_defer_barrier_thread();
 }
+
+RCB_API void urcu_memb_defer_exit(void)
+{
+	/* Deferred functions run on the callback threads, which
+	 * rcb_shutdown() stops; liburcu's destructor freed a thread of its
+	 * own here. */
+}

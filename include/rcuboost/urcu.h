@@ -157,6 +157,8 @@
 #define rcu_defer_register_thread_memb urcu_memb_defer_register_thread
 #define rcu_defer_unregister_thread_memb urcu_memb_defer_unregister_thread
 #define rcu_defer_barrier_memb urcu_memb_defer_barrier
+#define rcu_defer_barrier_thread_memb urcu_memb_defer_barrier_thread
+#define rcu_defer_exit_memb urcu_memb_defer_exit
 #define rcu_flavor_memb urcu_memb_flavor
 #endif
 

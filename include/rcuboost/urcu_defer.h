@@ -35,6 +35,10 @@ RCB_API void urcu_memb_defer_unregister_thread(void);
 RCB_API void urcu_memb_defer_barrier(void);
 /* rcb_defer_barrier_thread(), errors dropped. */
 RCB_API void urcu_memb_defer_barrier_thread(void);
+/* liburcu's library destructor for its defer thread, exported (and
+ * mapped to rcu_defer_exit, in no public header of liburcu's) but never
+ * declared by liburcu; rcuboost has no defer thread to free: nothing. */
+RCB_API void urcu_memb_defer_exit(void);
 
 #ifdef __cplusplus
 }

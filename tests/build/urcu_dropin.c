@@ -171,6 +171,7 @@ int main(void)
 	rcu_defer_barrier();
 	CHECK(atomic_load(&deferred) == NOBJ);
 	rcu_defer_unregister_thread();
+	rcu_defer_exit(); /* liburcu exports it; a no-op here */
 
 	rcu_assign_pointer(gptr, NULL);
 	synchronize_rcu();
