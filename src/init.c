@@ -61,19 +61,58 @@ static enum rcb_misuse_policy misuse_policy(void)
 	return RCB_DEFAULT_MISUSE;
 }
 
+/*
+ * How many times each kind of misuse (its format string, a literal) was
+ * reported.  A program that repeats one misuse in a loop (rcb_call()
+ * after rcb_shutdown(), say) wrote millions of lines; after
+ * MISUSE_PRINT_ALL reports of a kind only the powers of two are printed,
+ * with the count.  Kinds beyond the table are always printed.
+ */
+#define MISUSE_KINDS 64
+#define MISUSE_PRINT_ALL 100
+static struct {
+	const char *_Atomic fmt;
+	_Atomic unsigned long n;
+} misuse_kinds[MISUSE_KINDS];
+
+/* The number of this report of @fmt's kind (1 for the first), or 0 when
+ * the table is full. */
+static unsigned long misuse_count(const char *fmt)
+{
+	for (int i = 0; i < MISUSE_KINDS; i++) {
+		const char *k = rcb_load_relaxed(&misuse_kinds[i].fmt);
+
+		if (!k && rcb_cmpxchg_relaxed(&misuse_kinds[i].fmt, &k, fmt))
+			k = fmt;
+		if (k == fmt)
+			return rcb_add_relaxed(&misuse_kinds[i].n, 1) + 1;
+	}
+	return 0;
+}
+
 void rcb__misuse(const char *call, const char *fmt, ...)
 {
 	char who[48];
 	char msg[256];
 	va_list ap;
+	unsigned long n = misuse_count(fmt);
 
+	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_MISUSE], 1);
+	if (n > MISUSE_PRINT_ALL && (n & (n - 1)) &&
+	    misuse_policy() != RCB_MISUSE_ABORT)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	rcb__thread_label(who, sizeof(who));
-	fprintf(stderr, "rcuboost: misuse: %s: %s (thread %s)\n", call, msg,
-		who);
-	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_MISUSE], 1);
+	if (n > MISUSE_PRINT_ALL)
+		fprintf(stderr,
+			"rcuboost: misuse: %s: %s (thread %s; report %lu of this kind, "
+			"only every power of two printed after %d)\n",
+			call, msg, who, n, MISUSE_PRINT_ALL);
+	else
+		fprintf(stderr, "rcuboost: misuse: %s: %s (thread %s)\n", call,
+			msg, who);
 	if (misuse_policy() == RCB_MISUSE_ABORT) {
 		fprintf(stderr, "rcuboost: aborting (RCUBOOST_MISUSE=warn to continue)\n");
 		abort();

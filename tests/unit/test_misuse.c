@@ -166,6 +166,34 @@ static void t_call_null(const struct rcbt_case *c)
 	CHECK_EQ(atomic_load(&counter), 1);
 }
 
+/* One misuse repeated in a loop: every one counted, the first 100
+ * printed, then only the reports numbered by a power of two (128, 256,
+ * 512), each saying its number. */
+static void t_repeated_misuse(const struct rcbt_case *c)
+{
+	static char out[64 * 1024];
+	struct rcb_head h;
+	unsigned long long m;
+	int saved, lines = 0;
+
+	(void)c;
+	rcbt_init();
+	CHECK_EQ(rcb_shutdown(), 0);
+	m = rcbt_misuse_count();
+	saved = rcbt_capture_begin();
+	for (int i = 0; i < 1000; i++)
+		CHECK_EQ(rcb_call(&h, count_cb), -ESHUTDOWN);
+	rcbt_capture_end(saved, out, sizeof(out));
+	for (const char *p = out; (p = strstr(p, "rcuboost: misuse: rcb_call")); p++)
+		lines++;
+	printf("1000 rcb_call() after rcb_shutdown(): %d lines printed, %llu counted\n",
+	       lines, rcbt_misuse_count() - m);
+	CHECK_EQ(rcbt_misuse_count(), m + 1000);
+	CHECK_EQ(lines, 103);
+	CHECK(strstr(out, "report 512 of this kind") != NULL);
+	CHECK(strstr(out, "report 101 ") == NULL);
+}
+
 static void t_call_after_shutdown(const struct rcbt_case *c)
 {
 	struct rcb_head_sized hs, hs_copy;
@@ -396,6 +424,8 @@ static const struct rcbt_case cases[] = {
 	MISUSE_A("call_null_head", t_call_null, 0, "rcb_call"),
 	MISUSE_B("call_null_func", t_call_null, 1, "rcb_call"),
 	MISUSE_A("call_after_shutdown", t_call_after_shutdown, 0, "rcb_call"),
+	{ "repeated_misuse/warn", t_repeated_misuse, 0, { EWARN_ENV }, { 0 },
+	  { "aborting" }, NULL, 0 },
 	MISUSE_B("barrier_in_callback", t_in_callback, 0, "rcb_barrier"),
 	MISUSE_A("shutdown_in_callback", t_in_callback, 1, "rcb_shutdown"),
 	MISUSE_B("init_in_callback", t_in_callback, 2, "rcb_init"),
