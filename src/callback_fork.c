@@ -35,7 +35,8 @@
  * deadlock, as liburcu's fork handlers meet one when another thread runs
  * synchronize_rcu().  So does a fork() from a signal handler that
  * interrupted a library call holding the lock (rcb_barrier(), say): the
- * thread waits for itself.  Not worth a lock that is dropped across
+ * thread waits for itself; and a fork() from a callback while a stopper
+ * joins that callback's worker.  Not worth a lock that is dropped across
  * joins (every invariant of the stop would change); the wait is said on
  * stderr after a second, so that a hang is named.  The first try costs
  * the common case nothing.
@@ -46,11 +47,22 @@ static void lock_for_fork(void)
 
 	if (pthread_mutex_trylock(&rcb__cb_lock) == 0)
 		return;
+#ifdef RCB_SIM
+	/* The simulator (tools/sim) schedules lock and trylock, not
+	 * timedlock. */
+	pthread_mutex_lock(&rcb__cb_lock);
+	return;
+#endif
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += 1;
 	if (pthread_mutex_timedlock(&rcb__cb_lock, &until) == 0)
 		return;
-	if (rcb_read_ongoing())
+	if (rcb__self()->in_callback)
+		fprintf(stderr,
+			"rcuboost: fork() from a callback has waited 1 s for the callback workers' lock: "
+			"if another thread's rcb_worker_destroy() or rcb_shutdown() is stopping this "
+			"callback's worker, it waits for this callback, and fork() will never return\n");
+	else if (rcb_read_ongoing())
 		fprintf(stderr,
 			"rcuboost: fork() inside a read-side critical section has waited 1 s for another "
 			"thread's rcb_worker_destroy() or rcb_shutdown(), whose grace period may wait for "
