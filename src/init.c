@@ -62,8 +62,8 @@ static enum rcb_misuse_policy misuse_policy(void)
 }
 
 /*
- * How many times each kind of misuse (its format string, a literal) was
- * reported.  A program that repeats one misuse in a loop (rcb_call()
+ * How many times each kind of misuse (its call's name and its format
+ * string, both literals) was reported.  A program that repeats one misuse in a loop (rcb_call()
  * after rcb_shutdown(), say) wrote millions of lines; after
  * MISUSE_PRINT_ALL reports of a kind only the powers of two are printed,
  * with the count.  Kinds beyond the table are always printed.
@@ -72,19 +72,30 @@ static enum rcb_misuse_policy misuse_policy(void)
 #define MISUSE_PRINT_ALL 100
 static struct {
 	const char *_Atomic fmt;
+	const char *_Atomic call;
 	_Atomic unsigned long n;
 } misuse_kinds[MISUSE_KINDS];
 
-/* The number of this report of @fmt's kind (1 for the first), or 0 when
- * the table is full. */
-static unsigned long misuse_count(const char *fmt)
+/* The number of this report of the kind (@call, @fmt) (1 for the first),
+ * or 0 when the table is full.  A slot is claimed by its format, then
+ * named by its call; a reporter that finds a slot not yet named (a racing
+ * claimer, or the code its signal handler interrupted) goes on to the
+ * next slot rather than wait: at worst one kind is counted in two. */
+static unsigned long misuse_count(const char *call, const char *fmt)
 {
 	for (int i = 0; i < MISUSE_KINDS; i++) {
-		const char *k = rcb_load_relaxed(&misuse_kinds[i].fmt);
+		/* Relaxed: only the pointers' values are compared; nothing
+		 * else is published through the slot. */
+		const char *k = rcb_load_relaxed(&misuse_kinds[i].fmt), *c;
 
-		if (!k && rcb_cmpxchg_relaxed(&misuse_kinds[i].fmt, &k, fmt))
-			k = fmt;
-		if (k == fmt)
+		if (!k && rcb_cmpxchg_relaxed(&misuse_kinds[i].fmt, &k, fmt)) {
+			rcb_store_relaxed(&misuse_kinds[i].call, call);
+			return rcb_add_relaxed(&misuse_kinds[i].n, 1) + 1;
+		}
+		if (k != fmt)
+			continue;
+		c = rcb_load_relaxed(&misuse_kinds[i].call);
+		if (c == call)
 			return rcb_add_relaxed(&misuse_kinds[i].n, 1) + 1;
 	}
 	return 0;
@@ -95,7 +106,7 @@ void rcb__misuse(const char *call, const char *fmt, ...)
 	char who[48];
 	char msg[256];
 	va_list ap;
-	unsigned long n = misuse_count(fmt);
+	unsigned long n = misuse_count(call, fmt);
 
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_MISUSE], 1);
 	if (n > MISUSE_PRINT_ALL && (n & (n - 1)) &&
