@@ -94,7 +94,9 @@
  *     final look at the queue ([CB-SA]).  A barrier that finds
  *     started false under rcb__cb_lock has nothing to wait for:
  *     the last stop drained the queue, or the queue holds callbacks
- *     inherited across fork(), which it runs first.
+ *     that wait for a start (inherited across fork(), or queued by a
+ *     nested call whose start at the unlock failed), which it starts
+ *     the thread for first (barrier_one()).
  *  9. The thread is started only under rcb__cb_lock, and, except to drain
  *     the queue for rcb_shutdown() or a barrier after it, only while
  *     rcb__running, read under rcb__cb_lock: rcb_shutdown() clears
@@ -988,9 +990,13 @@ void rcb__cb_start_inherited(void)
 	    rcb_load_relaxed(&rcb__running)) {
 		int err = 0;
 
-		for (struct rcb_worker *w = rcb__cb_workers; w && !err; w = w->next)
-			if (!rcb__cb_queue_empty(w))
-				err = rcb__cb_start_locked(w, false);
+		/* Every worker, whatever an earlier one returned; the flag
+		 * stays set, and the starts are tried again, while one
+		 * fails. */
+		for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next)
+			if (!rcb__cb_queue_empty(w) &&
+			    rcb__cb_start_locked(w, false) != 0)
+				err = 1;
 		if (!err)
 			rcb_store_relaxed(&rcb__cb_inherited, false);
 	}
@@ -1242,9 +1248,10 @@ static int barrier_one(struct rcb_worker *w)
 		return 0;
 	}
 	if (!rcb_load_relaxed(&w->started) && !rcb__cb_queue_empty(w)) {
-		/* Callbacks inherited across fork(): run them on a thread
-		 * of our own, or, once the library is shut down, drain them
-		 * as rcb_shutdown() would. */
+		/* Callbacks waiting for a start (inherited across fork(),
+		 * or a nested call's failed start at its unlock): run them
+		 * on a thread of our own, or, once the library is shut
+		 * down, drain them as rcb_shutdown() would. */
 		err = rcb__cb_start_locked(w, false);
 		if (!err && !rcb_load_relaxed(&w->started))
 			err = rcb__cb_stop_locked(w, false);

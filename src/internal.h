@@ -150,8 +150,10 @@ struct rcb__thread {
 	 * signal handlers. */
 	struct rcb_worker *_Atomic cb_wake_later;
 	/* Another worker with no thread got a nested call while
-	 * cb_wake_later was taken: start every such worker at the outermost
-	 * unlock (rcb__cb_start_later()).  The thread's own, as above. */
+	 * cb_wake_later was taken, or a forked child's inherited request
+	 * was met inside a section (rcb__cb_start_inherited()): start them
+	 * at the outermost unlock (rcb__cb_start_later()).  The thread's
+	 * own, as above. */
 	_Atomic bool cb_start_later;
 	/* Callbacks this thread queued while registered (src/callback.c,
 	 * invariant 5): written by the thread alone, by a plain load and
