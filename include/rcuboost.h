@@ -376,7 +376,13 @@ static inline void rcb_read_lock(void);
 /*
  * rcb_read_unlock - end a read-side critical section.  The outermost
  * unlock lets grace periods proceed.  An unlock without a matching lock
- * is reported as misuse and ignored.
+ * is reported as misuse and ignored.  The outermost unlock makes a
+ * system call only to wake a waiting grace period, to unboost the thread,
+ * or for what an rcb_call*() (or, in a forked child, rcb_start_poll())
+ * nested in the section left to it: waking a callback worker, or, for a
+ * worker with no thread yet, starting it under the library's worker lock,
+ * which may wait for another thread's rcb_worker_destroy() or
+ * rcb_shutdown().
  */
 static inline void rcb_read_unlock(void);
 

@@ -319,9 +319,11 @@ RCB_API void rcb__read_unlock_special(void)
 	}
 	if (rcb_load_relaxed(&rcb__gp.futex) == -1)
 		rcb__gp_wake();
-	wake_left_to_unlock();
 	if (rcb__bstate_relaxed(&rcb__reader) != 0)
 		rcb__read_unlock_unboost();
+	/* Last: it may take the worker lock and start a thread, which a
+	 * boost lent for the section has no business speeding up. */
+	wake_left_to_unlock();
 }
 
 void rcb__registry_after_fork_child(void)
