@@ -117,14 +117,17 @@ int main(void)
 	long rt_runtime = 0;
 	pid_t pid;
 	int st;
+	cpu_set_t allowed;
 
 #if defined(__SANITIZE_THREAD__)
 	fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
 	return 77;
 #endif
 	rt_require();
-	if (get_nprocs() < 2) {
-		fprintf(stderr, "skip: needs 2 CPUs\n");
+	CPU_ZERO(&allowed);
+	CHECK_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	if (get_nprocs() < 2 || !CPU_ISSET(0, &allowed) || !CPU_ISSET(1, &allowed)) {
+		fprintf(stderr, "skip: needs CPUs 0 and 1\n");
 		return 77;
 	}
 	f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");

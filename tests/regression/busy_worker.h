@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <unistd.h>
 
@@ -55,6 +56,47 @@ static inline void busy_worker_start(struct busy_worker *b, useconds_t busy_us)
 	CHECK_EQ(pthread_join(p, NULL), 0);
 	while (!atomic_load(&b->started))
 		usleep(1000);
+}
+
+/*
+ * Wait until the library's worker lock is held (by a thread destroying
+ * @b's worker, which holds it while it joins the worker's thread): a
+ * probe thread calls rcb_callback_tids(), which takes the lock, and is
+ * still waiting 50 ms later.  The probe is left waiting; join it with
+ * busy_worker_probe_join() once the lock is free.  Returns false if the
+ * lock was not held within about a second (the test should then skip:
+ * its precondition did not hold).
+ */
+struct busy_probe {
+	pthread_t thread;
+	atomic_int done;
+};
+
+static void *busy_probe_fn(void *arg)
+{
+	struct busy_probe *p = arg;
+
+	(void)rcb_callback_tids(NULL, 0);
+	atomic_store(&p->done, 1);
+	return NULL;
+}
+
+static inline bool busy_worker_lock_held(struct busy_probe *p)
+{
+	for (int i = 0; i < 20; i++) {
+		atomic_store(&p->done, 0);
+		CHECK_EQ(pthread_create(&p->thread, NULL, busy_probe_fn, p), 0);
+		usleep(50000);
+		if (!atomic_load(&p->done))
+			return true;
+		CHECK_EQ(pthread_join(p->thread, NULL), 0);
+	}
+	return false;
+}
+
+static inline void busy_worker_probe_join(struct busy_probe *p)
+{
+	CHECK_EQ(pthread_join(p->thread, NULL), 0);
 }
 
 #endif

@@ -1,4 +1,4 @@
-/* Bug: fork() from inside a read-side critical section waits in the library's prepare handler for the worker lock, which rcb_worker_destroy() and rcb_shutdown() hold while they join a worker; when that worker waits for a grace period, the grace period waits for the forking thread's section: a hang with nothing said (liburcu's fork handlers hang the same way beside synchronize_rcu()).  Not made impossible (README, "Reliability" says why), but named: after 1 s the prepare handler says on stderr what it waits for.  A fork() from a signal handler that interrupted a library call holding the lock (rcb_barrier()) waits for its own thread, and is named the same way outside a section.  Here each join lasts 2.5 s (a callback that sleeps, no grace period involved), so each fork must complete after its message, and its child must run: once inside a section, once outside. */
+/* Bug: fork() from inside a read-side critical section waits in the library's prepare handler for the worker lock, which rcb_worker_destroy() and rcb_shutdown() hold while they join a worker; when that worker waits for a grace period, the grace period waits for the forking thread's section: a hang with nothing said (liburcu's fork handlers hang the same way beside synchronize_rcu()).  Not made impossible (README, "Reliability" says why), but named: after 1 s the prepare handler says on stderr what it waits for.  A fork() from a signal handler that interrupted a library call holding the lock (rcb_barrier()) waits for its own thread, and is named the same way outside a section.  Here each join lasts 3 s (a callback that sleeps, no grace period involved), so each fork must complete after its message, and its child must run: once inside a section, once outside. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
@@ -17,14 +17,15 @@ static struct busy_worker busy;
 static void *destroyer(void *arg)
 {
 	(void)arg;
-	CHECK_EQ(rcb_worker_destroy(busy.w), 0); /* holds the lock 2.5 s */
+	CHECK_EQ(rcb_worker_destroy(busy.w), 0); /* holds the lock 3 s */
 	return NULL;
 }
 
-/* fork() beside a 2.5 s join, inside a section or not; returns what
+/* fork() beside a 3 s join, inside a section or not; returns what
  * the library said on stderr meanwhile. */
 static void fork_beside_join(int in_section, char *err, size_t len)
 {
+	struct busy_probe probe;
 	FILE *tmp;
 	pthread_t d;
 	pid_t pid;
@@ -33,9 +34,12 @@ static void fork_beside_join(int in_section, char *err, size_t len)
 
 	atomic_store(&busy.started, 0);
 	atomic_store(&busy.done, 0);
-	busy_worker_start(&busy, 2500000);
+	busy_worker_start(&busy, 3000000);
 	CHECK_EQ(pthread_create(&d, NULL, destroyer, NULL), 0);
-	usleep(300000); /* the destroyer is joining, holding the lock */
+	if (!busy_worker_lock_held(&probe)) {
+		fprintf(stderr, "skip: the destroyer did not hold the worker lock within 1 s\n");
+		exit(77);
+	}
 	tmp = tmpfile();
 	CHECK(tmp != NULL);
 	fflush(stdout);
@@ -63,10 +67,11 @@ static void fork_beside_join(int in_section, char *err, size_t len)
 	n = fread(err, 1, len - 1, tmp);
 	err[n] = '\0';
 	fclose(tmp);
-	printf("fork() %s a section beside a 2.5 s join: returned %s the join ended; said: %s",
+	printf("fork() %s a section beside a 3 s join: returned %s the join ended; said: %s",
 	       in_section ? "in" : "outside", done_at_fork ? "after" : "before",
 	       err[0] ? err : "(nothing)\n");
 	CHECK_EQ(pthread_join(d, NULL), 0);
+	busy_worker_probe_join(&probe);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* Bug: a poll request (rcb_start_poll()) or a defer queue's drain (rcb_defer()) that was queued to the callback thread when the process forked stayed queued in the child, whose workers have no thread until their next rcb_call(); the child's rcb_start_poll() and rcb_defer() saw their request queued already and did nothing, so the child's cookie never elapsed and its deferred functions never ran (until a barrier).  The child's own poll and defer must complete by themselves.  A second child calls rcb_start_poll() inside a section of its own while rcb_worker_destroy() holds the worker lock for 1.5 s: it must not take that lock there (it used to start the inherited workers at once, and waited for the join), and its cookie must still elapse after the unlock. */
+/* Bug: a poll request (rcb_start_poll()) or a defer queue's drain (rcb_defer()) that was queued to the callback thread when the process forked stayed queued in the child, whose workers have no thread until their next rcb_call(); the child's rcb_start_poll() and rcb_defer() saw their request queued already and did nothing, so the child's cookie never elapsed and its deferred functions never ran (until a barrier).  The child's own poll and defer must complete by themselves.  A second child calls rcb_start_poll() inside a section of its own while rcb_worker_destroy() holds the worker lock for 2.5 s (checked: a probe thread waits for it): it must not take that lock there (it used to start the inherited workers at once, and waited for the join), and its cookie must still elapse after the unlock. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -77,21 +77,27 @@ static int child(void)
 static void *destroyer(void *arg)
 {
 	(void)arg;
-	CHECK_EQ(rcb_worker_destroy(busy.w), 0); /* holds the lock 1.5 s */
+	CHECK_EQ(rcb_worker_destroy(busy.w), 0); /* holds the lock 2.5 s */
 	return NULL;
 }
 
 static int child_poll_in_section(void)
 {
+	struct busy_probe probe;
 	pthread_t d;
 	uint64_t cookie;
 	int done_at_return;
 	double t0;
 
 	alarm(20);
-	busy_worker_start(&busy, 1500000);
+	busy_worker_start(&busy, 2500000);
 	CHECK_EQ(pthread_create(&d, NULL, destroyer, NULL), 0);
-	usleep(300000);
+	if (!busy_worker_lock_held(&probe)) {
+		printf("child: skip: the destroyer did not hold the worker lock within 1 s\n");
+		fflush(stdout);
+		CHECK_EQ(pthread_join(d, NULL), 0);
+		return 0;
+	}
 	CHECK_EQ(rcb_register_thread(), 0);
 	rcb_read_lock();
 	cookie = rcb_start_poll();
@@ -104,6 +110,7 @@ static int child_poll_in_section(void)
 	       done_at_return ? "after" : "before", rcb_poll_state(cookie));
 	fflush(stdout);
 	CHECK_EQ(pthread_join(d, NULL), 0);
+	busy_worker_probe_join(&probe);
 	CHECK_EQ(done_at_return, 0);
 	CHECK_EQ(rcb_poll_state(cookie), 1);
 	return 0;
