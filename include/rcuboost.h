@@ -303,8 +303,9 @@ struct rcb_gp_stats {
  * the active ones; -EBUSY if already initialised with other settings
  * (the message names the first differing setting); -EINVAL for a bad
  * setting or environment variable (the message names it and the accepted
- * range) or a cfg->size from 1 to sizeof(size_t) or above 4096; -E2BIG for a cfg->size
- * past this library's struct with a non-zero byte there; -ENOSYS if RCB_FLAVOR_REQUIRE_MEMBARRIER and the kernel lacks
+ * range) or a cfg->size from 1 to sizeof(size_t) or above 4096; -E2BIG
+ * for a cfg->size past this library's struct with a non-zero byte there;
+ * -ENOSYS if RCB_FLAVOR_REQUIRE_MEMBARRIER and the kernel lacks
  * membarrier; -ENOMEM; -EAGAIN if a library thread cannot be created.
  * Nothing is started when it fails.
  */
@@ -576,11 +577,12 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
  * that chose it; its thread finishes the batch it is invoking, and the
  * callbacks still queued on it move to the default worker, in order,
  * behind those queued there already (liburcu's call_rcu_data_free()):
- * they may run after later callbacks of the same thread.  Context: outside read-side critical
- * sections and callbacks.  Returns 0, -EINVAL (@w NULL or the default
- * worker), -ENOENT (@w is not a live worker: freed already), -EDEADLK
- * (reported as misuse: inside a read-side critical section, from a
- * callback or a deferred function, from @w's own thread).  The calls
+ * they may run after later callbacks of the same thread.  Context:
+ * outside read-side critical sections and callbacks.  Returns 0, -EINVAL
+ * (@w NULL or the default worker), -ENOENT (@w is not a live worker:
+ * freed already), -EDEADLK (reported as misuse: inside a read-side
+ * critical section, from a callback or a deferred function, from @w's
+ * own thread).  The calls
  * below that take a worker or list them also refuse to run in a
  * callback, a deferred function or a read-side critical section
  * (-EDEADLK, reported): rcb_shutdown() and
@@ -850,8 +852,9 @@ struct rcb_boost_stats {
  * follow the booster's priority (struct rcb_config: boost_reader_prio,
  * boost_ceiling), so raising it raises boosted readers at their next
  * reboost; lowering it applies to later boosts (a reader boosted above
- * the new ceiling keeps its level until it leaves its section).  Returns 0, -EINVAL, -ESRCH (no booster running) or the
- * negative errno of sched_setscheduler(2).
+ * the new ceiling keeps its level until it leaves its section).
+ * Returns 0, -EINVAL, -ESRCH (no booster running) or the negative errno
+ * of sched_setscheduler(2).
  */
 RCB_API int rcb_booster_set_prio(int prio);
 
@@ -869,8 +872,8 @@ RCB_API int rcb_booster_tids(pid_t *tids, int n);
  * caller built against an older layout) are left alone.  Callable from
  * any thread, also inside a read-side critical section.  Returns 0,
  * -EINVAL (@out NULL, or a size from 1 to sizeof(size_t) or above 4096),
- * or -ENOTSUP when the library was built without boosting (then @out is zeroed as
- * above, idx -1).
+ * or -ENOTSUP when the library was built without boosting (then @out is
+ * zeroed as above, idx -1).
  */
 RCB_API int rcb_boost_stats(struct rcb_boost_stats *out);
 

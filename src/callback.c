@@ -1025,8 +1025,8 @@ static int start_listed(struct rcb_worker *w)
  * (one worker per thread at a time: another one is woken at once).
  * Context: inside the call's read-side critical section.
  */
-static struct rcb_worker *wake_decided(struct rcb__thread *self, struct rcb_worker *w,
-				       bool start_late)
+static struct rcb_worker *wake_decided(struct rcb__thread *self,
+				       struct rcb_worker *w, bool start_late)
 {
 	struct rcb_worker *later = NULL, *r = w;
 

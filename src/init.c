@@ -63,10 +63,11 @@ static enum rcb_misuse_policy misuse_policy(void)
 
 /*
  * How many times each kind of misuse (its call's name and its format
- * string, both literals) was reported.  A program that repeats one misuse in a loop (rcb_call()
- * after rcb_shutdown(), say) wrote millions of lines; after
- * MISUSE_PRINT_ALL reports of a kind only the powers of two are printed,
- * with the count.  Kinds beyond the table are always printed.
+ * string, both literals) was reported.  A program that repeats one
+ * misuse in a loop (rcb_call() after rcb_shutdown(), say) wrote millions
+ * of lines; after MISUSE_PRINT_ALL reports of a kind only the powers of
+ * two are printed, with the count.  Kinds beyond the table are always
+ * printed.
  */
 #define MISUSE_KINDS 64
 #define MISUSE_PRINT_ALL 100
