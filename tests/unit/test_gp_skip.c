@@ -188,6 +188,12 @@ int main(int argc, char **argv)
 		slots[i] = new_obj();
 	for (int i = 0; i < 2; i++)
 		CHECK_EQ(pthread_create(&up[i], NULL, updater, (void *)(uintptr_t)i), 0);
+	/* A tenth of the run with nobody registered at all: calls that
+	 * skip the grace period surely run (checked at the end).  Later
+	 * windows depend on the scheduler: a churning reader that yields
+	 * to the updaters inside its sections stays registered for
+	 * milliseconds, and one run under ctest -j3 found none. */
+	usleep((useconds_t)(seconds * 1e5));
 	/* First half: only churning and one-shot readers, so that the
 	 * updaters often find nobody registered; second half: registered
 	 * mostly-idle readers too. */
@@ -227,7 +233,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	CHECK_EQ(atomic_load(&violations), 0);
-	CHECK(atomic_load(&sections) > 1000);
+	/* The readers ran.  How much depends on the load: each section
+	 * yields 4 times to the two updaters, which never sleep; on the
+	 * 2-CPU VM that gave 84,000 to 97,000 sections in 1.5 s alone and
+	 * 840 to 1,020 beside a CPU hog on each CPU (this check asked for
+	 * 1,000 then).  The violations above are what the test is for;
+	 * this only says the readers had a real share of the run. */
+	CHECK(atomic_load(&sections) > 100);
 	/* Both kinds of grace period ran: full ones, and calls that found
 	 * no other registered thread (invariant 7). */
 	CHECK(st.grace_periods > 0);
