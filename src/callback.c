@@ -369,8 +369,10 @@ static void wake_thread(struct rcb_worker *w)
 {
 	int expect = -1;
 
-	if (rcb_cmpxchg_relaxed(&w->futex, &expect, 0))
+	if (rcb_cmpxchg_relaxed(&w->futex, &expect, 0)) {
+		rcb_store_relaxed(&w->waker_cpu, sched_getcpu());
 		rcb__futex_wake(&w->futex, 1);
+	}
 }
 
 static int start_listed(struct rcb_worker *w);
@@ -460,8 +462,10 @@ void rcb__cb_barrier_reached(struct rcb_head *h)
 
 /* ---- the worker threads ------------------------------------------- */
 
-static void wait_for_work(struct rcb_worker *w)
+static uint64_t wait_for_work(struct rcb_worker *w)
 {
+	uint64_t slept_ns = 0;
+
 	if (w->flags & RCB_WORKER_RT) {
 		/* Invariant 4: poll, no futex. */
 		struct timespec ms = { .tv_nsec = 1000000 };
@@ -469,7 +473,7 @@ static void wait_for_work(struct rcb_worker *w)
 		while (rcb__cb_queue_empty(w) &&
 		       !rcb_load_seq_cst(&w->stop)) /* [CB-S] */
 			nanosleep(&ms, NULL);
-		return;
+		return 0;
 	}
 	while (rcb__cb_queue_empty(w) && !rcb_load_seq_cst(&w->stop)) { /* [CB-S] */
 		/* [CB-S] Announce the sleep before re-checking the queue and
@@ -484,9 +488,28 @@ static void wait_for_work(struct rcb_worker *w)
 		/* Booster mode: no boost outlives the work (callback_boost.c
 		 * B3; [CBB-S] follows the seq_cst store of -1 above). */
 		rcb__cb_unboost_self(w);
+		slept_ns = rcb__now_ns();
 		rcb__futex_wait(&w->futex, -1, 0);
+		slept_ns = rcb__now_ns() - slept_ns;
 		rcb_store_relaxed(&w->futex, 0);
 	}
+	return slept_ns;
+}
+
+/*
+ * Did a producer on this thread's CPU wake it less than RCB__GPP_MIN_NS
+ * after it fell asleep for @slept_ns (0: it did not sleep)?  Then the
+ * wake-up most likely preempted that producer in a stream of calls
+ * (gp_policy.c, "beside its producer").  Not for a thread real-time by
+ * the application's choice, whose wake-ups are meant to preempt.  The
+ * waker's CPU is a hint read without order: a stale one costs one
+ * RCB__GPP_MIN_NS wait, or one grace period for a small batch.
+ */
+static bool woke_beside_producer(const struct rcb_worker *w, uint64_t slept_ns)
+{
+	return slept_ns && slept_ns < RCB__GPP_MIN_NS &&
+	       w->policy == SCHED_OTHER && rcb__settings.callback_prio <= 0 &&
+	       rcb_load_relaxed(&w->waker_cpu) == sched_getcpu();
 }
 
 /*
@@ -709,7 +732,7 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	/* The coalescing wait (gp_policy.c), after the flip: threads
 	 * append meanwhile.  None while a barrier waits. */
 	if (on && !markers_held && !rcb__cb_local_markers_pending())
-		rcb__gp_policy_wait(&w->gpp, true);
+		rcb__gp_policy_wait(&w->gpp, true, false);
 	(void)synchronize_and_invoke(w, self, lead);
 	formed = form_local_batch(w, &markers_held, &taken, lead);
 	/* The lists taken were current from the flip before this cycle's
@@ -752,6 +775,7 @@ static void *worker_thread(void *arg)
 	for (;;) {
 		/* Work queued while the previous batch was in progress. */
 		bool stop, back_to_back = !first && !rcb__cb_queue_empty(w);
+		uint64_t slept_ns;
 
 		if (local) {
 			local = local_cycle(w, self, entry, &since_ns, &rate, &lead);
@@ -759,7 +783,7 @@ static void *worker_thread(void *arg)
 			continue;
 		}
 		first = false;
-		wait_for_work(w);
+		slept_ns = wait_for_work(w);
 		/* A fast stream of callbacks: local mode (callback_local.c). */
 		if ((back_to_back || w->gpp.stream) && last_n >= RCB__CB_LOCAL_BATCH &&
 		    rate >= RCB__CB_LOCAL_RATE && local_capable(w)) {
@@ -777,7 +801,8 @@ static void *worker_thread(void *arg)
 			/* When to start the grace period (gp_policy.c):
 			 * at once, unless callbacks arrived while the
 			 * previous batch was in progress. */
-			rcb__gp_policy_wait(&w->gpp, back_to_back);
+			rcb__gp_policy_wait(&w->gpp, back_to_back,
+					    woke_beside_producer(w, slept_ns));
 		}
 		/* [CB-SA] The stop flag before the queue (invariant 8):
 		 * pairs with [CB-STOP], whose store follows, under rcb__cb_lock,

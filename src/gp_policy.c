@@ -17,7 +17,7 @@
  *    at once.  A callback that arrives slower than grace periods
  *    complete waits for one grace period only.
  *  - Back to back: wait before the next grace period so that more
- *    callbacks share it.  The wait starts at RCB_GPP_MIN_NS, or
+ *    callbacks share it.  The wait starts at RCB__GPP_MIN_NS, or
  *    RCB_GPP_COST_RATIO times the recent cost of a grace period if that
  *    is more (a grace period that takes long to complete costs the
  *    readers more: membarrier IPIs, a sleeping updater they must wake),
@@ -26,6 +26,19 @@
  *    1 / RCB_GPP_MAX_NS grace periods per second (250), whatever its
  *    rate, each with two membarriers at most.  The first batch found
  *    idle resets it.
+ *  - Beside its producer: the thread was woken less than
+ *    RCB__GPP_MIN_NS after it fell asleep, by a thread on its own CPU
+ *    (callback.c, woke_beside_producer()).  A producer that queues at
+ *    full speed after an idle spell, on a CPU the thread shares with
+ *    it (following put it there, or the scheduler's wake-affine
+ *    choice), is preempted by each wake-up: the thread takes the one
+ *    callback queued, runs a grace period for it and sleeps, and the
+ *    producer's next call wakes it again.  One callback per two
+ *    context switches, a futex wake-up and a grace period, one per
+ *    4.7 us instead of one per 7 ns on the 2-CPU VM, for milliseconds
+ *    (169 to 1,493 grace periods where a burst of 10^6 calls needs
+ *    10).  An idle policy then waits RCB__GPP_MIN_NS once, the CPU
+ *    the producer's meanwhile, and stays idle.
  *  - Urgent: rcb_barrier() and the stop of the thread cut a wait short
  *    (rcb__gp_policy_urgent()), so that neither waits for coalescing.
  *  - RCUBOOST_CALLBACK_BATCH_US (a fixed wait before every batch) still
@@ -34,7 +47,10 @@
  * Worst cases.  A callback queued in a stream waits up to RCB_GPP_MAX_NS
  * plus one grace period plus the invocation of its batch (liburcu: 10 ms
  * plus the same).  A lone callback right after a back-to-back batch
- * waits the current wait once, then the policy is idle again.  A grace
+ * waits the current wait once, then the policy is idle again.  A
+ * callback queued by a thread on the callback thread's CPU less than
+ * RCB__GPP_MIN_NS after a batch was done waits RCB__GPP_MIN_NS more
+ * than it would have: RCB__GPP_MIN_NS at most per wake-up.  A grace
  * period held up by a preempted reader (the boosting case, tens of ms)
  * raises the cost estimate, so the next back-to-back wait is the
  * maximum; it decays as cheap grace periods follow.
@@ -62,8 +78,8 @@
 
 #include "internal.h"
 
-/* Shortest and longest wait before a back-to-back grace period. */
-#define RCB_GPP_MIN_NS (50ull * 1000)
+/* Longest wait before a back-to-back grace period (the shortest,
+ * RCB__GPP_MIN_NS, is in internal.h). */
 #define RCB_GPP_MAX_NS (4ull * 1000 * 1000)
 /* A back-to-back grace period is started no sooner than this many times
  * its recent cost after the previous one (at least 1/16 of the time
@@ -77,8 +93,8 @@ _Atomic unsigned long long rcb__gp_policy_stat[2];
 
 static uint64_t clamp_wait(uint64_t ns)
 {
-	if (ns < RCB_GPP_MIN_NS)
-		return RCB_GPP_MIN_NS;
+	if (ns < RCB__GPP_MIN_NS)
+		return RCB__GPP_MIN_NS;
 	if (ns > RCB_GPP_MAX_NS)
 		return RCB_GPP_MAX_NS;
 	return ns;
@@ -90,21 +106,28 @@ void rcb__gp_policy_init(struct rcb__gp_policy *p)
 	p->urgent_seen = rcb_load_relaxed(&urgent_seq);
 }
 
-void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back)
+void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
+			 bool beside_producer)
 {
-	uint64_t deadline;
+	uint64_t deadline, wait_ns;
 	int seq;
 
 	if (!back_to_back && !p->stream) {
+		/* Idle; beside its producer, the shortest wait, once:
+		 * the policy stays idle. */
 		p->wait_ns = 0;
-		return;
+		if (!beside_producer)
+			return;
+		wait_ns = RCB__GPP_MIN_NS;
+	} else {
+		if (!p->wait_ns)
+			p->wait_ns = clamp_wait(RCB_GPP_COST_RATIO * p->cost_ns);
+		else
+			p->wait_ns = clamp_wait(2 * p->wait_ns);
+		wait_ns = p->wait_ns;
 	}
-	if (!p->wait_ns)
-		p->wait_ns = clamp_wait(RCB_GPP_COST_RATIO * p->cost_ns);
-	else
-		p->wait_ns = clamp_wait(2 * p->wait_ns);
 	rcb_add_relaxed(&rcb__gp_policy_stat[RCB__GPP_WAITS], 1);
-	deadline = rcb__now_ns() + p->wait_ns;
+	deadline = rcb__now_ns() + wait_ns;
 	for (;;) {
 		uint64_t now;
 

@@ -390,11 +390,16 @@ struct rcb__gp_policy {
 
 /* Start @p at idle.  Context: the worker's thread, when it starts. */
 void rcb__gp_policy_init(struct rcb__gp_policy *p);
+/* Shortest coalescing wait (gp_policy.c). */
+#define RCB__GPP_MIN_NS (50ull * 1000)
 /* The worker has callbacks queued and is about to take a batch for a
  * grace period: wait as the policy says.  @back_to_back: callbacks
- * were queued while the thread worked on its previous batch.  Context:
- * the worker's thread only. */
-void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back);
+ * were queued while the thread worked on its previous batch.
+ * @beside_producer: a producer on the thread's own CPU woke it less
+ * than RCB__GPP_MIN_NS after it fell asleep.  Context: the worker's
+ * thread only. */
+void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
+			 bool beside_producer);
 /* The worker's grace period took @gp_ns, for a batch of @ncallbacks
  * callbacks (barrier markers included). */
 void rcb__gp_policy_done(struct rcb__gp_policy *p, uint64_t gp_ns,
