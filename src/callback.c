@@ -369,10 +369,11 @@ static void wake_thread(struct rcb_worker *w)
 {
 	int expect = -1;
 
-	if (rcb_cmpxchg_relaxed(&w->futex, &expect, 0)) {
-		rcb_store_relaxed(&w->waker_cpu, sched_getcpu());
+	/* A hint, before the exchange: a thread whose sleep the exchange
+	 * cut short (its futex wait finds 0) reads this waker's CPU. */
+	rcb_store_relaxed(&w->waker_cpu, sched_getcpu());
+	if (rcb_cmpxchg_relaxed(&w->futex, &expect, 0))
 		rcb__futex_wake(&w->futex, 1);
-	}
 }
 
 static int start_listed(struct rcb_worker *w);
@@ -464,7 +465,7 @@ void rcb__cb_barrier_reached(struct rcb_head *h)
 
 static uint64_t wait_for_work(struct rcb_worker *w)
 {
-	uint64_t slept_ns = 0;
+	uint64_t asleep_at = 0;
 
 	if (w->flags & RCB_WORKER_RT) {
 		/* Invariant 4: poll, no futex. */
@@ -488,28 +489,44 @@ static uint64_t wait_for_work(struct rcb_worker *w)
 		/* Booster mode: no boost outlives the work (callback_boost.c
 		 * B3; [CBB-S] follows the seq_cst store of -1 above). */
 		rcb__cb_unboost_self(w);
-		slept_ns = rcb__now_ns();
+		if (!asleep_at)
+			asleep_at = rcb__now_ns();
 		rcb__futex_wait(&w->futex, -1, 0);
-		slept_ns = rcb__now_ns() - slept_ns;
 		rcb_store_relaxed(&w->futex, 0);
 	}
-	return slept_ns;
+	return asleep_at ? rcb__now_ns() - asleep_at + 1 : 0;
 }
 
+/* A producer that wakes the thread this soon after it fell asleep is
+ * calling at full speed: on a shared CPU, back from the preemption its
+ * previous wake-up caused, it made one call and woke the thread again
+ * (1-5 us apart on the 2-CPU VM).  A paced producer, whose calls come
+ * tens of microseconds apart, stays outside it. */
+#define RCB__CB_BESIDE_NS (10ull * 1000)
+
 /*
- * Did a producer on this thread's CPU wake it less than RCB__GPP_MIN_NS
- * after it fell asleep for @slept_ns (0: it did not sleep)?  Then the
- * wake-up most likely preempted that producer in a stream of calls
- * (gp_policy.c, "beside its producer").  Not for a thread real-time by
- * the application's choice, whose wake-ups are meant to preempt.  The
- * waker's CPU is a hint read without order: a stale one costs one
- * RCB__GPP_MIN_NS wait, or one grace period for a small batch.
+ * Was the thread, asleep for @slept_ns (0: it did not sleep), woken by
+ * a producer calling at full speed on its own CPU (gp_policy.c, "beside
+ * its producer")?  Not when the thread runs at a real-time policy (the
+ * application's choice, RCUBOOST_CALLBACK_PRIO or its own later
+ * change; booster mode's raise is undone before every sleep): its
+ * wake-ups are meant to preempt.  The waker's CPU is a hint read
+ * without order: a wrong one costs one short wait, or one grace period
+ * for a small batch.  A system call (the policy) only when the rest
+ * holds.
  */
 static bool woke_beside_producer(const struct rcb_worker *w, uint64_t slept_ns)
 {
-	return slept_ns && slept_ns < RCB__GPP_MIN_NS &&
-	       w->policy == SCHED_OTHER && rcb__settings.callback_prio <= 0 &&
-	       rcb_load_relaxed(&w->waker_cpu) == sched_getcpu();
+	int cpu, policy;
+
+	if (!slept_ns || slept_ns >= RCB__CB_BESIDE_NS)
+		return false;
+	cpu = sched_getcpu();
+	if (cpu < 0 || rcb_load_relaxed(&w->waker_cpu) != cpu)
+		return false;
+	policy = sched_getscheduler(0);
+	return policy == SCHED_OTHER || policy == SCHED_BATCH ||
+	       policy == SCHED_IDLE;
 }
 
 /*
@@ -772,6 +789,7 @@ static void *worker_thread(void *arg)
 	 * the no-other-reader path (gp.c invariant 7).  A callback that
 	 * reads registers the thread by its first rcb_read_lock(). */
 	rcb__gp_policy_init(&w->gpp);
+	rcb_store_relaxed(&w->waker_cpu, -1); /* none yet */
 	for (;;) {
 		/* Work queued while the previous batch was in progress. */
 		bool stop, back_to_back = !first && !rcb__cb_queue_empty(w);

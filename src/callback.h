@@ -52,8 +52,9 @@ struct rcb_worker {
 	struct rcb__cb_queue q;
 	/* -1 while the thread may sleep on an empty queue (invariant 4). */
 	_Atomic int futex;
-	/* CPU of the thread that last woke it from that sleep: a hint for
-	 * the grace-period policy (woke_beside_producer()), relaxed. */
+	/* CPU of the last producer that found the thread asleep there
+	 * (wake_thread()), -1 if none: a hint for the grace-period policy
+	 * (woke_beside_producer()), relaxed. */
 	_Atomic int waker_cpu;
 	/* Thread created and not joined (invariant 7). */
 	_Atomic bool started;

@@ -15,7 +15,8 @@
  * cost apart on average (a stream, even if in bursts).
  *  - Idle (the queue was empty when the previous batch was done): start
  *    at once.  A callback that arrives slower than grace periods
- *    complete waits for one grace period only.
+ *    complete waits for one grace period only (but see "beside its
+ *    producer").
  *  - Back to back: wait before the next grace period so that more
  *    callbacks share it.  The wait starts at RCB__GPP_MIN_NS, or
  *    RCB_GPP_COST_RATIO times the recent cost of a grace period if that
@@ -26,19 +27,16 @@
  *    1 / RCB_GPP_MAX_NS grace periods per second (250), whatever its
  *    rate, each with two membarriers at most.  The first batch found
  *    idle resets it.
- *  - Beside its producer: the thread was woken less than
- *    RCB__GPP_MIN_NS after it fell asleep, by a thread on its own CPU
- *    (callback.c, woke_beside_producer()).  A producer that queues at
- *    full speed after an idle spell, on a CPU the thread shares with
- *    it (following put it there, or the scheduler's wake-affine
- *    choice), is preempted by each wake-up: the thread takes the one
- *    callback queued, runs a grace period for it and sleeps, and the
- *    producer's next call wakes it again.  One callback per two
- *    context switches, a futex wake-up and a grace period, one per
- *    4.7 us instead of one per 7 ns on the 2-CPU VM, for milliseconds
- *    (169 to 1,493 grace periods where a burst of 10^6 calls needs
- *    10).  An idle policy then waits RCB__GPP_MIN_NS once, the CPU
- *    the producer's meanwhile, and stays idle.
+ *  - Beside its producer: a producer on the thread's own CPU woke it
+ *    within microseconds of its falling asleep (callback.c,
+ *    woke_beside_producer()).  Such a producer calls at full speed,
+ *    and the wake-up preempts it: were the grace period started at
+ *    once, the thread would take the one callback queued, run a grace
+ *    period for it and sleep, and the producer's next call would wake
+ *    it again, a grace period and two context switches per callback
+ *    for as long as the scheduler lets the sleeper preempt
+ *    (milliseconds).  The policy waits RCB__GPP_MIN_NS first, even
+ *    when idle, and the producer has its CPU meanwhile.
  *  - Urgent: rcb_barrier() and the stop of the thread cut a wait short
  *    (rcb__gp_policy_urgent()), so that neither waits for coalescing.
  *  - RCUBOOST_CALLBACK_BATCH_US (a fixed wait before every batch) still
@@ -48,12 +46,12 @@
  * plus one grace period plus the invocation of its batch (liburcu: 10 ms
  * plus the same).  A lone callback right after a back-to-back batch
  * waits the current wait once, then the policy is idle again.  A
- * callback queued by a thread on the callback thread's CPU less than
- * RCB__GPP_MIN_NS after a batch was done waits RCB__GPP_MIN_NS more
- * than it would have: RCB__GPP_MIN_NS at most per wake-up.  A grace
- * period held up by a preempted reader (the boosting case, tens of ms)
- * raises the cost estimate, so the next back-to-back wait is the
- * maximum; it decays as cheap grace periods follow.
+ * callback whose call woke the thread beside its producer waits
+ * RCB__GPP_MIN_NS more than it would have, plus the thread's timer
+ * slack (50 us unless changed), once per wake-up.  A grace period held
+ * up by a preempted reader (the boosting case, tens of ms) raises the
+ * cost estimate, so the next back-to-back wait is the maximum; it
+ * decays as cheap grace periods follow.
  *
  * Invariants.
  *  1. Each callback worker has its own state (struct rcb__gp_policy in

@@ -395,9 +395,9 @@ void rcb__gp_policy_init(struct rcb__gp_policy *p);
 /* The worker has callbacks queued and is about to take a batch for a
  * grace period: wait as the policy says.  @back_to_back: callbacks
  * were queued while the thread worked on its previous batch.
- * @beside_producer: a producer on the thread's own CPU woke it less
- * than RCB__GPP_MIN_NS after it fell asleep.  Context: the worker's
- * thread only. */
+ * @beside_producer: a producer calling at full speed on the thread's
+ * own CPU woke it (callback.c, woke_beside_producer()).  Context: the
+ * worker's thread only. */
 void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
 			 bool beside_producer);
 /* The worker's grace period took @gp_ns, for a batch of @ncallbacks
@@ -408,7 +408,8 @@ void rcb__gp_policy_done(struct rcb__gp_policy *p, uint64_t gp_ns,
  * stop of a worker).  Context: any, after the enqueue or store that
  * needs the thread. */
 void rcb__gp_policy_urgent(void);
-/* Back-to-back waits, and waits cut short by rcb__gp_policy_urgent(). */
+/* Coalescing waits (back to back, or beside the producer), and waits
+ * cut short by rcb__gp_policy_urgent(). */
 extern _Atomic unsigned long long rcb__gp_policy_stat[2];
 enum { RCB__GPP_WAITS, RCB__GPP_URGENT };
 
