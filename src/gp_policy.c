@@ -28,13 +28,13 @@
  *    rate, each with two membarriers at most.  The first batch found
  *    idle resets it.
  *  - Beside its producer: a producer on the thread's own CPU woke it
- *    within microseconds of its falling asleep (callback.c,
- *    woke_beside_producer()).  Such a producer calls at full speed,
- *    and the wake-up preempts it: were the grace period started at
- *    once, the thread would take the one callback queued, run a grace
- *    period for it and sleep, and the producer's next call would wake
- *    it again, a grace period and two context switches per callback
- *    for as long as the scheduler lets the sleeper preempt
+ *    within microseconds of its falling asleep, twice in a row
+ *    (callback.c, woke_beside_producer()).  Such a producer calls at
+ *    full speed, and the wake-up preempts it: were the grace period
+ *    started at once, the thread would take the one callback queued,
+ *    run a grace period for it and sleep, and the producer's next call
+ *    would wake it again, a grace period and two context switches per
+ *    callback for as long as the scheduler lets the sleeper preempt
  *    (milliseconds).  The policy waits RCB__GPP_MIN_NS first, even
  *    when idle, and the producer has its CPU meanwhile.
  *  - Urgent: rcb_barrier() and the stop of the thread cut a wait short
