@@ -814,6 +814,7 @@ static void *worker_thread(void *arg)
 		if ((back_to_back || w->gpp.stream) && last_n >= RCB__CB_LOCAL_BATCH &&
 		    rate >= RCB__CB_LOCAL_RATE && local_capable(w)) {
 			local = entry = true;
+			beside = 0; /* a row of wake-ups, not of modes */
 			continue;
 		}
 		if (rcb__settings.callback_batch_us && !rcb__cb_queue_empty(w)) {
@@ -921,6 +922,11 @@ static int start_locked(struct rcb_worker *w, bool drain)
 	rcb_store_relaxed(&w->abandon, false);
 	rcb_store_relaxed(&w->tid_ready, 0);
 	err = worker_attr(w, &a, &rt);
+	/* Booster mode (callback_boost.c): not for a worker the
+	 * application placed at real-time priority or that polls.  Set
+	 * before the thread exists: its first callback may call rcb_call(),
+	 * which reads it. */
+	rcb_store_relaxed(&w->cbboost, !rt && !(w->flags & RCB_WORKER_RT));
 	if (!err && (w->flags & RCB_WORKER_PIN))
 		err = pthread_create(&w->thread, &a, worker_thread, w);
 	else if (!err)
@@ -935,14 +941,12 @@ static int start_locked(struct rcb_worker *w, bool drain)
 		pthread_attr_destroy(&a);
 		pthread_attr_init(&a);
 		err = rcb__lib_thread_attr(&a);
+		rt = false;
+		rcb_store_relaxed(&w->cbboost, !(w->flags & RCB_WORKER_RT));
 		if (!err)
 			err = rcb__lib_thread_spawn(&w->thread, &a, worker_thread, w);
-		rt = false;
 	}
 	pthread_attr_destroy(&a);
-	/* Booster mode (callback_boost.c): not for a worker the
-	 * application placed at real-time priority or that polls. */
-	w->cbboost = !rt && !(w->flags & RCB_WORKER_RT);
 	if (err) {
 		/* Said at the 1st, 2nd, 4th, 8th... failure: a caller that
 		 * retries at every rcb_call() would flood stderr. */
@@ -1238,7 +1242,7 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		 * load after the seq_cst exchange in enqueue(), pairs with
 		 * [BST-IDL] (callback_boost.c B5). */
 		kick_boosters = RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)) &&
-				w->cbboost;
+				rcb_load_relaxed(&w->cbboost);
 	}
 	rcb_read_unlock();
 	if (RCB_UNLIKELY(wake != NULL))

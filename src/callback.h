@@ -88,8 +88,11 @@ struct rcb_worker {
 	_Atomic bool start_later;
 	struct rcb_worker *next; /* rcb__cb_workers; rcb__cb_lock */
 	/* Booster mode applies (neither RCB_WORKER_RT nor a real-time
-	 * policy): set with started, under rcb__cb_lock. */
-	bool cbboost;
+	 * policy): set under rcb__cb_lock before each start creates the
+	 * thread (its first callback may call rcb_call()); read without
+	 * the lock (relaxed: a call that races with a start may read the
+	 * old value, and kick the boosters once too few or too many). */
+	_Atomic bool cbboost;
 	/* Written by the thread for every callback it invokes. */
 	_Alignas(RCB__CB_HOT) struct rcb__cb_batch batch;
 	/* When the thread starts a grace period (gp_policy.c); the
