@@ -18,7 +18,7 @@
  *    complete waits for one grace period only (but see "beside its
  *    producer").
  *  - Back to back: wait before the next grace period so that more
- *    callbacks share it.  The wait starts at RCB__GPP_MIN_NS, or
+ *    callbacks share it.  The wait starts at RCB_GPP_MIN_NS, or
  *    RCB_GPP_COST_RATIO times the recent cost of a grace period if that
  *    is more (a grace period that takes long to complete costs the
  *    readers more: membarrier IPIs, a sleeping updater they must wake),
@@ -35,7 +35,7 @@
  *    run a grace period for it and sleep, and the producer's next call
  *    would wake it again, a grace period and two context switches per
  *    callback for as long as the scheduler lets the sleeper preempt
- *    (milliseconds).  The policy waits RCB__GPP_MIN_NS first, even
+ *    (milliseconds).  The policy waits RCB_GPP_MIN_NS first, even
  *    when idle, and the producer has its CPU meanwhile.
  *  - Urgent: rcb_barrier() and the stop of the thread cut a wait short
  *    (rcb__gp_policy_urgent()), so that neither waits for coalescing.
@@ -47,7 +47,7 @@
  * plus the same).  A lone callback right after a back-to-back batch
  * waits the current wait once, then the policy is idle again.  A
  * callback whose call woke the thread beside its producer waits
- * RCB__GPP_MIN_NS more than it would have, plus the thread's timer
+ * RCB_GPP_MIN_NS more than it would have, plus the thread's timer
  * slack (50 us unless changed), once per wake-up.  A grace period held
  * up by a preempted reader (the boosting case, tens of ms) raises the
  * cost estimate, so the next back-to-back wait is the maximum; it
@@ -76,8 +76,9 @@
 
 #include "internal.h"
 
-/* Longest wait before a back-to-back grace period (the shortest,
- * RCB__GPP_MIN_NS, is in internal.h). */
+/* Shortest and longest wait before a back-to-back grace period; the
+ * shortest also beside the producer. */
+#define RCB_GPP_MIN_NS (50ull * 1000)
 #define RCB_GPP_MAX_NS (4ull * 1000 * 1000)
 /* A back-to-back grace period is started no sooner than this many times
  * its recent cost after the previous one (at least 1/16 of the time
@@ -91,8 +92,8 @@ _Atomic unsigned long long rcb__gp_policy_stat[2];
 
 static uint64_t clamp_wait(uint64_t ns)
 {
-	if (ns < RCB__GPP_MIN_NS)
-		return RCB__GPP_MIN_NS;
+	if (ns < RCB_GPP_MIN_NS)
+		return RCB_GPP_MIN_NS;
 	if (ns > RCB_GPP_MAX_NS)
 		return RCB_GPP_MAX_NS;
 	return ns;
@@ -116,7 +117,7 @@ void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
 		p->wait_ns = 0;
 		if (!beside_producer)
 			return;
-		wait_ns = RCB__GPP_MIN_NS;
+		wait_ns = RCB_GPP_MIN_NS;
 	} else {
 		if (!p->wait_ns)
 			p->wait_ns = clamp_wait(RCB_GPP_COST_RATIO * p->cost_ns);

@@ -390,8 +390,6 @@ struct rcb__gp_policy {
 
 /* Start @p at idle.  Context: the worker's thread, when it starts. */
 void rcb__gp_policy_init(struct rcb__gp_policy *p);
-/* Shortest coalescing wait (gp_policy.c). */
-#define RCB__GPP_MIN_NS (50ull * 1000)
 /* The worker has callbacks queued and is about to take a batch for a
  * grace period: wait as the policy says.  @back_to_back: callbacks
  * were queued while the thread worked on its previous batch.
