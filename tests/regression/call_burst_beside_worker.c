@@ -9,8 +9,8 @@
  * to the default worker and to a private one, each after the thread
  * has fallen asleep, may run about as many grace periods as the
  * coalescing policy allows (bursts()).  Measured on the 2-CPU VM: 1 to
- * 9 a burst with the fix, on a loaded machine too; before it, 48 to
- * 1,080 in bursts of 5 to 11 ms (the fix: 1.4 ms).  The previous
+ * 10 a burst with the fix, in 1.0-2.0 ms, on a loaded machine too;
+ * before it, 48 to 1,080, in up to 11 ms.  The previous
  * round's rcb_barrier() leaves an urgent bump behind, which cuts the
  * first wait of a round short: the bound allows for that. */
 #define _GNU_SOURCE
