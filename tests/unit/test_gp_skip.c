@@ -192,7 +192,7 @@ int main(int argc, char **argv)
 	 * skip the grace period surely run (checked at the end).  Later
 	 * windows depend on the scheduler: a churning reader that yields
 	 * to the updaters inside its sections stays registered for
-	 * milliseconds, and one run under ctest -j3 found none. */
+	 * milliseconds, and one run beside two CPU hogs found none. */
 	usleep((useconds_t)(seconds * 1e5));
 	/* First half: only churning and one-shot readers, so that the
 	 * updaters often find nobody registered; second half: registered
