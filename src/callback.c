@@ -504,15 +504,18 @@ static uint64_t wait_for_work(struct rcb_worker *w)
  * speed does it every time.  So the policy is told only of the second
  * such wake-up in a row: a producer paced 20 us apart on the thread's
  * CPU, which the rule caught once in a while on the first, and which
- * then went on catching up, kept a median latency of 2.6 us with two
- * and 57-77 us with one. */
+ * then went on catching up, kept a median latency of 2.7 us with two
+ * (2.6 without the rule) and 57-77 us with one.  Worst case: a producer
+ * whose period is about a grace period plus its invocation wakes the
+ * thread quickly every time, and counts as one at full speed. */
 #define RCB__CB_BESIDE_NS (10ull * 1000)
 #define RCB__CB_BESIDE_ROW 2
 
 /*
- * Was the thread, asleep for @slept_ns (0: it did not sleep), woken by
- * a producer calling at full speed on its own CPU (gp_policy.c, "beside
- * its producer")?  Not when the thread runs at a real-time policy (the
+ * Was the thread, asleep for @slept_ns (0: it did not sleep), woken
+ * quickly by a producer on its own CPU?  Two in a row say the producer
+ * calls at full speed (worker_thread(); gp_policy.c, "beside its
+ * producer").  Not when the thread runs at a real-time policy (the
  * application's choice, RCUBOOST_CALLBACK_PRIO or its own later
  * change; booster mode's raise is undone before every sleep): its
  * wake-ups are meant to preempt.  The waker's CPU is a hint read
@@ -809,7 +812,10 @@ static void *worker_thread(void *arg)
 		}
 		first = false;
 		slept_ns = wait_for_work(w);
-		beside = woke_beside_producer(w, slept_ns) ? beside + 1 : 0;
+		if (!woke_beside_producer(w, slept_ns))
+			beside = 0;
+		else if (beside < RCB__CB_BESIDE_ROW)
+			beside++;
 		/* A fast stream of callbacks: local mode (callback_local.c). */
 		if ((back_to_back || w->gpp.stream) && last_n >= RCB__CB_LOCAL_BATCH &&
 		    rate >= RCB__CB_LOCAL_RATE && local_capable(w)) {

@@ -376,8 +376,10 @@ static int worker_thread_of(const char *call, struct rcb_worker *w,
 	if (!w)
 		return -EINVAL;
 	if (self->cb_running == w) {
-		/* A callback asking for its own worker. */
-		*th = w->thread;
+		/* A callback asking for its own worker: its own thread (the
+		 * starter's pthread_create() may not have stored w->thread
+		 * yet; POSIX does not say when it does). */
+		*th = pthread_self();
 		*tid = rcb_load_relaxed(&w->tid);
 		return 0;
 	}

@@ -46,9 +46,10 @@
  * plus one grace period plus the invocation of its batch (liburcu: 10 ms
  * plus the same).  A lone callback right after a back-to-back batch
  * waits the current wait once, then the policy is idle again.  A
- * callback whose call woke the thread beside its producer waits
- * RCB_GPP_MIN_NS more than it would have, plus the thread's timer
- * slack (50 us unless changed), once per wake-up.  A grace period held
+ * callback whose call woke the thread beside its producer (the second
+ * quick wake-up in a row, or a later one) waits RCB_GPP_MIN_NS more
+ * than it would have, plus the thread's timer slack (50 us unless
+ * changed), once per wake-up.  A grace period held
  * up by a preempted reader (the boosting case, tens of ms) raises the
  * cost estimate, so the next back-to-back wait is the maximum; it
  * decays as cheap grace periods follow.
