@@ -211,7 +211,8 @@ bool rcb__cb_boost_pass(int prio, uint64_t now, uint64_t period_ns)
 	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {
 		bool h;
 
-		if (!rcb_load_relaxed(&w->started) || !rcb_load_relaxed(&w->cbboost)) {
+		if (!rcb_load_relaxed(&w->started) ||
+		    !rcb_load_relaxed(&w->cbboost)) {
 			w->bs_work = false;
 			continue;
 		}
@@ -236,8 +237,8 @@ bool rcb__cb_boost_any_work(void)
 	if (pthread_mutex_trylock(&rcb__cb_lock) != 0)
 		return true;
 	for (struct rcb_worker *w = rcb__cb_workers; w && !work; w = w->next)
-		work = rcb_load_relaxed(&w->started) && rcb_load_relaxed(&w->cbboost) &&
-		       has_work(w); /* [CBB-I] */
+		work = rcb_load_relaxed(&w->started) &&
+		       rcb_load_relaxed(&w->cbboost) && has_work(w); /* [CBB-I] */
 	pthread_mutex_unlock(&rcb__cb_lock);
 	return work;
 }

@@ -49,10 +49,10 @@
  * callback whose call woke the thread beside its producer (the second
  * quick wake-up in a row, or a later one) waits RCB_GPP_MIN_NS more
  * than it would have, plus the thread's timer slack (50 us unless
- * changed), once per wake-up.  A grace period held
- * up by a preempted reader (the boosting case, tens of ms) raises the
- * cost estimate, so the next back-to-back wait is the maximum; it
- * decays as cheap grace periods follow.
+ * changed), once per wake-up.  A grace period held up by a preempted
+ * reader (the boosting case, tens of ms) raises the cost estimate, so
+ * the next back-to-back wait is the maximum; it decays as cheap grace
+ * periods follow.
  *
  * Invariants.
  *  1. Each callback worker has its own state (struct rcb__gp_policy in
