@@ -23,6 +23,7 @@
  * for the shared library.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@
 __attribute__((constructor)) static void rcb_early_start(void)
 {
 	const char *v = getenv("RCUBOOST_EARLY");
+	char *end = NULL;
+	unsigned long on;
 	int err;
 
 	/* Before any handler main() registers (init.c); a failure is
@@ -44,9 +47,13 @@ __attribute__((constructor)) static void rcb_early_start(void)
 	(void)rcb__atfork_register();
 #endif
 
-	if (!v || strcmp(v, "0") == 0)
+	if (!v)
 		return;
-	if (strcmp(v, "1") != 0) {
+	/* The rules of every other numeric setting (settings.c): decimal
+	 * digits only, so "01" is 1 and " 1" or "1 " is refused. */
+	errno = 0;
+	on = *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 2;
+	if (errno || on > 1 || *end != '\0') {
 		/* As settings.c names a bad variable; a constructor cannot
 		 * fail the program, so it starts nothing early. */
 		fprintf(stderr,
@@ -54,6 +61,8 @@ __attribute__((constructor)) static void rcb_early_start(void)
 			"expected 0 or 1; the library starts at its first use\n", v);
 		return;
 	}
+	if (!on)
+		return;
 	/* The settings come from the environment, as a lazy start's
 	 * would; a later rcb_init() with other settings gets -EBUSY. */
 	rcb__early_start = true;

@@ -282,6 +282,20 @@ static void t_early(const struct rcbt_case *c)
 	CHECK(rcb_callback_tids(NULL, 0) == 0);
 }
 
+/* RCUBOOST_EARLY spelt with a leading zero starts the library before
+ * main(), as "1" does (the rules of every numeric setting): its
+ * boosters run before any call.  Without permission for real-time
+ * priority there are none to see. */
+static void t_early_on(const struct rcbt_case *c)
+{
+	(void)c;
+	if (geteuid() != 0) {
+		printf("not root: the early boosters are not visible\n");
+		return;
+	}
+	CHECK(rcb_booster_tids(NULL, 0) > 0);
+}
+
 /* A bad variable at a first use (no rcb_init()), which has no error
  * to return: the process stops, naming the variable and why. */
 static void t_lazy_bad(const struct rcbt_case *c)
@@ -299,7 +313,7 @@ static void t_lazy_bad(const struct rcbt_case *c)
 }
 
 static const char *const early_bad[] = {
-	"garbage", "", "2", "01", " 1", "1 ", "yes", "-1", NULL,
+	"garbage", "", "2", "10", " 1", "1 ", "yes", "-1", "1x", NULL,
 };
 
 static struct rcbt_case *add(const char *name, void (*fn)(const struct rcbt_case *))
@@ -396,6 +410,9 @@ static void build_cases(void)
 	}
 	c = add("early/0", t_early);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "0");
+	c->reject[0] = "RCUBOOST_EARLY";
+	c = add("early/01", t_early_on);
+	set_env(c, NVARS, "RCUBOOST_EARLY", "01");
 	c->reject[0] = "RCUBOOST_EARLY";
 	for (int i = 0; i < (int)(sizeof(cfg_bad_names) / sizeof(cfg_bad_names[0])); i++) {
 		snprintf(name, sizeof(name), "config/%s", cfg_bad_names[i]);
