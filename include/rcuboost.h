@@ -455,6 +455,10 @@ RCB_API int rcb_synchronize(void);
  * could wait for that very section): the call returns 0, and if the
  * start at the unlock fails, the callback waits in the worker's queue
  * until the worker's next use starts it (rcb_barrier() included).
+ * @func may use read-side critical sections but must end them: one it
+ * returns inside would hold every later grace period, so it is reported
+ * as misuse, naming @func, and ended at once (as is one a deferred
+ * function of rcb_defer() leaves open).
  */
 RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head));
 

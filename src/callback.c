@@ -441,8 +441,12 @@ void rcb__cb_enqueue_chain(struct rcb_worker *w, struct rcb_head *first,
 void rcb__cb_sized_invoke(struct rcb_head *h)
 {
 	struct rcb_head_sized *s = (struct rcb_head_sized *)h;
+	void (*func)(struct rcb_head *) = s->func;
 
-	s->func(h);
+	func(h);
+	/* Named here: invoke_batch() sees only this function. */
+	if (RCB_UNLIKELY(rcb_read_ongoing()))
+		rcb__end_leaked_section("callback", (const void *)(uintptr_t)func);
 }
 
 /* ---- barrier markers ------------------------------------------------ */
@@ -589,6 +593,7 @@ static bool take_batch(struct rcb_worker *w)
  */
 static void invoke_batch(struct rcb_worker *w)
 {
+	void (*func)(struct rcb_head *);
 	struct rcb_head *h, *next;
 
 	while ((h = rcb_load_relaxed(&w->batch.todo))) {
@@ -618,7 +623,12 @@ static void invoke_batch(struct rcb_worker *w)
 #else
 		atomic_thread_fence(memory_order_release); /* [CB-C] */
 #endif
-		h->func(h);
+		func = h->func;
+		func(h);
+		/* Its section left open would hold every grace period
+		 * (hence, from here on, every callback) forever. */
+		if (RCB_UNLIKELY(rcb_read_ongoing()))
+			rcb__end_leaked_section("callback", (const void *)(uintptr_t)func);
 	}
 	account_invoked(w);
 }

@@ -154,6 +154,10 @@ static void drain_locked(struct defer_queue *q, uint64_t upto)
 		defer_running++;
 		e.fct(e.p);
 		defer_running--;
+		/* Its section left open would hold every grace period. */
+		if (RCB_UNLIKELY(rcb_read_ongoing()))
+			rcb__end_leaked_section("deferred function",
+						(const void *)(uintptr_t)e.fct);
 	}
 }
 
@@ -401,6 +405,9 @@ RCB_API int rcb_defer(void (*fct)(void *p), void *p)
 			if ((err = rcb_synchronize()) != 0)
 				return err;
 			fct(p);
+			if (RCB_UNLIKELY(rcb_read_ongoing()))
+				rcb__end_leaked_section("deferred function",
+							(const void *)(uintptr_t)fct);
 			return 0;
 		}
 		if (err)

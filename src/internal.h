@@ -235,6 +235,9 @@ static inline struct rcb__thread *rcb__self(void)
 
 /* Name of the calling thread for messages: "<tid> \"<comm>\"". */
 void rcb__thread_label(char *buf, size_t len);
+/* A callback or deferred function @fn returned inside a read-side
+ * critical section: report it, end the section (registry.c). */
+void rcb__end_leaked_section(const char *what, const void *fn);
 
 /* ---- library state (init.c) -------------------------------------- */
 

@@ -45,6 +45,7 @@
  *     done under the lock or before it.
   */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -243,6 +244,33 @@ static void thread_exit(void *arg)
 	rcb__read_unlock_unboost();
 	if (self.registered)
 		leave_registry();
+}
+
+/*
+ * @fn, a callback or deferred function this thread ran outside any
+ * read-side critical section, returned inside one (an rcb_read_lock()
+ * without its unlock).  Left so, every later grace period would wait
+ * for this thread forever, and whatever it invokes next would run
+ * without one.  Reported, naming @fn (@what: "callback", "deferred
+ * function"); the section ends as its outermost rcb_read_unlock() ends
+ * one (boost, wake-ups), at depth 1 first: the depth is the thread's
+ * own, and any depth >= 1 reads as "inside" to a scan.
+ */
+void rcb__end_leaked_section(const char *what, const void *fn)
+{
+	unsigned long ctr = rcb_load_relaxed(&rcb__reader.ctr);
+	const char *sym = NULL;
+	Dl_info info;
+
+	if (fn && dladdr(fn, &info) && info.dli_sname && info.dli_saddr == fn)
+		sym = info.dli_sname;
+	rcb__misuse(what,
+		    "%s at %p returned inside a read-side critical section "
+		    "(nesting %lu); ending it",
+		    sym ? sym : "function", fn, ctr & RCB__NEST_MASK);
+	rcb_store_relaxed(&rcb__reader.ctr,
+			  (ctr & ~(unsigned long)RCB__NEST_MASK) | RCB__NEST_ONE);
+	rcb_read_unlock();
 }
 
 /*

@@ -113,8 +113,13 @@ static void urcu_node_invoke(struct rcb_head *h)
 		((char *)h - offsetof(struct urcu_node, head));
 	struct rcu_head *user = n->user;
 
+	void (*func)(struct rcu_head *) = user->func;
+
 	free(n);
-	user->func(user);
+	func(user);
+	/* Named here: invoke_batch() sees only this function. */
+	if (RCB_UNLIKELY(rcb_read_ongoing()))
+		rcb__end_leaked_section("callback", (const void *)(uintptr_t)func);
 }
 
 /* rcb_call() failed for want of a callback thread (its start failed,
