@@ -458,7 +458,8 @@ RCB_API int rcb_synchronize(void);
  * @func may use read-side critical sections but must end them: one it
  * returns inside would hold every later grace period, so it is reported
  * as misuse, naming @func, and ended at once (as is one a deferred
- * function of rcb_defer() leaves open).
+ * function of rcb_defer() leaves open).  @func must not end the thread
+ * it runs on (pthread_exit()): the process is stopped, naming it.
  */
 RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head));
 

@@ -173,6 +173,7 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -591,6 +592,10 @@ static bool take_batch(struct rcb_worker *w)
  * anew for each node: a fork() from inside a callback may have trimmed
  * them (invariant 14).
  */
+/* The callback invoke_batch() runs on this thread: named if it ends
+ * the thread (callback_thread_killed()). */
+static __thread void (*cb_current)(struct rcb_head *);
+
 static void invoke_batch(struct rcb_worker *w)
 {
 	void (*func)(struct rcb_head *);
@@ -624,6 +629,7 @@ static void invoke_batch(struct rcb_worker *w)
 		atomic_thread_fence(memory_order_release); /* [CB-C] */
 #endif
 		func = h->func;
+		cb_current = func;
 		func(h);
 		/* Its section left open would hold every grace period
 		 * (hence, from here on, every callback) forever. */
@@ -705,6 +711,26 @@ static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
 	return rate;
 }
 
+/*
+ * Cleanup handler around invoke_batch(): a callback ended the thread
+ * invoking it (pthread_exit(), or a cancellation it enabled).  The
+ * worker would keep its queue with no thread to run it, and every
+ * rcb_barrier() would wait forever: said, naming the callback, and the
+ * process stopped, as for a fatal error.
+ */
+static void callback_thread_killed(void *arg)
+{
+	const void *fn = (const void *)(uintptr_t)cb_current;
+
+	(void)arg;
+	fprintf(stderr,
+		"rcuboost: fatal: callback %s at %p ended the callback thread "
+		"(pthread_exit() or cancellation inside a callback); the callbacks "
+		"queued after it could never run\n",
+		rcb__fn_name(fn), fn);
+	abort();
+}
+
 /* Wait for a grace period, then invoke @w's batch, in_callback set
  * meanwhile; tell the grace-period policy what both cost.  @lead: who
  * queued most of a local-mode batch, NULL otherwise.  Returns the
@@ -724,7 +750,9 @@ static unsigned long long synchronize_and_invoke(struct rcb_worker *w,
 		rcb__cb_local_follow(lead);
 	n0 = rcb_load_relaxed(&w->invoked);
 	self->in_callback = true;
+	pthread_cleanup_push(callback_thread_killed, w);
 	invoke_batch(w);
+	pthread_cleanup_pop(0);
 	self->in_callback = false;
 	n0 = rcb_load_relaxed(&w->invoked) - n0;
 	rcb__gp_policy_done(&w->gpp, t0, n0);

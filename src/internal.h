@@ -238,6 +238,8 @@ void rcb__thread_label(char *buf, size_t len);
 /* A callback or deferred function @fn returned inside a read-side
  * critical section: report it, end the section (registry.c). */
 void rcb__end_leaked_section(const char *what, const void *fn);
+/* The symbol of function @fn, or "function" (registry.c). */
+const char *rcb__fn_name(const void *fn);
 
 /* ---- library state (init.c) -------------------------------------- */
 

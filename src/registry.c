@@ -246,6 +246,17 @@ static void thread_exit(void *arg)
 		leave_registry();
 }
 
+/* The symbol of function @fn, if dladdr() finds one that starts there
+ * (exported, or in a binary linked -rdynamic), else "function". */
+const char *rcb__fn_name(const void *fn)
+{
+	Dl_info info;
+
+	if (fn && dladdr(fn, &info) && info.dli_sname && info.dli_saddr == fn)
+		return info.dli_sname;
+	return "function";
+}
+
 /*
  * @fn, a callback or deferred function this thread ran outside any
  * read-side critical section, returned inside one (an rcb_read_lock()
@@ -259,15 +270,11 @@ static void thread_exit(void *arg)
 void rcb__end_leaked_section(const char *what, const void *fn)
 {
 	unsigned long ctr = rcb_load_relaxed(&rcb__reader.ctr);
-	const char *sym = NULL;
-	Dl_info info;
 
-	if (fn && dladdr(fn, &info) && info.dli_sname && info.dli_saddr == fn)
-		sym = info.dli_sname;
 	rcb__misuse(what,
 		    "%s at %p returned inside a read-side critical section "
 		    "(nesting %lu); ending it",
-		    sym ? sym : "function", fn, ctr & RCB__NEST_MASK);
+		    rcb__fn_name(fn), fn, ctr & RCB__NEST_MASK);
 	rcb_store_relaxed(&rcb__reader.ctr,
 			  (ctr & ~(unsigned long)RCB__NEST_MASK) | RCB__NEST_ONE);
 	rcb_read_unlock();
