@@ -104,7 +104,12 @@ static _Atomic bool fork_orphans;
 static void defer_thread_exit(void *arg);
 static void defer_fork_child(void);
 
-__attribute__((constructor)) static void defer_ctor(void)
+static pthread_once_t defer_once = PTHREAD_ONCE_INIT;
+
+/* The key, lock and fork handler of the defer queues: once, from the
+ * constructor or from the first rcb_defer_register_thread() or
+ * rcb_defer_barrier(), whichever comes first (as rcb__construct()). */
+static void defer_setup(void)
 {
 	int err = pthread_key_create(&defer_key, defer_thread_exit);
 
@@ -114,6 +119,16 @@ __attribute__((constructor)) static void defer_ctor(void)
 		RCB_DIE("pthread_mutex_init(defer barrier)", -err);
 	if ((err = pthread_atfork(NULL, NULL, defer_fork_child)) != 0)
 		RCB_DIE("pthread_atfork(defer)", err);
+}
+
+static void defer_construct(void)
+{
+	(void)pthread_once(&defer_once, defer_setup);
+}
+
+__attribute__((constructor)) static void defer_ctor(void)
+{
+	defer_construct();
 }
 
 /*
@@ -265,6 +280,7 @@ RCB_API int rcb_defer_register_thread(void)
 
 	if (my_queue)
 		return 0;
+	defer_construct();
 	/* [DF-R] Adopt a released queue: acquire, so its previous owner's
 	 * flush is complete.  Pairs with [DF-U]. */
 	for (q = rcb_load_acquire(&all_queues); q; q = q->next) {
@@ -449,6 +465,7 @@ RCB_API int rcb_defer_barrier(void)
 			    "called from a deferred function; it would wait for that function to finish");
 		return -EDEADLK;
 	}
+	defer_construct();
 	if ((err = pthread_mutex_lock(&barrier_lock)) != 0)
 		RCB_DIE("pthread_mutex_lock(defer barrier)", err);
 	/* [DF-R] pairs with [DF-L]: the listed queues are initialised. */

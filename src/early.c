@@ -16,11 +16,11 @@
  * The same constructor registers the library's fork handlers, before
  * main() can register its own (init.c: rcb__atfork_register()).
  *
- * This file is the last of the library's sources (CMakeLists.txt): a
- * shared object runs its constructors in link order, so the locks that
- * gp.c's and registry.c's constructors create exist.  A static library
- * drops this object unless something references it; the early start is
- * for the shared library.
+ * This file is the last of the library's sources (CMakeLists.txt), so
+ * its constructor runs after the others of a shared object; the locks
+ * exist either way (rcb_init() makes them first if need be,
+ * rcb__construct()).  A static library drops this object unless
+ * something references it; the early start is for the shared library.
  */
 #define _GNU_SOURCE
 #include <errno.h>

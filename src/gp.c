@@ -172,8 +172,8 @@ static void gp_lock_init(void)
 		RCB_DIE("pthread_mutex_init(gp, PRIO_INHERIT)", -err);
 }
 
-/* The locks exist before any thread can use the library. */
-__attribute__((constructor)) static void gp_locks_ctor(void)
+/* The grace-period and registry locks (rcb__construct(), once). */
+void rcb__gp_locks_create(void)
 {
 	gp_lock_init();
 	if (rcb__pi_errorcheck_mutex_init(&rcb__registry_lock) != 0)

@@ -218,6 +218,27 @@ static int commit_settings(const struct rcb__settings *s, bool start)
 
 /* rcb_init(); @lazy: an implicit first use, satisfied by any earlier
  * initialisation. */
+static pthread_once_t construct_once = PTHREAD_ONCE_INIT;
+
+static void construct(void)
+{
+	rcb__gp_locks_create();
+	rcb__exit_key_create();
+}
+
+void rcb__construct(void)
+{
+	(void)pthread_once(&construct_once, construct);
+}
+
+/* Before main() as a rule: the locks exist before any thread can use the
+ * library.  Linked statically, after the program's own constructors at
+ * worst: do_init() and rcb_stats() make them first if need be. */
+__attribute__((constructor)) static void construct_ctor(void)
+{
+	rcb__construct();
+}
+
 static int do_init(const struct rcb_config *cfg, bool lazy)
 {
 	struct rcb__settings s = { 0 };
@@ -225,6 +246,7 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 	const char *diff, *fixed;
 	int err;
 
+	rcb__construct();
 	if (lazy && rcb_load_acquire(&rcb__initialized)) /* [INIT-A] */
 		return 0;
 	if ((err = rcb__build_settings(cfg, &s, &req)) != 0) {

@@ -315,6 +315,14 @@ extern _Atomic bool rcb__running;
 
 int rcb__init_slow(void);
 
+/* What the library needs before any use (init.c): its locks and
+ * thread-exit key, made once, by the constructor or by the first use,
+ * whichever comes first (a static library's constructors may run after
+ * those of the program, which may already use it). */
+void rcb__construct(void);
+void rcb__gp_locks_create(void);
+void rcb__exit_key_create(void);
+
 /* Initialise with defaults unless already done.  Cheap when done. */
 static inline int rcb__ensure_init(void)
 {

@@ -63,7 +63,7 @@ RCB_API __thread struct rcb_reader rcb__reader
 __thread struct rcb__thread rcb__self_rec __attribute__((tls_model("initial-exec")));
 #define self rcb__self_rec
 
-pthread_mutex_t rcb__registry_lock; /* PI; initialised in gp.c's constructor */
+pthread_mutex_t rcb__registry_lock; /* PI; made by rcb__construct() */
 struct rcb__thread rcb__registry = { .prev = &rcb__registry,
 				     .next = &rcb__registry };
 
@@ -83,7 +83,8 @@ void rcb__thread_label(char *buf, size_t len)
 
 static void thread_exit(void *arg);
 
-__attribute__((constructor)) static void exit_key_create(void)
+/* The thread-exit key (rcb__construct(), once). */
+void rcb__exit_key_create(void)
 {
 	int err = pthread_key_create(&exit_key, thread_exit);
 

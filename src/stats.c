@@ -46,6 +46,7 @@ RCB_API void rcb_stats(struct rcb_gp_stats *out)
 	out->batched = rcb_load_relaxed(&rcb__gp_stat[RCB__GPS_BATCHED]);
 	out->futex_waits = rcb_load_relaxed(&rcb__gp_stat[RCB__GPS_FUTEX]);
 	out->misuse = rcb_load_relaxed(&rcb__gp_stat[RCB__GPS_MISUSE]);
+	rcb__construct(); /* callable before any initialisation */
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb__for_each_thread(t)
 		n++;
