@@ -990,24 +990,36 @@ static int start_locked(struct rcb_worker *w, bool drain)
 		if (!err)
 			err = rcb__lib_thread_spawn(&w->thread, &a, worker_thread, w);
 	}
-	pthread_attr_destroy(&a);
 	if (err) {
 		/* Said at the 1st, 2nd, 4th, 8th... failure: a caller that
 		 * retries at every rcb_call() would flood stderr. */
 		static unsigned long failures;
+		/* A worker rcb_worker_create() is making has no id yet. */
+		bool creating = w != &rcb__cb_default && !w->id;
+		struct sched_param sp = { 0 };
+		char at[48] = "";
+		int policy = SCHED_OTHER;
 
+		if (rt && !pthread_attr_getschedpolicy(&a, &policy) &&
+		    !pthread_attr_getschedparam(&a, &sp))
+			snprintf(at, sizeof(at), " at %s priority %d",
+				 policy == SCHED_RR ? "SCHED_RR" : "SCHED_FIFO",
+				 sp.sched_priority);
 		failures++;
 		if (!(failures & (failures - 1)))
 			fprintf(stderr,
-				"rcuboost: cannot start %s: %s (%lu time(s)); "
-				"rcb_call() returns that error, nothing queued, until it can "
-				"(a call nested in a section queues, and its callback waits "
-				"for the worker's next start)\n",
+				"rcuboost: cannot start %s%s: %s (%lu time(s)); %s\n",
 				w == &rcb__cb_default ? "the callback thread"
 						      : "a callback worker's thread",
-				strerror(err), failures);
+				at, strerror(err), failures,
+				creating ? "rcb_worker_create() returns that error and makes no worker"
+					 : "rcb_call() returns that error, nothing queued, until it can "
+					   "(a call nested in a section queues, and its callback waits "
+					   "for the worker's next start)");
+		pthread_attr_destroy(&a);
 		return -err;
 	}
+	pthread_attr_destroy(&a);
 	/* [CB-TIDW] pairs with [CB-TID] in worker_thread(): the worker's
 	 * thread ID is known when it counts as started. */
 	while (!rcb_load_acquire(&w->tid_ready))

@@ -160,8 +160,9 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
 
 		if (!usize) {
 			fprintf(stderr,
-				"rcuboost: rcb_worker_create: attr.size %zu is invalid: expected 0 or sizeof(struct rcb_worker_attr) (%zu)\n",
-				attr->size, sizeof(a));
+				"rcuboost: rcb_worker_create: attr.size %zu is invalid: expected 0 or the "
+				"caller's sizeof(struct rcb_worker_attr), from %zu to %d (this library's: %zu)\n",
+				attr->size, sizeof(size_t) + 1, RCB__USER_SIZE_MAX, sizeof(a));
 			return -EINVAL;
 		}
 		if (!rcb__sized_in(&a, sizeof(a), attr, usize)) {

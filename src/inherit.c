@@ -197,6 +197,20 @@ void rcb__expedite_report_plain(const char *call)
 {
 	bool expect = false;
 
+	if (!rcb_load_relaxed(&rcb__running)) {
+		/* Not once for good (a later rcb_init() starts the
+		 * boosters again): the 1st, 2nd, 4th, 8th... time. */
+		static _Atomic unsigned long down_calls;
+		unsigned long n = rcb_add_relaxed(&down_calls, 1) + 1;
+
+		if (!(n & (n - 1)))
+			fprintf(stderr,
+				"rcuboost: %s: the library is shut down (rcb_shutdown()), so no "
+				"booster runs; waiting for readers as rcb_synchronize() does "
+				"(%lu time(s))\n",
+				call, n);
+		return;
+	}
 	if (rcb_cmpxchg_relaxed(&no_boost_reported, &expect, true))
 		fprintf(stderr,
 			"rcuboost: %s: boosting is off or not permitted; "

@@ -275,8 +275,10 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 			pthread_mutex_unlock(&init_lock);
 			if (diff) {
 				fprintf(stderr,
-					"rcuboost: rcb_init: already initialised with a different %s; "
-					"call rcb_shutdown() first\n", diff);
+					"rcuboost: rcb_init: already initialised with a different %s%s; "
+					"call rcb_shutdown() first\n", diff,
+					rcb__early_start ? " (by RCUBOOST_EARLY=1, before main(), "
+							   "with the environment's settings)" : "");
 				return -EBUSY;
 			}
 			/* An explicit rcb_init() starts the boosters if none

@@ -173,6 +173,8 @@ static int check_config(const struct rcb_config *c)
 	RCB__SETTINGS(RCB__CHECK)
 #undef RCB__CHECK
 	/* The rules a range does not say. */
+	if (c->reserved_v1)
+		return config_error("reserved_v1", c->reserved_v1, "0 (reserved)");
 	if (e == 1 || (e & (e - 1)))
 		return config_error("boost_elements", (long)e,
 				    "0 (default) or a power of two from 2 to 64");
@@ -226,7 +228,7 @@ static int combination_error(const char *what)
 static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 {
 	static const char *const backends[] = { "sched", "pi" };
-	bool explicit_levels;
+	bool explicit_levels, default_ceiling;
 	unsigned long u;
 	int i, err;
 
@@ -259,14 +261,20 @@ static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 	 * preempt them to manage them (a booster at priority 1, allowed
 	 * before these settings existed, boosts to 1). */
 	explicit_levels = c->boost_reader_prio || c->boost_ceiling;
+	default_ceiling = !c->boost_ceiling;
 	if (!c->boost_reader_prio)
 		c->boost_reader_prio = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
 	if (!c->boost_ceiling)
 		c->boost_ceiling = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
 	if (c->boost_reader_prio > c->boost_ceiling)
 		return combination_error(
-			"the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
-			"is above the ceiling (boost_ceiling, RCUBOOST_CEILING)");
+			default_ceiling
+				? "the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
+				  "is above the ceiling, which defaults to one below the booster's "
+				  "priority (boost_prio, RCUBOOST_PRIO, default 50): raise the "
+				  "booster's, or set the ceiling (boost_ceiling, RCUBOOST_CEILING)"
+				: "the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
+				  "is above the ceiling (boost_ceiling, RCUBOOST_CEILING)");
 	if (s->boost && explicit_levels && c->boost_ceiling >= s->boost_prio)
 		return combination_error(
 			"boosted readers must stay below the booster: boost_reader_prio and "
@@ -317,8 +325,9 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 
 		if (!usize) {
 			fprintf(stderr,
-				"rcuboost: rcb_init: struct rcb_config field size = %zu is invalid: expected 0 or sizeof(struct rcb_config) (%zu)\n",
-				cfg->size, sizeof(c));
+				"rcuboost: rcb_init: struct rcb_config field size = %zu is invalid: expected 0 "
+				"or the caller's sizeof(struct rcb_config), from %zu to %d (this library's: %zu)\n",
+				cfg->size, sizeof(size_t) + 1, RCB__USER_SIZE_MAX, sizeof(c));
 			return -EINVAL;
 		}
 		if (!rcb__sized_in(&c, sizeof(c), cfg, usize)) {

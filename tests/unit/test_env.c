@@ -223,6 +223,9 @@ static void t_cfg_bad(const struct rcbt_case *c)
 	case 31: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 100; break;
 	case 32: cfg.size = sizeof(cfg); cfg.boost_machine = 8; cfg.inherit = 1; break;
 	case 33: cfg.boost_prio = 1; break;
+	case 34: cfg.reserved_v1 = 5; break;
+	/* the ceiling left at its default, below the first boost */
+	case 35: cfg.boost_reader_prio = 60; break;
 	}
 	CHECK_EQ(rcb_init(&cfg), -EINVAL);
 	CHECK_EQ(rcbt_task_count(), tasks);
@@ -256,6 +259,8 @@ static const char *const cfg_bad_wants[] = {
 	"rcb_init: |inherit_ceiling|100|0 (default 99) or 1 to 99",
 	"invalid combination|inheritance|3-state machine",
 	"rcb_init: |boost_prio|1|0 (default) or 2 to 99",
+	"rcb_init: |reserved_v1 = 5|0 (reserved)",
+	"invalid combination|above the ceiling, which defaults to one below|RCUBOOST_CEILING",
 };
 
 static const char *const cfg_bad_names[] = {
@@ -270,7 +275,7 @@ static const char *const cfg_bad_names[] = {
 	"machine8+booster_cpus", "reader_prio>=boost_prio",
 	"stall_ms=-2", "stall_ms=3600001",
 	"expedited=2", "inherit=-2", "inherit_ceiling=100", "machine8+inherit",
-	"boost_prio=1",
+	"boost_prio=1", "reserved_v1=5", "reader_prio>default ceiling",
 };
 
 /* RCUBOOST_EARLY is read by the shared library's constructor, before
@@ -294,6 +299,16 @@ static void t_early_on(const struct rcbt_case *c)
 		return;
 	}
 	CHECK(rcb_booster_tids(NULL, 0) > 0);
+}
+
+/* rcb_init() with settings other than those RCUBOOST_EARLY=1 started
+ * the library with: -EBUSY, and the message says who initialised it. */
+static void t_early_busy(const struct rcbt_case *c)
+{
+	struct rcb_config cfg = { .boost_prio = 60 };
+
+	(void)c;
+	CHECK_EQ(rcb_init(&cfg), -EBUSY);
 }
 
 /* A bad variable at a first use (no rcb_init()), which has no error
@@ -411,6 +426,9 @@ static void build_cases(void)
 	c = add("early/0", t_early);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "0");
 	c->reject[0] = "RCUBOOST_EARLY";
+	c = add("early/busy", t_early_busy);
+	set_env(c, NVARS, "RCUBOOST_EARLY", "1");
+	c->want[0] = "rcb_init: already initialised with a different boost_prio|RCUBOOST_EARLY=1, before main()";
 	c = add("early/01", t_early_on);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "01");
 	c->reject[0] = "RCUBOOST_EARLY";

@@ -225,6 +225,9 @@ static void t_call_after_shutdown(const struct rcbt_case *c)
 	CHECK_EQ(rcb_barrier(), 0);
 	rcbt_sleep_ms(50);
 	CHECK_EQ(atomic_load(&counter), 1);
+	/* Not "boosting is off or not permitted": it is shut down. */
+	rcbt_expect("rcuboost: rcb_synchronize_expedited: |is shut down (rcb_shutdown())");
+	CHECK_EQ(rcb_synchronize_expedited(), 0);
 
 	rcbt_init();
 	CHECK_EQ(rcb_call(&h, count_cb), 0);
