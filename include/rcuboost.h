@@ -446,7 +446,9 @@ RCB_API int rcb_synchronize(void);
  * is queued, the caller still owns @head), or, in a debug build of the
  * library (RCB_DEBUG) only, -EBUSY when @head is still queued from an
  * earlier rcb_call*() whose callback has not run (reported as misuse;
- * release builds do not check).  Also -EAGAIN, -ENOMEM or -EPERM when
+ * release builds do not check, and such a second call corrupts the
+ * queue: callbacks queued between the two may never run and the backlog
+ * count stays too high; build with -DRCB_DEBUG=ON to find one).  Also -EAGAIN, -ENOMEM or -EPERM when
  * the worker's thread has to be started and cannot be (said on stderr;
  * nothing is queued; a later call tries again).  liburcu's call_rcu()
  * then waits for a grace period and runs the callback itself.  Inside
