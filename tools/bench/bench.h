@@ -96,6 +96,10 @@ struct bench_scenario {
 BENCH_SCENARIOS(BENCH_DECLARE_SCENARIO)
 #undef BENCH_DECLARE_SCENARIO
 
+/* main() of the bench executed again for one "defer" measurement
+ * (argv: --defer-child RCUBOOST N FD; sc_defer.c). */
+int bench_defer_child_main(char **argv);
+
 /* What the updater of bench_readers_run() does. */
 enum bench_upd_mode {
 	UPD_SYNC_FREE,  /* replace, synchronize, free */

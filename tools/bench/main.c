@@ -334,6 +334,9 @@ int main(int argc, char **argv)
 	int nres, failed;
 
 	tool_prog = "rcuboost-bench";
+	/* Internal: one "defer" measurement in a fresh process (sc_defer.c). */
+	if (argc == 5 && strcmp(argv[1], "--defer-child") == 0)
+		return bench_defer_child_main(argv);
 	select_scenarios(tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage),
 			 argc, argv, &sel);
 	p.rounds = rounds > 0 ? (unsigned int)rounds : p.quick ? QUICK_ROUNDS : DEF_ROUNDS;

@@ -2,9 +2,15 @@
 /*
  * Scenario "defer": defer_rcu(free, obj) of --calls 64-byte objects in a
  * loop, then a defer barrier: rcuboost's rcb_defer() beside liburcu's own
- * defer_rcu() (urcu-memb).  Each measurement runs in a forked child, so
- * that its peak resident set (VmHWM) is its own.  Figures: ns per call
- * (malloc and free included) and the growth of the peak resident set.
+ * defer_rcu() (urcu-memb).  Each measurement runs in a process of its
+ * own, so that its peak resident set (VmHWM) is its own: the bench
+ * executes itself again (--defer-child), not a bare fork() of a process
+ * whose earlier scenarios left threads registered with liburcu.  Such a
+ * child's liburcu registry still lists the parent's threads, whose
+ * stacks glibc unmaps in the child, and liburcu's grace periods there
+ * died of SIGSEGV (the urcu-memb side after the call_rcu_data scenario,
+ * every time).  Figures: ns per call (malloc and free included) and the
+ * growth of the peak resident set.
  *
  * Scenario "poll": rcuboost's polled grace periods (liburcu 0.13 has
  * none): rcb_poll_state() on a cookie not yet elapsed and on one elapsed,
@@ -71,7 +77,7 @@ static void defer_child(int rcuboost, unsigned long n, struct defer_out *o)
 	uint64_t t0, t1;
 
 	if (rcuboost) {
-		if (rcb_defer_register_thread() != 0)
+		if (rcb_init(NULL) != 0 || rcb_defer_register_thread() != 0)
 			_exit(3);
 	} else {
 		urcu_memb_register_thread();
@@ -128,9 +134,14 @@ static int measure_defer(const struct tool_peer *f, const struct bench_params *p
 		return -1;
 	}
 	if (pid == 0) {
+		char nbuf[32], fdbuf[16];
+
 		close(fd[0]);
-		defer_child(rcuboost, n, &o);
-		_exit(write(fd[1], &o, sizeof(o)) == (ssize_t)sizeof(o) ? 0 : 6);
+		snprintf(nbuf, sizeof(nbuf), "%lu", n);
+		snprintf(fdbuf, sizeof(fdbuf), "%d", fd[1]);
+		execl("/proc/self/exe", tool_prog, "--defer-child", rcuboost ? "1" : "0",
+		      nbuf, fdbuf, (char *)NULL);
+		_exit(7);
 	}
 	close(fd[1]);
 	st = read(fd[0], &o, sizeof(o)) == (ssize_t)sizeof(o);
@@ -145,6 +156,17 @@ static int measure_defer(const struct tool_peer *f, const struct bench_params *p
 	out[0] = o.ns_per_call;
 	out[1] = o.hwm_kb;
 	return 0;
+}
+
+/* main() with --defer-child RCUBOOST N FD: one measurement, its result
+ * written to FD.  Returns the exit status. */
+int bench_defer_child_main(char **argv)
+{
+	struct defer_out o;
+	int fd = atoi(argv[4]);
+
+	defer_child(atoi(argv[2]), strtoul(argv[3], NULL, 10), &o);
+	return write(fd, &o, sizeof(o)) == (ssize_t)sizeof(o) ? 0 : 6;
 }
 
 static const struct bench_test defer_tests[] = {
