@@ -444,6 +444,7 @@ void rcb__cb_sized_invoke(struct rcb_head *h)
 	struct rcb_head_sized *s = (struct rcb_head_sized *)h;
 	void (*func)(struct rcb_head *) = s->func;
 
+	rcb__cb_current = (const void *)(uintptr_t)func;
 	func(h);
 	/* Named here: invoke_batch() sees only this function. */
 	if (RCB_UNLIKELY(rcb_read_ongoing()))
@@ -587,15 +588,16 @@ static bool take_batch(struct rcb_worker *w)
 	return got;
 }
 
+/* Set by invoke_batch(), and by the wrappers it calls (sized heads,
+ * liburcu's larger heads, deferred functions) to the function they
+ * call in turn. */
+__thread const void *rcb__cb_current;
+
 /*
  * Invoke the batch in order.  The loop reads batch.todo and batch.last
  * anew for each node: a fork() from inside a callback may have trimmed
  * them (invariant 14).
  */
-/* The callback invoke_batch() runs on this thread: named if it ends
- * the thread (callback_thread_killed()). */
-static __thread void (*cb_current)(struct rcb_head *);
-
 static void invoke_batch(struct rcb_worker *w)
 {
 	void (*func)(struct rcb_head *);
@@ -629,7 +631,7 @@ static void invoke_batch(struct rcb_worker *w)
 		atomic_thread_fence(memory_order_release); /* [CB-C] */
 #endif
 		func = h->func;
-		cb_current = func;
+		rcb__cb_current = (const void *)(uintptr_t)func;
 		func(h);
 		/* Its section left open would hold every grace period
 		 * (hence, from here on, every callback) forever. */
@@ -720,14 +722,15 @@ static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
  */
 static void callback_thread_killed(void *arg)
 {
-	const void *fn = (const void *)(uintptr_t)cb_current;
+	char where[320];
 
 	(void)arg;
+	rcb__fn_where(rcb__cb_current, where, sizeof(where));
 	fprintf(stderr,
-		"rcuboost: fatal: callback %s at %p ended the callback thread "
+		"rcuboost: fatal: callback %s ended the callback thread "
 		"(pthread_exit() or cancellation inside a callback); the callbacks "
 		"queued after it could never run\n",
-		rcb__fn_name(fn), fn);
+		where);
 	abort();
 }
 
@@ -821,6 +824,9 @@ static void *worker_thread(void *arg)
 	/* Who queued most of the local batch formed last (following). */
 	struct rcb__cb_lead lead = { .cpu = -1 };
 
+	/* Nobody may cancel a callback thread (rcb_worker_thread() hands
+	 * out its pthread_t): it would leave its queue with no thread. */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	prctl(PR_SET_NAME, w == &rcb__cb_default ? "rcuboost-cb" : "rcuboost-cbw",
 	      0, 0, 0);
 	self->cb_running = w;

@@ -167,6 +167,7 @@ static void drain_locked(struct defer_queue *q, uint64_t upto)
 		 * the fork() copy of memory, not with another access. */
 		rcb_fence_seq_cst();
 		defer_running++;
+		rcb__cb_current = (const void *)(uintptr_t)e.fct;
 		e.fct(e.p);
 		defer_running--;
 		/* Its section left open would hold every grace period. */

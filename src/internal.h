@@ -238,8 +238,12 @@ void rcb__thread_label(char *buf, size_t len);
 /* A callback or deferred function @fn returned inside a read-side
  * critical section: report it, end the section (registry.c). */
 void rcb__end_leaked_section(const char *what, const void *fn);
-/* The symbol of function @fn, or "function" (registry.c). */
-const char *rcb__fn_name(const void *fn);
+/* Function @fn as "address (object+offset)" into @buf (registry.c).
+ * Takes no lock that dlopen()/dlclose() hold across constructors. */
+void rcb__fn_where(const void *fn, char *buf, size_t len);
+/* The user function the calling thread runs for the library (a callback,
+ * a deferred function): named if it ends the thread (callback.c). */
+extern __thread const void *rcb__cb_current;
 
 /* ---- library state (init.c) -------------------------------------- */
 

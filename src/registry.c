@@ -45,8 +45,10 @@
  *     done under the lock or before it.
   */
 #define _GNU_SOURCE
-#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -247,15 +249,47 @@ static void thread_exit(void *arg)
 		leave_registry();
 }
 
-/* The symbol of function @fn, if dladdr() finds one that starts there
- * (exported, or in a binary linked -rdynamic), else "function". */
-const char *rcb__fn_name(const void *fn)
-{
-	Dl_info info;
+struct fn_where {
+	uintptr_t addr;
+	const char *object;
+	uintptr_t offset;
+};
 
-	if (fn && dladdr(fn, &info) && info.dli_sname && info.dli_saddr == fn)
-		return info.dli_sname;
-	return "function";
+static int fn_where_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct fn_where *w = arg;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && w->addr >= start &&
+		    w->addr - start < ph->p_memsz) {
+			w->object = info->dlpi_name && *info->dlpi_name ?
+					    info->dlpi_name : program_invocation_name;
+			w->offset = w->addr - info->dlpi_addr;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * "0x7f.. (libfoo.so+0x1234)": function @fn, and the object and offset
+ * where addr2line(1) finds its source.  From dl_iterate_phdr(), not
+ * dladdr(): dladdr() takes the loader's lock that dlopen() and dlclose()
+ * hold while they run constructors and destructors, and one of those may
+ * be waiting in rcb_barrier() for the very thread that reports.
+ */
+void rcb__fn_where(const void *fn, char *buf, size_t len)
+{
+	struct fn_where w = { .addr = (uintptr_t)fn };
+
+	if (fn && dl_iterate_phdr(fn_where_object, &w) && w.object)
+		snprintf(buf, len, "%p (%s+0x%lx)", fn, w.object, (unsigned long)w.offset);
+	else
+		snprintf(buf, len, "%p", fn);
 }
 
 /*
@@ -271,14 +305,17 @@ const char *rcb__fn_name(const void *fn)
 void rcb__end_leaked_section(const char *what, const void *fn)
 {
 	unsigned long ctr = rcb_load_relaxed(&rcb__reader.ctr);
+	char where[320];
 
-	rcb__misuse(what,
-		    "%s at %p returned inside a read-side critical section "
-		    "(nesting %lu); ending it",
-		    rcb__fn_name(fn), fn, ctr & RCB__NEST_MASK);
+	/* Ended before the report, which may block on stderr, or abort. */
 	rcb_store_relaxed(&rcb__reader.ctr,
 			  (ctr & ~(unsigned long)RCB__NEST_MASK) | RCB__NEST_ONE);
 	rcb_read_unlock();
+	rcb__fn_where(fn, where, sizeof(where));
+	rcb__misuse(what,
+		    "function %s returned inside a read-side critical section "
+		    "(nesting %lu); ended it",
+		    where, ctr & RCB__NEST_MASK);
 }
 
 /*

@@ -112,10 +112,10 @@ static void urcu_node_invoke(struct rcb_head *h)
 	struct urcu_node *n = (struct urcu_node *)(void *)
 		((char *)h - offsetof(struct urcu_node, head));
 	struct rcu_head *user = n->user;
-
 	void (*func)(struct rcu_head *) = user->func;
 
 	free(n);
+	rcb__cb_current = (const void *)(uintptr_t)func;
 	func(user);
 	/* Named here: invoke_batch() sees only this function. */
 	if (RCB_UNLIKELY(rcb_read_ongoing()))
@@ -168,8 +168,11 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 	 * when its queue is full.  Inside a read-side critical section
 	 * that is reported and the callback is not run: leaked, never
 	 * run early. */
-	if (rcb_synchronize() == 0)
+	if (rcb_synchronize() == 0) {
 		func(head);
+		if (RCB_UNLIKELY(rcb_read_ongoing()))
+			rcb__end_leaked_section("call_rcu", (const void *)(uintptr_t)func);
+	}
 }
 
 /* ---- the flavor ---------------------------------------------------- */

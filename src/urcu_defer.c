@@ -13,8 +13,11 @@ RCB_API void urcu_memb_defer_rcu(void (*fct)(void *p), void *p)
 	/* -EINVAL and -EDEADLK were reported as misuse: nothing to do.
 	 * Without a queue, do what liburcu does when its queue is full:
 	 * wait for a grace period and run the function here. */
-	if (rcb_defer(fct, p) == -ENOMEM && rcb_synchronize() == 0)
+	if (rcb_defer(fct, p) == -ENOMEM && rcb_synchronize() == 0) {
 		fct(p);
+		if (RCB_UNLIKELY(rcb_read_ongoing()))
+			rcb__end_leaked_section("defer_rcu", (const void *)(uintptr_t)fct);
+	}
 }
 
 RCB_API int urcu_memb_defer_register_thread(void)

@@ -52,8 +52,7 @@ int main(void)
 	fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
 	return 77;
 #endif
-	snprintf(want, sizeof(want), "callback function at %p ended the callback thread",
-		 (void *)(uintptr_t)exiting_cb);
+	snprintf(want, sizeof(want), "callback %p (", (void *)(uintptr_t)exiting_cb);
 	CHECK(pipe(fds) == 0);
 	fflush(stdout);
 	pid = fork();
@@ -84,5 +83,6 @@ int main(void)
 	       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st), waited_ms);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
 	CHECK(strstr(text, want) != NULL);
+	CHECK(strstr(text, ") ended the callback thread") != NULL);
 	return 0;
 }

@@ -117,10 +117,9 @@ int main(void)
 	CHECK(fd >= 0 && saved >= 0);
 	unlink(path);
 	CHECK(getenv("RCUBOOST_MISUSE") && strcmp(getenv("RCUBOOST_MISUSE"), "warn") == 0);
-	snprintf(want[0], sizeof(want[0]), "%p returned inside a read-side",
-		 (void *)(uintptr_t)leaky_cb);
-	snprintf(want[1], sizeof(want[1]), "%p returned inside a read-side",
-		 (void *)(uintptr_t)leaky_fn);
+	/* "function 0x... (program+0x...) returned inside a read-side" */
+	snprintf(want[0], sizeof(want[0]), "function %p (", (void *)(uintptr_t)leaky_cb);
+	snprintf(want[1], sizeof(want[1]), "function %p (", (void *)(uintptr_t)leaky_fn);
 	CHECK_EQ(rcb_init(NULL), 0);
 	CHECK(dup2(fd, 2) == 2);
 
@@ -141,9 +140,11 @@ int main(void)
 	text[n] = '\0';
 	printf("stderr:\n%s", text);
 	for (int i = 0; i < 2; i++) {
-		printf("stderr names %s: %s\n", i ? "leaky_fn" : "leaky_cb",
-		       strstr(text, want[i]) ? "yes" : "no");
-		CHECK(strstr(text, want[i]) != NULL);
+		const char *at = strstr(text, want[i]);
+
+		printf("stderr names %s: %s\n", i ? "leaky_fn" : "leaky_cb", at ? "yes" : "no");
+		CHECK(at != NULL);
+		CHECK(strstr(at, ") returned inside a read-side critical section") != NULL);
 	}
 	CHECK_EQ(rcb_shutdown(), 0);
 	return 0;
