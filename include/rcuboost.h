@@ -203,7 +203,8 @@ struct rcb_config {
 	int stall_ms;
 	/* The SONAME 1 layout's tail padding, named so that the fields
 	 * below start past RCB_CONFIG_SIZE_V1 (a size of 0 or
-	 * RCB_CONFIG_SIZE_V1 leaves them at their defaults).  Leave 0. */
+	 * RCB_CONFIG_SIZE_V1 leaves them at their defaults).  Leave 0: with
+	 * a size past RCB_CONFIG_SIZE_V1, rcb_init() refuses anything else. */
 	int reserved_v1;
 
 	/* ---- Placement of the library's threads (README "Real-time

@@ -192,7 +192,8 @@ void rcb__loan_end(struct rcb__loan *l)
 	l->level = 0;
 }
 
-/* Once per process: the expedited call cannot boost. */
+/* The expedited call cannot boost: said once per process, or, after
+ * rcb_shutdown(), at the 1st, 2nd, 4th... such call. */
 void rcb__expedite_report_plain(const char *call)
 {
 	bool expect = false;

@@ -216,8 +216,6 @@ static int commit_settings(const struct rcb__settings *s, bool start)
 	return 0;
 }
 
-/* rcb_init(); @lazy: an implicit first use, satisfied by any earlier
- * initialisation. */
 static pthread_once_t construct_once = PTHREAD_ONCE_INIT;
 
 static void construct(void)
@@ -239,6 +237,8 @@ __attribute__((constructor)) static void construct_ctor(void)
 	rcb__construct();
 }
 
+/* rcb_init(); @lazy: an implicit first use, satisfied by any earlier
+ * initialisation. */
 static int do_init(const struct rcb_config *cfg, bool lazy)
 {
 	struct rcb__settings s = { 0 };

@@ -173,8 +173,6 @@ static int check_config(const struct rcb_config *c)
 	RCB__SETTINGS(RCB__CHECK)
 #undef RCB__CHECK
 	/* The rules a range does not say. */
-	if (c->reserved_v1)
-		return config_error("reserved_v1", c->reserved_v1, "0 (reserved)");
 	if (e == 1 || (e & (e - 1)))
 		return config_error("boost_elements", (long)e,
 				    "0 (default) or a power of two from 2 to 64");
@@ -266,15 +264,21 @@ static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 		c->boost_reader_prio = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
 	if (!c->boost_ceiling)
 		c->boost_ceiling = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
+	if (c->boost_reader_prio > c->boost_ceiling && default_ceiling) {
+		char what[320];
+
+		snprintf(what, sizeof(what),
+			 "the first boost priority %d (boost_reader_prio, RCUBOOST_READER_PRIO) "
+			 "is above the ceiling, which defaults to one below the booster's "
+			 "priority %d (boost_prio, RCUBOOST_PRIO): raise the booster's, or "
+			 "set the ceiling (boost_ceiling, RCUBOOST_CEILING)",
+			 c->boost_reader_prio, s->boost_prio);
+		return combination_error(what);
+	}
 	if (c->boost_reader_prio > c->boost_ceiling)
 		return combination_error(
-			default_ceiling
-				? "the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
-				  "is above the ceiling, which defaults to one below the booster's "
-				  "priority (boost_prio, RCUBOOST_PRIO, default 50): raise the "
-				  "booster's, or set the ceiling (boost_ceiling, RCUBOOST_CEILING)"
-				: "the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
-				  "is above the ceiling (boost_ceiling, RCUBOOST_CEILING)");
+			"the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
+			"is above the ceiling (boost_ceiling, RCUBOOST_CEILING)");
 	if (s->boost && explicit_levels && c->boost_ceiling >= s->boost_prio)
 		return combination_error(
 			"boosted readers must stay below the booster: boost_reader_prio and "
@@ -330,6 +334,12 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 				cfg->size, sizeof(size_t) + 1, RCB__USER_SIZE_MAX, sizeof(c));
 			return -EINVAL;
 		}
+		/* A caller built with the field named reserved_v1 (a size
+		 * past the SONAME 1 layout) must leave it 0; in an older
+		 * caller's struct it is tail padding, which may hold
+		 * anything. */
+		if (usize > RCB_CONFIG_SIZE_V1 && cfg->reserved_v1)
+			return config_error("reserved_v1", cfg->reserved_v1, "0 (reserved)");
 		if (!rcb__sized_in(&c, sizeof(c), cfg, usize)) {
 			fprintf(stderr,
 				"rcuboost: rcb_init: struct rcb_config size %zu is larger than this library's %zu and sets fields it does not know\n",

@@ -223,7 +223,7 @@ static void t_cfg_bad(const struct rcbt_case *c)
 	case 31: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 100; break;
 	case 32: cfg.size = sizeof(cfg); cfg.boost_machine = 8; cfg.inherit = 1; break;
 	case 33: cfg.boost_prio = 1; break;
-	case 34: cfg.reserved_v1 = 5; break;
+	case 34: cfg.size = sizeof(cfg); cfg.reserved_v1 = 5; break;
 	/* the ceiling left at its default, below the first boost */
 	case 35: cfg.boost_reader_prio = 60; break;
 	}
