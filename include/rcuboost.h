@@ -1034,7 +1034,10 @@ RCB_API uint64_t rcb_get_state(void);
  * read-side critical section.  Never blocks, except that a thread's
  * first call may register it and the process's first call may start
  * the callback thread (as rcb_call()), and so may a forked child's
- * first call if the parent's request was still queued at the fork.
+ * first call if the parent's request was still queued at the fork; and
+ * when no callback thread can start (said on stderr), a call outside a
+ * read-side critical section runs the grace period itself (blocking,
+ * as rcb_synchronize()), so that its cookie still elapses.
  * After rcb_shutdown() no grace
  * period is started; the cookie stays valid and elapses with the next
  * rcb_synchronize().

@@ -1019,9 +1019,10 @@ static int start_locked(struct rcb_worker *w, bool drain)
 						      : "a callback worker's thread",
 				at, strerror(err), failures,
 				creating ? "rcb_worker_create() returns that error and makes no worker"
-					 : "rcb_call() returns that error, nothing queued, until it can "
-					   "(a call nested in a section queues, and its callback waits "
-					   "for the worker's next start)");
+					 : "until it can, rcb_call() returns that error with nothing "
+					   "queued (a call nested in a section queues, and its callback "
+					   "waits for the next start), rcb_barrier() returns it, and "
+					   "rcb_start_poll() runs its grace period itself");
 		pthread_attr_destroy(&a);
 		return -err;
 	}

@@ -53,6 +53,11 @@
  *     later numbers itself above n), but not the number last done
  *     (models/gppoll.pml, mutations gppoll_giveup_no_request and
  *     gppoll_owed_done).
+ *  7. A request that cannot be queued because no callback thread can
+ *     start (RLIMIT_NPROC, a pids cgroup) is served by the caller: an
+ *     rcb_synchronize() before it returns (outside a section; inside
+ *     one, rcb_call() queues and the thread starts at the unlock).
+ *     The only case where rcb_start_poll() blocks for a grace period.
  */
 #include <errno.h>
 
@@ -64,17 +69,22 @@ static _Atomic unsigned long long poll_req;
 
 static void poll_cb(struct rcb_head *head);
 
-/* Queue the poll head unless it is queued (invariant 4). */
-static void poll_arm(void)
+/* Queue the poll head unless it is queued (invariant 4).  Returns 0,
+ * or rcb_call()'s error when the head could not be queued (poll_queued
+ * false again). */
+static int poll_arm(void)
 {
 	bool idle = false;
+	int err;
 
 	/* [PO-A] One winner queues the head; acq_rel so that it follows
 	 * the previous callback's last use.  Pairs with [PO-K]. */
 	if (!rcb_cmpxchg_acq_rel(&poll_queued, &idle, true))
-		return;
-	if (!rcb_load_relaxed(&rcb__running) || rcb_call(&poll_head, poll_cb) != 0)
+		return 0;
+	err = rcb_load_relaxed(&rcb__running) ? rcb_call(&poll_head, poll_cb) : -ESHUTDOWN;
+	if (err)
 		rcb_store_relaxed(&poll_queued, false);
+	return err;
 }
 
 static void poll_cb(struct rcb_head *head)
@@ -87,7 +97,7 @@ static void poll_cb(struct rcb_head *head)
 	/* [PO-K] (the fence half, as [DF-K] in src/defer.c). */
 	rcb_fence_seq_cst();
 	if (rcb_load_relaxed(&poll_req) > rcb__gp_seq_done())
-		poll_arm();
+		(void)poll_arm(); /* on the callback thread: it runs */
 }
 
 RCB_API uint64_t rcb_get_state(void)
@@ -99,6 +109,7 @@ RCB_API uint64_t rcb_start_poll(void)
 {
 	uint64_t cookie = rcb_get_state();
 	unsigned long long owed, req;
+	int err;
 
 	/* Invariant 4: a grace period numbered >= cookie has begun. */
 	if (rcb__gp_seq_started_hint() >= cookie)
@@ -121,9 +132,16 @@ RCB_API uint64_t rcb_start_poll(void)
 	/* [PO-W] The request is visible before poll_queued is read.
 	 * Pairs with [PO-K] in poll_cb(). */
 	rcb_fence_seq_cst();
-	if (!rcb_load_relaxed(&poll_queued))
-		poll_arm();
-	else
+	if (!rcb_load_relaxed(&poll_queued)) {
+		err = poll_arm();
+		/* No callback thread could start (said on stderr): nobody
+		 * would run the request, and the cookie would never elapse.
+		 * The grace period here instead, blocking, as liburcu's
+		 * call_rcu() over rcuboost does then (invariant 7). */
+		if (RCB_UNLIKELY(err == -EAGAIN || err == -ENOMEM || err == -EPERM) &&
+		    !rcb_read_ongoing())
+			(void)rcb_synchronize();
+	} else
 		rcb__cb_start_inherited(); /* queued in a forked child's parent */
 	return cookie;
 }

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "urcu_compat.h"
@@ -80,9 +81,30 @@ RCB_API void urcu_memb_exit(void)
 {
 }
 
+/* rcb_call() failed for want of a callback thread (its start failed,
+ * said on stderr), not for a misuse or after rcb_shutdown(). */
+static bool thread_failed(int err)
+{
+	return err == -EAGAIN || err == -ENOMEM || err == -EPERM;
+}
+
 RCB_API void urcu_memb_barrier(void)
 {
-	(void)rcb_barrier();
+	int err = rcb_barrier();
+
+	/* liburcu's rcu_barrier() returns nothing and promises every
+	 * callback queued before it has run, so the caller may free what
+	 * they use.  A worker whose thread cannot start still holds some:
+	 * returning would let the caller free memory a callback has yet
+	 * to touch.  Stop, as liburcu does when it cannot start a thread. */
+	if (err && thread_failed(err)) {
+		fprintf(stderr,
+			"rcuboost: fatal: rcu_barrier: a callback thread cannot start (%s), so "
+			"callbacks queued before the barrier cannot run and it cannot return "
+			"(liburcu stops the process when it cannot start a thread, too)\n",
+			strerror(-err));
+		abort();
+	}
 }
 
 /* ---- call_rcu (invariant 1) ---------------------------------------- */
@@ -122,12 +144,6 @@ static void urcu_node_invoke(struct rcb_head *h)
 		rcb__end_leaked_section("callback", (const void *)(uintptr_t)func);
 }
 
-/* rcb_call() failed for want of a callback thread (its start failed,
- * said on stderr), not for a misuse or after rcb_shutdown(). */
-static bool thread_failed(int err)
-{
-	return err == -EAGAIN || err == -ENOMEM || err == -EPERM;
-}
 
 RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 				void (*func)(struct rcu_head *head))

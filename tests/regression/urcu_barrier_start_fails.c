@@ -1,0 +1,91 @@
+/* A hostile-user probe (2026-12-06): liburcu's rcu_barrier() over
+ * rcuboost returned, with a callback still queued, when the callback
+ * thread could not start (RLIMIT_NPROC): rcb_barrier()'s -EAGAIN was
+ * dropped by the void drop-in, and the caller may free what the
+ * callback uses.  Now the drop-in stops the process with a message, as
+ * liburcu does when it cannot start a thread.
+ *
+ * A forked child (no worker has a thread after fork()) queues a callback
+ * inside a section, whose start at the unlock fails, then calls
+ * rcu_barrier() with the next start failing too (fault injection,
+ * tests/fault_inject.c).  The parent expects SIGABRT and the message,
+ * within 20 s. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rcuboost/urcu.h"
+#include "tests/check.h"
+#include "tests/fault_inject.h"
+
+static atomic_int ran;
+static struct rcu_head head;
+
+static void cb(struct rcu_head *h)
+{
+	(void)h;
+	atomic_fetch_add(&ran, 1);
+}
+
+static void child(void)
+{
+	rcu_read_lock();
+	call_rcu(&head, cb);
+	fi_arm(1, FI_THREAD);
+	rcu_read_unlock();
+	(void)fi_disarm(NULL);
+	fi_arm(1, FI_THREAD);
+	rcu_barrier();
+	printf("child: rcu_barrier() returned, callback ran %d\n", atomic_load(&ran));
+	fflush(stdout);
+	_exit(4);
+}
+
+int main(void)
+{
+	char text[4096];
+	int fds[2], st = 0, waited_ms = 0;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+#if defined(__SANITIZE_THREAD__)
+	fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
+	return 77;
+#endif
+	rcu_register_thread();
+	synchronize_rcu();
+	rcu_unregister_thread();
+	CHECK(pipe(fds) == 0);
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		dup2(fds[1], 2);
+		child();
+	}
+	close(fds[1]);
+	while (waitpid(pid, &st, WNOHANG) == 0 && waited_ms < 20000) {
+		usleep(10000);
+		waited_ms += 10;
+	}
+	if (waited_ms >= 20000) {
+		kill(pid, SIGKILL);
+		CHECK(waitpid(pid, &st, 0) == pid);
+	}
+	while (len < sizeof(text) - 1 &&
+	       (n = read(fds[0], text + len, sizeof(text) - 1 - len)) > 0)
+		len += (size_t)n;
+	text[len] = '\0';
+	printf("child's stderr:\n%s", text);
+	printf("child ended by %s %d\n", WIFSIGNALED(st) ? "signal" : "exit status",
+	       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+	CHECK(strstr(text, "rcuboost: fatal: rcu_barrier: a callback thread cannot start") != NULL);
+	return 0;
+}
