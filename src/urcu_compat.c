@@ -24,10 +24,13 @@
  *     from the outermost prepare to the matching parent/child, so
  *     hooks never change or run twice meanwhile.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 #include "urcu_compat.h"
@@ -236,13 +239,44 @@ static int nhooks;
  * thread holds hooks_lock while it is positive (invariant 3). */
 static __thread int fork_depth;
 
+/*
+ * Take hooks_lock for @call.  A thread that called call_rcu_before_fork()
+ * without the matching call_rcu_after_fork_parent() or _child() holds it
+ * for good (liburcu's helpers deadlock the same way): said on stderr
+ * after a second, as callback_fork.c's lock_for_fork() does, so that the
+ * hang is named.
+ */
+static void hooks_lock_take(const char *call)
+{
+	struct timespec until;
+
+	if (pthread_mutex_trylock(&hooks_lock) == 0)
+		return;
+#ifndef RCB_SIM /* the simulator schedules lock and trylock only */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 1;
+	if (pthread_mutex_timedlock(&hooks_lock, &until) == 0)
+		return;
+	fprintf(stderr,
+		"rcuboost: %s has waited 1 s for liburcu's fork hooks: a thread called "
+		"call_rcu_before_fork() without call_rcu_after_fork_parent() or "
+		"call_rcu_after_fork_child(), or is forking; each call_rcu_before_fork() "
+		"must be followed by one of them, in the same thread\n",
+		call);
+#else
+	(void)until;
+	(void)call;
+#endif
+	pthread_mutex_lock(&hooks_lock);
+}
+
 RCB_API void urcu_memb_register_rculfhash_atfork(struct urcu_atfork *atfork)
 {
 	int i;
 
 	/* rcuboost's pthread_atfork handlers are installed at init. */
 	(void)rcb__ensure_init();
-	pthread_mutex_lock(&hooks_lock);
+	hooks_lock_take("urcu_register_rculfhash_atfork");
 	for (i = 0; i < nhooks; i++)
 		if (hooks[i] == atfork)
 			break;
@@ -260,7 +294,7 @@ RCB_API void urcu_memb_unregister_rculfhash_atfork(struct urcu_atfork *atfork)
 {
 	int i;
 
-	pthread_mutex_lock(&hooks_lock);
+	hooks_lock_take("urcu_unregister_rculfhash_atfork");
 	for (i = 0; i < nhooks; i++) {
 		if (hooks[i] == atfork) {
 			hooks[i] = hooks[--nhooks];
@@ -276,7 +310,7 @@ void rcb__urcu_atfork_prepare(void)
 
 	if (fork_depth++ > 0)
 		return;
-	pthread_mutex_lock(&hooks_lock);
+	hooks_lock_take("fork() or call_rcu_before_fork()");
 	for (i = nhooks - 1; i >= 0; i--)
 		hooks[i]->before_fork(hooks[i]->priv);
 }

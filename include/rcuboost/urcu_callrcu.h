@@ -62,7 +62,10 @@ RCB_API int urcu_memb_set_cpu_call_rcu_data(int cpu, struct call_rcu_data *crdp)
 RCB_API int urcu_memb_create_all_cpu_call_rcu_data(unsigned long flags);
 /* Withdraw and destroy every CPU's worker. */
 RCB_API void urcu_memb_free_all_cpu_call_rcu_data(void);
-/* Fork helpers: harmless around fork() (see above). */
+/* Fork helpers (see above): as in liburcu, each call_rcu_before_fork()
+ * must be followed, in the same thread, by call_rcu_after_fork_parent()
+ * or call_rcu_after_fork_child(); until then every fork() and hash table
+ * creation of other threads waits (said on stderr after a second). */
 RCB_API void urcu_memb_call_rcu_before_fork(void);
 RCB_API void urcu_memb_call_rcu_after_fork_parent(void);
 RCB_API void urcu_memb_call_rcu_after_fork_child(void);
