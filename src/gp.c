@@ -133,6 +133,11 @@ _Atomic unsigned long rcb__tsan_fence_word;
  * caller queued behind a low-priority grace period leader lends it its
  * priority. */
 static pthread_mutex_t rcb__gp_lock;
+/* This thread holds rcb__gp_lock: a signal handler that interrupted it
+ * there and calls a synchronize would wait for itself.  Checked before
+ * anything else of the call; the error-checking lock catches the
+ * instant between taking the lock and setting this. */
+static __thread volatile bool gp_lock_mine;
 static _Atomic unsigned long long gp_seq_started;
 static _Atomic unsigned long long gp_seq_done;
 /* When the last grace period that issued a membarrier completed, or
@@ -166,7 +171,10 @@ static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
 
 static void gp_lock_init(void)
 {
-	int err = rcb__pi_mutex_init(&rcb__gp_lock);
+	/* Error-checking: a signal handler that interrupted its own thread
+	 * as it took the lock, and calls a synchronize, gets EDEADLK
+	 * (reported) instead of waiting for itself (synchronize()). */
+	int err = rcb__pi_errorcheck_mutex_init(&rcb__gp_lock);
 
 	if (err)
 		RCB_DIE("pthread_mutex_init(gp, PRIO_INHERIT)", -err);
@@ -462,6 +470,12 @@ static int synchronize(const char *call, bool expedited)
 			    "called inside a read-side critical section; it would wait for itself forever");
 		return -EDEADLK;
 	}
+	if (RCB_UNLIKELY(gp_lock_mine)) {
+		rcb__misuse(call,
+			    "called from a signal handler that interrupted this thread's own "
+			    "grace period; it would wait for itself forever");
+		return -EDEADLK;
+	}
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
 	expedited = expedited || rcb__settings.expedited;
@@ -488,12 +502,21 @@ static int synchronize(const char *call, bool expedited)
 		err = pthread_mutex_lock(&rcb__gp_lock);
 		rcb__stall_waiter_leave(slot);
 	}
+	if (err == EDEADLK) {
+		rcb__waiter_leave(&w);
+		rcb__misuse(call,
+			    "called from a signal handler that interrupted this thread's own "
+			    "grace period; it would wait for itself forever");
+		return -EDEADLK;
+	}
 	if (err)
 		RCB_DIE("pthread_mutex_lock(gp)", err);
+	gp_lock_mine = true;
 	if (rcb_load_relaxed(&gp_seq_done) >= snap + 1)
 		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_BATCHED], 1);
 	else
 		(void)lead_grace_period(false);
+	gp_lock_mine = false;
 	pthread_mutex_unlock(&rcb__gp_lock);
 	rcb__waiter_leave(&w);
 	/* [GP-E] A batched caller's later accesses follow the leader's
@@ -546,6 +569,7 @@ int rcb__gp_try_now(unsigned long long cookie, unsigned long long *owed)
 
 	if (rcb_read_ongoing() || pthread_mutex_trylock(&rcb__gp_lock) != 0)
 		return RCB__GP_NOW_NONE;
+	gp_lock_mine = true;
 	if (rcb_load_relaxed(&gp_seq_done) >= cookie) {
 		r = RCB__GP_NOW_DONE;
 	} else if ((others = look_at_others()) == OTHERS_IN || others == OTHERS_LOCKED ||
@@ -565,6 +589,7 @@ int rcb__gp_try_now(unsigned long long cookie, unsigned long long *owed)
 		rcb_store_relaxed(&gp_done_ns, rcb__now_ns());
 		r = RCB__GP_NOW_HANDED;
 	}
+	gp_lock_mine = false;
 	pthread_mutex_unlock(&rcb__gp_lock);
 	if (r == RCB__GP_NOW_DONE) {
 		/* [GP-E] As after rcb_synchronize(): the caller's later

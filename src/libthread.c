@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <linux/capability.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,17 +68,26 @@ _Atomic long rcb__caps_raised;
  * threads too.  A program whose main() runs a real-time loop pinned to
  * an isolated CPU sets RCUBOOST_CPUS (rcuboost(3) says so).  The nice
  * value is not a thread attribute: it is still the creator's.
+ *
+ * Every signal is blocked in the library's threads (as liburcu blocks
+ * them in its call_rcu threads): a signal sent to the process, such as
+ * an interval timer's SIGALRM, goes to one of the application's
+ * threads, never to a booster that would run the application's handler
+ * at real-time priority, or in the middle of a grace period.
  */
 int rcb__lib_thread_attr(pthread_attr_t *attr)
 {
 	unsigned long long mask = rcb__settings.thread_cpus;
 	struct sched_param sp = { .sched_priority = 0 };
+	sigset_t all;
 	cpu_set_t set;
 	int err;
 
+	sigfillset(&all);
 	if ((err = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED)) ||
 	    (err = pthread_attr_setschedpolicy(attr, SCHED_OTHER)) ||
-	    (err = pthread_attr_setschedparam(attr, &sp)))
+	    (err = pthread_attr_setschedparam(attr, &sp)) ||
+	    (err = pthread_attr_setsigmask_np(attr, &all)))
 		return err;
 	CPU_ZERO(&set);
 	if (mask) {
