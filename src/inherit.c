@@ -46,6 +46,7 @@
 #include <sched.h>
 #include <stdio.h>
 
+#include "boost.h"
 #include "internal.h"
 
 static _Atomic int exp_waiters;
@@ -214,9 +215,16 @@ void rcb__expedite_report_plain(const char *call)
 	}
 	if (rcb_cmpxchg_relaxed(&no_boost_reported, &expect, true))
 		fprintf(stderr,
-			"rcuboost: %s: boosting is off or not permitted; "
-			"waiting for readers as rcb_synchronize() does (reported once)\n",
-			call);
+			"rcuboost: %s: an expedited grace period (rcb_synchronize_expedited(), "
+			"or every one with RCUBOOST_EXPEDITED=1) cannot boost its readers: "
+			"boosting is %s; it waits for them unboosted, as rcb_synchronize() "
+			"does (reported once)\n",
+			call,
+			!rcb__settings.boost ? "off (RCUBOOST_BOOST=0, or rcb_config.boost -1)" :
+			rcb__booster_no_permission() ?
+				"not permitted (no CAP_SYS_NICE, and RLIMIT_RTPRIO below the "
+				"booster's priority)" :
+				"unavailable (no booster runs; its start said why)");
 }
 
 void rcb__inherit_after_fork_child(void)

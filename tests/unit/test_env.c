@@ -311,6 +311,17 @@ static void t_early_busy(const struct rcbt_case *c)
 	CHECK_EQ(rcb_init(&cfg), -EBUSY);
 }
 
+/* An expedited grace period with boosting turned off: it works, and
+ * says once why it cannot boost, naming the setting. */
+static void t_expedited_boost_off(const struct rcbt_case *c)
+{
+	(void)c;
+	CHECK_EQ(rcb_init(NULL), 0);
+	CHECK_EQ(rcb_synchronize_expedited(), 0);
+	CHECK_EQ(rcb_synchronize_expedited(), 0);
+	CHECK_EQ(rcb_shutdown(), 0);
+}
+
 /* A bad variable at a first use (no rcb_init()), which has no error
  * to return: the process stops, naming the variable and why. */
 static void t_lazy_bad(const struct rcbt_case *c)
@@ -426,6 +437,9 @@ static void build_cases(void)
 	c = add("early/0", t_early);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "0");
 	c->reject[0] = "RCUBOOST_EARLY";
+	c = add("expedited/boost_off", t_expedited_boost_off);
+	set_env(c, NVARS, "RCUBOOST_BOOST", "0");
+	c->want[0] = "rcb_synchronize_expedited: an expedited grace period|cannot boost its readers: boosting is off (RCUBOOST_BOOST=0";
 	c = add("early/busy", t_early_busy);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "1");
 	c->want[0] = "rcb_init: already initialised with a different boost_prio|RCUBOOST_EARLY=1, before main()";
