@@ -102,10 +102,13 @@ static unsigned long misuse_count(const char *call, const char *fmt)
 	return 0;
 }
 
+__thread const char *rcb__misuse_as;
+
 void rcb__misuse(const char *call, const char *fmt, ...)
 {
 	char who[48];
 	char msg[256];
+	char as[128];
 	va_list ap;
 	unsigned long n = misuse_count(call, fmt);
 
@@ -117,6 +120,10 @@ void rcb__misuse(const char *call, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	rcb__thread_label(who, sizeof(who));
+	if (rcb__misuse_as && strcmp(rcb__misuse_as, call) != 0) {
+		snprintf(as, sizeof(as), "%s (liburcu's %s)", call, rcb__misuse_as);
+		call = as;
+	}
 	if (n > MISUSE_PRINT_ALL)
 		fprintf(stderr,
 			"rcuboost: misuse: %s: %s (thread %s; report %lu of this kind, "

@@ -42,7 +42,8 @@ static struct rcb_worker *create(unsigned long flags, int cpu_affinity)
 		a.flags |= RCB_WORKER_PIN;
 		a.cpu = cpu_affinity;
 	}
-	if ((err = rcb_worker_create(&a, &w)) != 0) {
+	RCB__AS_LIBURCU("create_call_rcu_data", err = rcb_worker_create(&a, &w));
+	if (err != 0) {
 		errno = -err;
 		return NULL;
 	}
@@ -56,14 +57,16 @@ static void data_free(struct rcb_worker *w)
 	/* liburcu ignores NULL and the default worker. */
 	if (!w || w == rcb_worker_default())
 		return;
-	if ((err = rcb_worker_destroy(w)) != 0)
+	RCB__AS_LIBURCU("call_rcu_data_free", err = rcb_worker_destroy(w));
+	if (err != 0)
 		errno = -err;
 }
 
 static int set_cpu(int cpu, struct rcb_worker *w)
 {
-	int err = rcb_worker_set_cpu(cpu, w);
+	int err;
 
+	RCB__AS_LIBURCU("set_cpu_call_rcu_data", err = rcb_worker_set_cpu(cpu, w));
 	if (err) {
 		errno = -err;
 		return -1;
@@ -105,8 +108,9 @@ RCB_API struct call_rcu_data *urcu_memb_get_call_rcu_data(void)
 RCB_API pthread_t urcu_memb_get_call_rcu_thread(struct call_rcu_data *crdp)
 {
 	pthread_t th = 0;
-	int err = rcb_worker_thread(W(crdp), &th);
+	int err;
 
+	RCB__AS_LIBURCU("get_call_rcu_thread", err = rcb_worker_thread(W(crdp), &th));
 	if (err)
 		errno = -err;
 	return th;
@@ -114,8 +118,9 @@ RCB_API pthread_t urcu_memb_get_call_rcu_thread(struct call_rcu_data *crdp)
 
 RCB_API void urcu_memb_set_thread_call_rcu_data(struct call_rcu_data *crdp)
 {
-	int err = rcb_worker_set_thread(W(crdp));
+	int err;
 
+	RCB__AS_LIBURCU("set_thread_call_rcu_data", err = rcb_worker_set_thread(W(crdp)));
 	if (err)
 		errno = -err;
 }
@@ -160,7 +165,8 @@ RCB_API void urcu_memb_free_all_cpu_call_rcu_data(void)
 
 		/* Destroying withdraws it from every CPU it serves. */
 		if (w)
-			(void)rcb_worker_destroy(w);
+			RCB__AS_LIBURCU("free_all_cpu_call_rcu_data",
+					(void)rcb_worker_destroy(w));
 	}
 }
 

@@ -59,12 +59,12 @@ RCB_API int (urcu_memb_read_ongoing)(void)
 
 RCB_API void urcu_memb_synchronize_rcu(void)
 {
-	(void)rcb_synchronize();
+	RCB__AS_LIBURCU("synchronize_rcu", (void)rcb_synchronize());
 }
 
 RCB_API void urcu_memb_register_thread(void)
 {
-	(void)rcb_register_thread();
+	RCB__AS_LIBURCU("rcu_register_thread", (void)rcb_register_thread());
 }
 
 RCB_API void urcu_memb_unregister_thread(void)
@@ -93,8 +93,9 @@ static bool thread_failed(int err)
 
 RCB_API void urcu_memb_barrier(void)
 {
-	int err = rcb_barrier();
+	int err;
 
+	RCB__AS_LIBURCU("rcu_barrier", err = rcb_barrier());
 	/* liburcu's rcu_barrier() returns nothing and promises every
 	 * callback queued before it has run, so the caller may free what
 	 * they use.  A worker whose thread cannot start still holds some:
@@ -160,8 +161,8 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 		 * @func is called with the caller's head, through a pointer
 		 * type that differs only in the pointee of its argument.
 		 */
-		err = rcb_call((struct rcb_head *)(void *)head,
-			       (void (*)(struct rcb_head *))func);
+		RCB__AS_LIBURCU("call_rcu", err = rcb_call((struct rcb_head *)(void *)head,
+							   (void (*)(struct rcb_head *))func));
 		if (!thread_failed(err))
 			return;
 	} else {
@@ -173,7 +174,7 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 		n = (struct urcu_node *)malloc(sizeof(*n));
 		if (n) {
 			n->user = head;
-			err = rcb_call(&n->head, urcu_node_invoke);
+			RCB__AS_LIBURCU("call_rcu", err = rcb_call(&n->head, urcu_node_invoke));
 			if (err == 0)
 				return;
 			free(n);
@@ -187,7 +188,8 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 	 * when its queue is full.  Inside a read-side critical section
 	 * that is reported and the callback is not run: leaked, never
 	 * run early. */
-	if (rcb_synchronize() == 0) {
+	RCB__AS_LIBURCU("call_rcu", err = rcb_synchronize());
+	if (err == 0) {
 		func(head);
 		if (RCB_UNLIKELY(rcb_read_ongoing()))
 			rcb__end_leaked_section("call_rcu", (const void *)(uintptr_t)func);

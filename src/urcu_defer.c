@@ -6,6 +6,7 @@
 #include <errno.h>
 
 #include "internal.h"
+#include "urcu_compat.h"
 #include "rcuboost/urcu_defer.h"
 
 RCB_API void urcu_memb_defer_rcu(void (*fct)(void *p), void *p)
@@ -13,7 +14,10 @@ RCB_API void urcu_memb_defer_rcu(void (*fct)(void *p), void *p)
 	/* -EINVAL and -EDEADLK were reported as misuse: nothing to do.
 	 * Without a queue, do what liburcu does when its queue is full:
 	 * wait for a grace period and run the function here. */
-	if (rcb_defer(fct, p) == -ENOMEM && rcb_synchronize() == 0) {
+	int err;
+
+	RCB__AS_LIBURCU("defer_rcu", err = rcb_defer(fct, p));
+	if (err == -ENOMEM && rcb_synchronize() == 0) {
 		fct(p);
 		if (RCB_UNLIKELY(rcb_read_ongoing()))
 			rcb__end_leaked_section("defer_rcu", (const void *)(uintptr_t)fct);
@@ -32,12 +36,12 @@ RCB_API void urcu_memb_defer_unregister_thread(void)
 
 RCB_API void urcu_memb_defer_barrier(void)
 {
-	(void)rcb_defer_barrier();
+	RCB__AS_LIBURCU("defer_barrier", (void)rcb_defer_barrier());
 }
 
 RCB_API void urcu_memb_defer_barrier_thread(void)
 {
-	(void)rcb_defer_barrier_thread();
+	RCB__AS_LIBURCU("defer_barrier_thread", (void)rcb_defer_barrier_thread());
 }
 
 RCB_API void urcu_memb_defer_exit(void)
