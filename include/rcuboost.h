@@ -421,8 +421,10 @@ static inline int rcb_read_ongoing(void);
  * critical sections' visibility, and every store the readers made is
  * visible after the return (full barrier semantics on both sides).
  * Context: outside read-side critical sections; may be called from a
- * callback.  Returns 0, or -EDEADLK inside a read-side critical section
- * (reported as misuse; it would wait for itself forever).
+ * callback; not async-signal-safe.  Returns 0, or -EDEADLK inside a
+ * read-side critical section, or from a signal handler that interrupted
+ * its own thread's grace period (both reported as misuse; it would wait
+ * for itself forever).
  */
 RCB_API int rcb_synchronize(void);
 
@@ -1011,7 +1013,8 @@ RCB_API int rcb_defer_barrier(void);
  * reads as elapsed (a "nothing to wait for" initialiser).  A cookie
  * passed to another thread needs the usual happens-before (a lock, a
  * release/acquire pair) like any other datum.  None of these calls takes
- * a lock that another thread may hold: callable from real-time threads.
+ * a lock that another thread may hold (callable from real-time threads),
+ * except rcb_start_poll() when no callback thread can start (below).
  */
 
 /*
@@ -1036,8 +1039,11 @@ RCB_API uint64_t rcb_get_state(void);
  * the callback thread (as rcb_call()), and so may a forked child's
  * first call if the parent's request was still queued at the fork; and
  * when no callback thread can start (said on stderr), a call outside a
- * read-side critical section runs the grace period itself (blocking,
- * as rcb_synchronize()), so that its cookie still elapses.
+ * read-side critical section that queues the request runs the grace
+ * period itself (blocking, as rcb_synchronize()), so that its cookie
+ * still elapses.  A request queued inside a section whose thread start
+ * at the unlock fails too waits, as any callback queued there, for the
+ * worker's next start (the next rcb_call() to it or rcb_barrier()).
  * After rcb_shutdown() no grace
  * period is started; the cookie stays valid and elapses with the next
  * rcb_synchronize().

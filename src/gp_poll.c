@@ -56,7 +56,9 @@
  *  7. A request that cannot be queued because no callback thread can
  *     start (RLIMIT_NPROC, a pids cgroup) is served by the caller: an
  *     rcb_synchronize() before it returns (outside a section; inside
- *     one, rcb_call() queues and the thread starts at the unlock).
+ *     one, rcb_call() queues and the thread starts at the unlock, or,
+ *     if that start fails too, at the worker's next use, as for any
+ *     callback queued there: the header says so).
  *     The only case where rcb_start_poll() blocks for a grace period.
  */
 #include <errno.h>

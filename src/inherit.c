@@ -90,6 +90,7 @@ void rcb__waiter_enter(struct rcb__waiter *w, bool expedited)
 	w->expedited = expedited;
 	w->announced = false;
 	w->prio = 0;
+	w->outer = self_waiter;
 	self_waiter = w;
 	if (!expedited)
 		return;
@@ -126,7 +127,7 @@ void rcb__waiter_leave(struct rcb__waiter *w)
 		rcb_add_relaxed(&exp_waiters, -1);
 	if (w->prio)
 		rcb_add_relaxed(&inherit_waiters[w->prio], -1);
-	self_waiter = NULL;
+	self_waiter = w->outer;
 }
 
 /* The highest priority announced by a waiter, 0 if none. */
@@ -193,6 +194,21 @@ void rcb__loan_end(struct rcb__loan *l)
 	l->level = 0;
 }
 
+/* Why an expedited grace period cannot boost, for its report. */
+static const char *why_no_boost(void)
+{
+#if RCB_CONFIG_BOOST
+	if (!rcb__settings.boost)
+		return "off (RCUBOOST_BOOST=0, or rcb_config.boost -1)";
+	if (rcb__booster_no_permission())
+		return "not permitted (no CAP_SYS_NICE, and RLIMIT_RTPRIO below the "
+		       "booster's priority)";
+	return "unavailable (no booster runs; its start said why)";
+#else
+	return "compiled out (this library was built with RCB_BOOST=OFF)";
+#endif
+}
+
 /* The expedited call cannot boost: said once per process, or, after
  * rcb_shutdown(), at the 1st, 2nd, 4th... such call. */
 void rcb__expedite_report_plain(const char *call)
@@ -219,12 +235,7 @@ void rcb__expedite_report_plain(const char *call)
 			"or every one with RCUBOOST_EXPEDITED=1) cannot boost its readers: "
 			"boosting is %s; it waits for them unboosted, as rcb_synchronize() "
 			"does (reported once)\n",
-			call,
-			!rcb__settings.boost ? "off (RCUBOOST_BOOST=0, or rcb_config.boost -1)" :
-			rcb__booster_no_permission() ?
-				"not permitted (no CAP_SYS_NICE, and RLIMIT_RTPRIO below the "
-				"booster's priority)" :
-				"unavailable (no booster runs; its start said why)");
+			call, why_no_boost());
 }
 
 void rcb__inherit_after_fork_child(void)

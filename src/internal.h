@@ -480,6 +480,9 @@ struct rcb__waiter {
 	bool expedited;
 	bool announced; /* its priority was read (rcb__waiter_announce()) */
 	int prio;
+	/* The thread's waiter before this one: a signal handler's wait
+	 * nested in its thread's own (refused, -EDEADLK) restores it. */
+	struct rcb__waiter *outer;
 };
 /* Announce / withdraw the calling thread as a waiter (inherit.c
  * invariant 1).  Every wait for a grace period goes between the two:

@@ -69,11 +69,16 @@ _Atomic long rcb__caps_raised;
  * an isolated CPU sets RCUBOOST_CPUS (rcuboost(3) says so).  The nice
  * value is not a thread attribute: it is still the creator's.
  *
- * Every signal is blocked in the library's threads (as liburcu blocks
- * them in its call_rcu threads): a signal sent to the process, such as
- * an interval timer's SIGALRM, goes to one of the application's
- * threads, never to a booster that would run the application's handler
- * at real-time priority, or in the middle of a grace period.
+ * Every asynchronous signal is blocked in the library's threads (as
+ * liburcu blocks them in its call_rcu threads): a signal sent to the
+ * process, such as an interval timer's SIGALRM, goes to one of the
+ * application's threads, never to a booster that would run the
+ * application's handler at real-time priority, or in the middle of a
+ * grace period.  Not the faults a thread raises itself (SIGSEGV, SIGBUS,
+ * SIGFPE, SIGILL, SIGTRAP, SIGSYS): blocked, the kernel would kill the
+ * process without the application's handler (or a sanitizer's report)
+ * for a fault in a callback.  glibc 2.32 or later (the attribute); with
+ * an older C library the threads take signals as their creator does.
  */
 int rcb__lib_thread_attr(pthread_attr_t *attr)
 {
@@ -84,11 +89,20 @@ int rcb__lib_thread_attr(pthread_attr_t *attr)
 	int err;
 
 	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGTRAP);
+	sigdelset(&all, SIGSYS);
 	if ((err = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED)) ||
 	    (err = pthread_attr_setschedpolicy(attr, SCHED_OTHER)) ||
-	    (err = pthread_attr_setschedparam(attr, &sp)) ||
-	    (err = pthread_attr_setsigmask_np(attr, &all)))
+	    (err = pthread_attr_setschedparam(attr, &sp)))
 		return err;
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 32)
+	if ((err = pthread_attr_setsigmask_np(attr, &all)))
+		return err;
+#endif
 	CPU_ZERO(&set);
 	if (mask) {
 		for (int cpu = 0; cpu < 64; cpu++)

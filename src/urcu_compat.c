@@ -96,6 +96,14 @@ RCB_API void urcu_memb_barrier(void)
 	int err;
 
 	RCB__AS_LIBURCU("rcu_barrier", err = rcb_barrier());
+	/* A thread limit shared with other processes may free a slot in
+	 * a moment: a second of tries before giving up. */
+	for (int i = 0; i < 100 && err && thread_failed(err); i++) {
+		struct timespec ts = { .tv_nsec = 10 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		RCB__AS_LIBURCU("rcu_barrier", err = rcb_barrier());
+	}
 	/* liburcu's rcu_barrier() returns nothing and promises every
 	 * callback queued before it has run, so the caller may free what
 	 * they use.  A worker whose thread cannot start still holds some:
@@ -103,8 +111,8 @@ RCB_API void urcu_memb_barrier(void)
 	 * to touch.  Stop, as liburcu does when it cannot start a thread. */
 	if (err && thread_failed(err)) {
 		fprintf(stderr,
-			"rcuboost: fatal: rcu_barrier: a callback thread cannot start (%s), so "
-			"callbacks queued before the barrier cannot run and it cannot return "
+			"rcuboost: fatal: rcu_barrier: a callback thread cannot start (%s, for 1 s), "
+			"so callbacks queued before the barrier cannot run and it cannot return "
 			"(liburcu stops the process when it cannot start a thread, too)\n",
 			strerror(-err));
 		abort();

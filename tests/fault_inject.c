@@ -30,6 +30,7 @@ static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
 
 static atomic_long fi_left;  /* calls to go before the failing one; 0: off */
+static atomic_bool fi_sticky; /* every call fails until fi_disarm() */
 static atomic_int fi_mask;
 static atomic_long fi_count;
 static const char *_Atomic fi_failed;
@@ -104,6 +105,11 @@ static bool inject(int kind, const char *name, void *caller)
 	if (!(atomic_load(&fi_mask) & kind) || (uintptr_t)caller < lib_lo ||
 	    (uintptr_t)caller >= lib_hi)
 		return false;
+	if (atomic_load(&fi_sticky)) {
+		atomic_fetch_add(&fi_count, 1);
+		atomic_store(&fi_failed, name);
+		return true;
+	}
 	left = atomic_load(&fi_left);
 	while (left > 0) {
 		if (atomic_compare_exchange_weak(&fi_left, &left, left - 1)) {
@@ -129,10 +135,17 @@ void fi_arm(long n, int mask)
 	atomic_store(&fi_left, n);
 }
 
+void fi_arm_sticky(int mask)
+{
+	fi_arm(0, mask);
+	atomic_store(&fi_sticky, true);
+}
+
 bool fi_disarm(const char **what)
 {
 	const char *f;
 
+	atomic_store(&fi_sticky, false);
 	atomic_store(&fi_left, 0);
 	atomic_store(&fi_mask, 0);
 	f = atomic_load(&fi_failed);

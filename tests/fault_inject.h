@@ -21,6 +21,9 @@
 #define FI_ALLOC 1
 #define FI_THREAD 2
 void fi_arm(long n, int mask);
+/* Fail every such call from now until fi_disarm() (a resource that
+ * stays exhausted, as RLIMIT_NPROC may). */
+void fi_arm_sticky(int mask);
 /* Stop injecting.  Returns true if a call failed since fi_arm(); *@what
  * (if not NULL) names it ("malloc", "pthread_create", ...). */
 bool fi_disarm(const char **what);

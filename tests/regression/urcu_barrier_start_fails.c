@@ -7,11 +7,12 @@
  *
  * A forked child (no worker has a thread after fork()) queues a callback
  * inside a section, whose start at the unlock fails, then calls
- * rcu_barrier() with the next start failing too (fault injection,
+ * rcu_barrier() with every start failing (fault injection,
  * tests/fault_inject.c).  The parent expects SIGABRT and the message,
  * within 20 s. */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,18 +32,40 @@ static void cb(struct rcu_head *h)
 	atomic_fetch_add(&ran, 1);
 }
 
-static void child(void)
+/* @transient: only the barrier's first start fails (a thread slot freed
+ * a moment later): it must complete, the callback run. */
+static void child(bool transient)
 {
 	rcu_read_lock();
 	call_rcu(&head, cb);
 	fi_arm(1, FI_THREAD);
 	rcu_read_unlock();
 	(void)fi_disarm(NULL);
-	fi_arm(1, FI_THREAD);
+	if (transient)
+		fi_arm(1, FI_THREAD);
+	else
+		fi_arm_sticky(FI_THREAD); /* for good: rcu_barrier() tries for 1 s */
 	rcu_barrier();
+	(void)fi_disarm(NULL);
 	printf("child: rcu_barrier() returned, callback ran %d\n", atomic_load(&ran));
 	fflush(stdout);
-	_exit(4);
+	_exit(transient && atomic_load(&ran) == 1 ? 0 : 4);
+}
+
+static void transient_round(void)
+{
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		child(true);
+	CHECK(waitpid(pid, &st, 0) == pid);
+	printf("one failed start, then a free slot: the child %s\n",
+	       WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "completed its barrier" : "failed");
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
 int main(void)
@@ -67,7 +90,7 @@ int main(void)
 	if (pid == 0) {
 		close(fds[0]);
 		dup2(fds[1], 2);
-		child();
+		child(false);
 	}
 	close(fds[1]);
 	while (waitpid(pid, &st, WNOHANG) == 0 && waited_ms < 20000) {
@@ -87,5 +110,6 @@ int main(void)
 	       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
 	CHECK(strstr(text, "rcuboost: fatal: rcu_barrier: a callback thread cannot start") != NULL);
+	transient_round();
 	return 0;
 }
