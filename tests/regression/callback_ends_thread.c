@@ -21,6 +21,7 @@
 
 #include "rcuboost.h"
 #include "tests/check.h"
+#include "tests/child_stderr.h"
 
 static void exiting_cb(struct rcb_head *h)
 {
@@ -43,44 +44,21 @@ static void child(void)
 int main(void)
 {
 	char text[4096], want[64];
-	int fds[2], st = 0, waited_ms = 0;
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
+	bool timed_out;
+	int st;
 
 #if defined(__SANITIZE_THREAD__)
 	fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
 	return 77;
 #endif
 	snprintf(want, sizeof(want), "callback %p (", (void *)(uintptr_t)exiting_cb);
-	CHECK(pipe(fds) == 0);
-	fflush(stdout);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], 2);
-		child();
-	}
-	close(fds[1]);
-	while (waitpid(pid, &st, WNOHANG) == 0 && waited_ms < 20000) {
-		usleep(10000);
-		waited_ms += 10;
-	}
-	if (waited_ms >= 20000) {
-		printf("the child still waits after 20 s: killed\n");
-		kill(pid, SIGKILL);
-		CHECK(waitpid(pid, &st, 0) == pid);
-		CHECK(0);
-	}
-	while (len < sizeof(text) - 1 &&
-	       (n = read(fds[0], text + len, sizeof(text) - 1 - len)) > 0)
-		len += (size_t)n;
-	text[len] = '\0';
+	st = rcbt_child_stderr(child, 20000, text, sizeof(text), &timed_out);
+	if (timed_out)
+		printf("the child still waited after 20 s: killed\n");
+	CHECK(!timed_out);
 	printf("child's stderr:\n%s", text);
-	printf("child ended by %s %d after about %d ms\n",
-	       WIFSIGNALED(st) ? "signal" : "exit status",
-	       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st), waited_ms);
+	printf("child ended by %s %d\n", WIFSIGNALED(st) ? "signal" : "exit status",
+	       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
 	CHECK(strstr(text, want) != NULL);
 	CHECK(strstr(text, ") ended the callback thread") != NULL);

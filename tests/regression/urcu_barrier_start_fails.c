@@ -21,6 +21,7 @@
 
 #include "rcuboost/urcu.h"
 #include "tests/check.h"
+#include "tests/child_stderr.h"
 #include "tests/fault_inject.h"
 
 static atomic_int ran;
@@ -68,13 +69,16 @@ static void transient_round(void)
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+static void sticky_child(void)
+{
+	child(false);
+}
+
 int main(void)
 {
 	char text[4096];
-	int fds[2], st = 0, waited_ms = 0;
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
+	bool timed_out;
+	int st;
 
 #if defined(__SANITIZE_THREAD__)
 	fprintf(stderr, "skip: fork tests do not run under ThreadSanitizer\n");
@@ -83,28 +87,8 @@ int main(void)
 	rcu_register_thread();
 	synchronize_rcu();
 	rcu_unregister_thread();
-	CHECK(pipe(fds) == 0);
-	fflush(stdout);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], 2);
-		child(false);
-	}
-	close(fds[1]);
-	while (waitpid(pid, &st, WNOHANG) == 0 && waited_ms < 20000) {
-		usleep(10000);
-		waited_ms += 10;
-	}
-	if (waited_ms >= 20000) {
-		kill(pid, SIGKILL);
-		CHECK(waitpid(pid, &st, 0) == pid);
-	}
-	while (len < sizeof(text) - 1 &&
-	       (n = read(fds[0], text + len, sizeof(text) - 1 - len)) > 0)
-		len += (size_t)n;
-	text[len] = '\0';
+	st = rcbt_child_stderr(sticky_child, 20000, text, sizeof(text), &timed_out);
+	CHECK(!timed_out);
 	printf("child's stderr:\n%s", text);
 	printf("child ended by %s %d\n", WIFSIGNALED(st) ? "signal" : "exit status",
 	       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
