@@ -99,9 +99,11 @@ int rcb__lib_thread_attr(pthread_attr_t *attr)
 	    (err = pthread_attr_setschedpolicy(attr, SCHED_OTHER)) ||
 	    (err = pthread_attr_setschedparam(attr, &sp)))
 		return err;
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 32)
+#if defined(__GLIBC__)
+#if __GLIBC_PREREQ(2, 32)
 	if ((err = pthread_attr_setsigmask_np(attr, &all)))
 		return err;
+#endif
 #endif
 	CPU_ZERO(&set);
 	if (mask) {
