@@ -570,9 +570,9 @@ struct rcb_worker_attr {
  * rcb_worker_tid() is known) when the call returns.  Context: outside
  * read-side critical sections and callbacks; not async-signal-safe.
  * Returns 0, -EDEADLK (inside a read-side critical section, a callback
- * or a deferred function, reported as misuse), -EINVAL (@out NULL, a
- * bad size, unknown flags, a CPU out of range, a bad policy/priority:
- * the field is named on stderr), -E2BIG (@attr longer than this
+ * or a deferred function, reported as misuse), -EINVAL (@out NULL,
+ * reported as misuse; a bad size, unknown flags, a CPU out of range, a
+ * bad policy/priority: the field is named on stderr), -E2BIG (@attr longer than this
  * library knows with non-zero bytes past it, said on stderr), -ENOMEM, -ESHUTDOWN (after rcb_shutdown()),
  * or the negative errno of pthread_create() (-EPERM: no permission for
  * the real-time policy asked, -EAGAIN).
@@ -588,11 +588,11 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
  * callbacks still queued on it move to the default worker, in order,
  * behind those queued there already (liburcu's call_rcu_data_free()):
  * they may run after later callbacks of the same thread.  Context:
- * outside read-side critical sections and callbacks.  Returns 0, -EINVAL
- * (@w NULL or the default worker), -ENOENT (@w is not a live worker:
- * freed already), -EDEADLK (reported as misuse: inside a read-side
- * critical section, from a callback or a deferred function, from @w's
- * own thread).  The calls
+ * outside read-side critical sections and callbacks.  Every error is
+ * reported as misuse (rcb_misuse_policy): -EINVAL (@w NULL or the
+ * default worker), -ENOENT (@w is not a live worker: freed already),
+ * -EDEADLK (inside a read-side critical section, from a callback or a
+ * deferred function, from @w's own thread).  Returns 0 otherwise.  The calls
  * below that take a worker or list them also refuse to run in a
  * callback, a deferred function or a read-side critical section
  * (-EDEADLK, reported): rcb_shutdown() and
@@ -607,8 +607,8 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w);
  * @w (NULL: back to its CPU's or the default worker).  Registers the
  * calling thread; the choice ends when the thread unregisters or @w is
  * destroyed.  Returns 0, -ENOENT (@w not a live worker), -EDEADLK (from
- * a callback or a read-side critical section), or the error of
- * rcb_register_thread().
+ * a callback or a read-side critical section), both reported as misuse,
+ * or the error of rcb_register_thread().
  */
 RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
 
@@ -616,9 +616,11 @@ RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
  * rcb_worker_set_cpu - callbacks queued by threads running on @cpu that
  * have no worker of their own go to @w; NULL withdraws the CPU's worker
  * (callbacks queued on it stay there).  Returns 0, -EINVAL (@cpu out of
- * range), -EEXIST (@cpu has a worker already: withdraw it first, as
- * liburcu's set_cpu_call_rcu_data()), -ENOENT (@w not a live worker),
- * -ENOMEM, -EDEADLK (from a callback or a read-side critical section).
+ * range), -ENOENT (@w not a live worker), -EDEADLK (from a callback or
+ * a read-side critical section), each reported as misuse; -EEXIST (@cpu
+ * has a worker already: withdraw it first, as liburcu's
+ * set_cpu_call_rcu_data(); not reported: two threads may race to set
+ * it), -ENOMEM.
  */
 RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w);
 
@@ -637,10 +639,10 @@ RCB_API struct rcb_worker *rcb_worker_current(void);
  * rcb_worker_thread - store @w's thread in *@out, starting it if it does
  * not run (lazily started default worker, or a child after fork()), so
  * that the application can set its scheduling attributes.  Returns 0,
- * -EINVAL (NULL argument), -ENOENT (@w not a live worker), -ESHUTDOWN
- * (after rcb_shutdown()), -EDEADLK (inside a read-side critical
- * section, or from a callback unless @w is the callback's own worker),
- * or the negative errno of pthread_create().
+ * -EINVAL (NULL argument), -ENOENT (@w not a live worker), -EDEADLK
+ * (inside a read-side critical section, or from a callback unless @w is
+ * the callback's own worker), each reported as misuse; -ESHUTDOWN
+ * (after rcb_shutdown()), or the negative errno of pthread_create().
  */
 RCB_API int rcb_worker_thread(struct rcb_worker *w, pthread_t *out);
 
@@ -652,7 +654,8 @@ RCB_API pid_t rcb_worker_tid(struct rcb_worker *w);
  * worker threads (the default worker's first) in @tids, so that a
  * real-time application can place and prioritise them.  Returns how many
  * run (may exceed @n), -EINVAL (@tids NULL with @n > 0) or -EDEADLK
- * (from a callback or a read-side critical section).
+ * (from a callback or a read-side critical section), both reported as
+ * misuse.
  */
 RCB_API int rcb_callback_tids(pid_t *tids, size_t n);
 

@@ -16,8 +16,8 @@
  *      waited for by rcb_barrier(), stopped by rcb_shutdown(), rebuilt
  *      in a forked child.  A pointer is checked against the list under
  *      rcb__cb_lock before it is dereferenced by any call that takes a
- *      worker from the application (a freed worker is -ENOENT, never a
- *      use after free).
+ *      worker from the application (a freed worker is -ENOENT and a
+ *      misuse report, never a use after free).
  *  W2. rcb_call*() picks its worker and enqueues inside one read-side
  *      critical section.  So once a worker is no longer published (not
  *      in cpu_table, no thread's cb_worker), one grace period later no
@@ -114,6 +114,25 @@ static bool refused_here(const char *call)
 	return in_callback_or_deferred(call);
 }
 
+/* @w is not a live worker (destroyed already, or never made by
+ * rcb_worker_create()): reported as misuse, -ENOENT.  Only the pointer
+ * is printed; @w may be freed memory. */
+static int not_live(const char *call, const struct rcb_worker *w)
+{
+	rcb__misuse(call,
+		    "worker %p is not a live worker (destroyed already, or not made by "
+		    "rcb_worker_create()); nothing done",
+		    (const void *)w);
+	return -ENOENT;
+}
+
+/* A NULL pointer argument @what: reported as misuse, -EINVAL. */
+static int null_arg(const char *call, const char *what)
+{
+	rcb__misuse(call, "%s is NULL; nothing done", what);
+	return -EINVAL;
+}
+
 /* -EINVAL, naming the field of struct rcb_worker_attr that is wrong. */
 static int attr_error(const char *field, long value, const char *expected)
 {
@@ -153,7 +172,7 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
 	int err;
 
 	if (!out)
-		return -EINVAL;
+		return null_arg("rcb_worker_create", "out");
 	*out = NULL;
 	if (attr) {
 		size_t usize = rcb__user_size(attr->size, RCB_WORKER_ATTR_SIZE_V1);
@@ -217,8 +236,14 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w)
 	struct rcb_head *first, *last;
 	int err = 0;
 
-	if (!w || w == &rcb__cb_default)
+	if (!w)
+		return null_arg("rcb_worker_destroy", "the worker");
+	if (w == &rcb__cb_default) {
+		rcb__misuse("rcb_worker_destroy",
+			    "the default worker (rcb_worker_default()) is the library's; "
+			    "rcb_shutdown() stops it; nothing done");
 		return -EINVAL;
+	}
 	if (rcb_read_ongoing()) {
 		rcb__misuse("rcb_worker_destroy",
 			    "called inside a read-side critical section; its grace period would wait for itself");
@@ -235,7 +260,7 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w)
 	pthread_mutex_lock(&rcb__cb_lock);
 	if (!rcb__cb_listed(w) || dying(w)) {
 		pthread_mutex_unlock(&rcb__cb_lock);
-		return -ENOENT;
+		return not_live("rcb_worker_destroy", w);
 	}
 	w->dying = true;
 	tab = rcb_load_relaxed(&cpu_table);
@@ -296,7 +321,7 @@ RCB_API int rcb_worker_set_thread(struct rcb_worker *w)
 	pthread_mutex_lock(&rcb__cb_lock);
 	if (w && (!rcb__cb_listed(w) || dying(w))) {
 		pthread_mutex_unlock(&rcb__cb_lock);
-		return -ENOENT;
+		return not_live("rcb_worker_set_thread", w);
 	}
 	/* W3: set under rcb__cb_lock, after registration. */
 	rcb_store_relaxed(&rcb__self()->cb_worker, w);
@@ -309,8 +334,13 @@ RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w)
 	struct rcb_worker *_Atomic *tab;
 	int err = 0;
 
-	if (cpu < 0 || cpu >= get_nprocs_conf())
+	if (cpu < 0 || cpu >= get_nprocs_conf()) {
+		rcb__misuse("rcb_worker_set_cpu",
+			    "cpu %d is out of range: this machine has CPUs 0 to %d configured; "
+			    "nothing done",
+			    cpu, get_nprocs_conf() - 1);
 		return -EINVAL;
+	}
 	if (refused_here("rcb_worker_set_cpu"))
 		return -EDEADLK;
 	pthread_mutex_lock(&rcb__cb_lock);
@@ -336,7 +366,9 @@ RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w)
 			rcb_store_release(&tab[cpu], w);
 	}
 	pthread_mutex_unlock(&rcb__cb_lock);
-	return err;
+	/* -EEXIST is not reported: liburcu's create_all_cpu_call_rcu_data()
+	 * meets it when another thread set the CPU first. */
+	return err == -ENOENT ? not_live("rcb_worker_set_cpu", w) : err;
 }
 
 RCB_API struct rcb_worker *rcb_worker_default(void)
@@ -375,7 +407,7 @@ static int worker_thread_of(const char *call, struct rcb_worker *w,
 	int err;
 
 	if (!w)
-		return -EINVAL;
+		return null_arg(call, "the worker");
 	if (self->cb_running == w) {
 		/* A callback asking for its own worker: its own thread (the
 		 * starter's pthread_create() may not have stored w->thread
@@ -399,7 +431,7 @@ static int worker_thread_of(const char *call, struct rcb_worker *w,
 		*tid = rcb_load_relaxed(&w->tid);
 	}
 	pthread_mutex_unlock(&rcb__cb_lock);
-	return err;
+	return err == -ENOENT ? not_live(call, w) : err;
 }
 
 RCB_API int rcb_worker_thread(struct rcb_worker *w, pthread_t *out)
@@ -407,7 +439,7 @@ RCB_API int rcb_worker_thread(struct rcb_worker *w, pthread_t *out)
 	pid_t tid;
 
 	if (!out)
-		return -EINVAL;
+		return null_arg("rcb_worker_thread", "out");
 	return worker_thread_of("rcb_worker_thread", w, out, &tid);
 }
 
@@ -425,7 +457,7 @@ RCB_API int rcb_callback_tids(pid_t *tids, size_t n)
 	int count = 0;
 
 	if (!tids && n)
-		return -EINVAL;
+		return null_arg("rcb_callback_tids", "tids (with n > 0)");
 	if (refused_here("rcb_callback_tids"))
 		return -EDEADLK;
 	pthread_mutex_lock(&rcb__cb_lock);
