@@ -20,8 +20,8 @@ void rcb__read_unlock_unboost(void)
 RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 {
 	struct rcb_boost_stats s;
-	size_t usize = out ? rcb__user_size(out->size,
-					    RCB_BOOST_STATS_SIZE_V1) : 0;
+	size_t usize = rcb__sized_arg("rcb_boost_stats", "out", out ? &out->size : NULL,
+				      RCB_BOOST_STATS_SIZE_V1, sizeof(s));
 
 	if (!usize)
 		return -EINVAL;
@@ -34,9 +34,14 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 				   size_t len, int json)
 {
-	if (!s || !rcb__user_size(s->size, RCB_BOOST_STATS_SIZE_V1) ||
-	    (!buf && len))
+	if (!rcb__sized_arg("rcb_boost_stats_format", "s", s ? &s->size : NULL,
+			    RCB_BOOST_STATS_SIZE_V1, sizeof(*s)))
 		return -EINVAL;
+	if (!buf && len) {
+		rcb__misuse("rcb_boost_stats_format",
+			    "buf is NULL with len %zu; nothing done", len);
+		return -EINVAL;
+	}
 	return json ? snprintf(buf, len, "{\"enabled\":false}\n")
 		    : snprintf(buf, len, "rcuboost: boosting not compiled in\n");
 }

@@ -52,6 +52,12 @@ static inline size_t rcb__user_size(size_t size, size_t v1)
 	return size > sizeof(size_t) && size <= RCB__USER_SIZE_MAX ? size : 0;
 }
 
+/* The size of a caller's sized struct @what (NULL allowed) passed to
+ * @call: rcb__user_size() of it, or 0 after a misuse report naming the
+ * NULL pointer or the size no layout has (an uninitialised field). */
+size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
+		      size_t v1, size_t known);
+
 /* Copy the caller's @usize-byte struct @src into the library's @known-byte
  * @dst: fields past @usize are zero.  Returns whether every byte of @src
  * past @known is zero (fields of a newer layout left unset). */

@@ -528,8 +528,16 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
 	unsigned long gp;
 	int first;
 
-	if ((!buf && len) || (flags & ~RCB_STALL_NOW))
+	if (!buf && len) {
+		rcb__misuse("rcb_stall_report", "buf is NULL with len %zu; nothing done",
+			    len);
 		return -EINVAL;
+	}
+	if (flags & ~RCB_STALL_NOW) {
+		rcb__misuse("rcb_stall_report",
+			    "flags 0x%x has bits other than RCB_STALL_NOW; nothing done", flags);
+		return -EINVAL;
+	}
 	if (len)
 		buf[0] = '\0';
 	if (!(flags & RCB_STALL_NOW)) {

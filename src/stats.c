@@ -20,6 +20,24 @@ bool rcb__sized_in(void *dst, size_t known, const void *src, size_t usize)
 	return true;
 }
 
+size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
+		      size_t v1, size_t known)
+{
+	size_t usize;
+
+	if (!size) {
+		rcb__misuse(call, "%s is NULL; nothing done", what);
+		return 0;
+	}
+	usize = rcb__user_size(*size, v1);
+	if (!usize)
+		rcb__misuse(call,
+			    "%s->size %zu is invalid: expected 0 or the caller's sizeof, "
+			    "from %zu to %d (this library's: %zu); nothing done",
+			    what, *size, sizeof(size_t) + 1, RCB__USER_SIZE_MAX, known);
+	return usize;
+}
+
 void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known)
 {
 	unsigned char *d = dst;
@@ -188,8 +206,8 @@ static void boost_stats_fill(struct rcb_boost_stats *out)
 RCB_API int rcb_boost_stats(struct rcb_boost_stats *out)
 {
 	struct rcb_boost_stats s;
-	size_t usize = out ? rcb__user_size(out->size,
-					    RCB_BOOST_STATS_SIZE_V1) : 0;
+	size_t usize = rcb__sized_arg("rcb_boost_stats", "out", out ? &out->size : NULL,
+				      RCB_BOOST_STATS_SIZE_V1, sizeof(s));
 
 	if (!usize)
 		return -EINVAL;
@@ -309,11 +327,17 @@ RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 				   size_t len, int json)
 {
 	struct rcb_boost_stats c;
-	size_t off = 0, usize = s ? rcb__user_size(s->size,
-						   RCB_BOOST_STATS_SIZE_V1) : 0;
+	size_t off = 0, usize = rcb__sized_arg("rcb_boost_stats_format", "s",
+					       s ? &s->size : NULL,
+					       RCB_BOOST_STATS_SIZE_V1, sizeof(c));
 
-	if (!usize || (!buf && len))
+	if (!usize)
 		return -EINVAL;
+	if (!buf && len) {
+		rcb__misuse("rcb_boost_stats_format",
+			    "buf is NULL with len %zu; nothing done", len);
+		return -EINVAL;
+	}
 	rcb__sized_in(&c, sizeof(c), s, usize);
 	c.machine = c.machine == 8 ? 8 : 3;
 	if (len)

@@ -3,9 +3,12 @@
  * an older (shorter) layout, the current one, a newer (longer) one, and
  * size 0 (the first sized layout) all get what the contract says.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rcuboost.h"
@@ -28,6 +31,22 @@ static union {
 	struct rcb_config c;
 	unsigned char b[sizeof(struct rcb_boost_stats) + EXTRA];
 } u;
+
+/* @call returned -EINVAL and made exactly one misuse report. */
+#define REFUSED(call)                                                   \
+	do {                                                            \
+		struct rcb_gp_stats st_;                                \
+		unsigned long long before_;                             \
+		rcb_stats(&st_);                                        \
+		before_ = st_.misuse;                                   \
+		CHECK_EQ((call), -EINVAL);                              \
+		rcb_stats(&st_);                                        \
+		if (st_.misuse != before_ + 1) {                        \
+			fprintf(stderr, "FAIL: %s: %llu misuse reports, expected 1\n", \
+				#call, (unsigned long long)(st_.misuse - before_)); \
+			exit(1);                                        \
+		}                                                       \
+	} while (0)
 
 static void poison(size_t size)
 {
@@ -70,8 +89,8 @@ static void stats_sizes(void)
 	/* A size too small to hold even itself. */
 	for (size_t bad = 1; bad <= sizeof(size_t); bad++) {
 		poison(bad);
-		CHECK_EQ(rcb_boost_stats(&u.s), -EINVAL);
-		CHECK_EQ(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1), -EINVAL);
+		REFUSED(rcb_boost_stats(&u.s));
+		REFUSED(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1));
 		CHECK(all(u.b, sizeof(size_t), sizeof(u.b), POISON));
 	}
 	/* A size no layout will reach (an uninitialised field): refused,
@@ -80,12 +99,14 @@ static void stats_sizes(void)
 
 	for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
 		poison(huge[i]);
-		CHECK_EQ(rcb_boost_stats(&u.s), -EINVAL);
-		CHECK_EQ(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 0), -EINVAL);
+		REFUSED(rcb_boost_stats(&u.s));
+		REFUSED(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 0));
 		CHECK(all(u.b, sizeof(size_t), sizeof(u.b), POISON));
 	}
-	CHECK_EQ(rcb_boost_stats(NULL), -EINVAL);
-	CHECK_EQ(rcb_boost_stats_format(NULL, buf, sizeof(buf), 0), -EINVAL);
+	REFUSED(rcb_boost_stats(NULL));
+	REFUSED(rcb_boost_stats_format(NULL, buf, sizeof(buf), 0));
+	u.s.size = 0;
+	REFUSED(rcb_boost_stats_format(&u.s, NULL, 8, 0));
 
 	/* Format: fields past the caller's size print as zero. */
 	memset(&u.s, 0, sizeof(u.s));
@@ -144,6 +165,9 @@ static void config_sizes(void)
 
 int main(void)
 {
+	/* The refusals below are misuse reports, which abort by default in
+	 * debug builds; rcb_init() later reads the same policy. */
+	setenv("RCUBOOST_MISUSE", "warn", 1);
 	stats_sizes();
 	config_sizes();
 	stats_sizes();

@@ -206,7 +206,9 @@ static void t_api(const struct rcbt_case *c)
 	(void)c;
 	init_stall(-1);
 	CHECK_EQ(rcb_stall_report(NULL, 1, 0), -EINVAL);
+	rcbt_expect_misuse("rcb_stall_report", "buf is NULL with len 1");
 	CHECK_EQ(rcb_stall_report(buf, sizeof(buf), 2), -EINVAL);
+	rcbt_expect_misuse("rcb_stall_report", "flags 0x2 has bits other than RCB_STALL_NOW");
 	CHECK_EQ(rcb_stall_report(NULL, 0, 0), 0);
 	CHECK_EQ(rcb_stall_report(buf, sizeof(buf), 0), 0);
 	CHECK_EQ(buf[0], '\0');
