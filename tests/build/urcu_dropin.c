@@ -12,6 +12,10 @@
 #else
 #define _LGPL_SOURCE
 #include <urcu.h>
+/* liburcu exports it and maps rcu_defer_exit to it (urcu/map/urcu-memb.h),
+ * but declares it in no header: gcc hides the implicit declaration inside
+ * a system header's macro, clang does not. */
+void urcu_memb_defer_exit(void);
 #endif
 
 #include <pthread.h>

@@ -29,7 +29,7 @@ struct obj {
 	atomic_int alive;
 };
 
-static struct obj *_Atomic gobj;
+static struct obj *gobj; /* rcb_dereference() and rcb_assign_pointer() take plain pointers */
 static atomic_int reader_in, reader_bad, synced;
 
 static void leaky_cb(struct rcb_head *h)
