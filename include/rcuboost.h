@@ -872,8 +872,10 @@ struct rcb_boost_stats {
 RCB_API int rcb_booster_set_prio(int prio);
 
 /*
- * rcb_booster_tids - store up to @n booster thread IDs in @tids.
- * Returns the number of boosters running (may exceed @n).
+ * rcb_booster_tids - store up to @n booster thread IDs in @tids (NULL
+ * with @n 0: count only).  Returns the number of boosters running (may
+ * exceed @n), or -EINVAL (@n negative, or @tids NULL with @n > 0;
+ * reported as misuse).
  */
 RCB_API int rcb_booster_tids(pid_t *tids, int n);
 

@@ -54,9 +54,7 @@ RCB_API int rcb_booster_set_prio(int prio)
 
 RCB_API int rcb_booster_tids(pid_t *tids, int n)
 {
-	(void)tids;
-	(void)n;
-	return 0;
+	return rcb__tids_args_bad("rcb_booster_tids", tids, n) ? -EINVAL : 0;
 }
 
 void rcb__pressure_kick(void)

@@ -566,13 +566,15 @@ RCB_API int rcb_booster_tids(pid_t *tids, int n)
 {
 	int found = 0;
 
+	if (rcb__tids_args_bad("rcb_booster_tids", tids, n))
+		return -EINVAL;
 	pthread_mutex_lock(&booster_lock);
 	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
 		pid_t tid = rcb_load_relaxed(&rcb__boosters[i].tid);
 
 		if (!rcb__boosters[i].started || !tid)
 			continue;
-		if (found < n && tids)
+		if (found < n)
 			tids[found] = tid;
 		found++;
 	}

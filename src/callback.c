@@ -1192,6 +1192,7 @@ static struct rcb_worker *wake_decided(struct rcb__thread *self,
 static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 		struct rcb_head_sized *s, size_t bytes)
 {
+	const char *call_name = s ? "rcb_call_sized" : "rcb_call";
 	struct rcb__thread *self;
 	struct rcb_worker *w;
 	bool start_late = false;
@@ -1210,7 +1211,7 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 					return err;
 				if (rcb_load_relaxed(&rcb__running))
 					continue;
-				rcb__misuse("rcb_call",
+				rcb__misuse(call_name,
 					    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
 				return -ESHUTDOWN;
 			}
@@ -1243,7 +1244,7 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 	}
 	if (RCB_UNLIKELY(rcb__cb_dbg_track(h))) {
 		rcb_read_unlock();
-		rcb__misuse("rcb_call",
+		rcb__misuse(call_name,
 			    "rcb_head %p is already queued (its callback has not run yet); nothing queued",
 			    (void *)h);
 		return -EBUSY;
@@ -1338,8 +1339,8 @@ RCB_API int rcb_call_sized(struct rcb_head_sized *head,
 			   void (*func)(struct rcb_head *head), size_t bytes)
 {
 	if (RCB_UNLIKELY(!head || !func)) {
-		rcb__misuse("rcb_call", "%s is NULL; nothing queued",
-			    head ? "the callback function" : "the rcb_head");
+		rcb__misuse("rcb_call_sized", "%s is NULL; nothing queued",
+			    head ? "the callback function" : "the rcb_head_sized");
 		return -EINVAL;
 	}
 	return call(&head->head, func, head, bytes);

@@ -58,6 +58,10 @@ static inline size_t rcb__user_size(size_t size, size_t v1)
 size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
 		      size_t v1, size_t known);
 
+/* rcb_booster_tids()'s arguments: a negative @n, or @tids NULL with
+ * @n > 0, is reported as misuse of @call (true: refuse with -EINVAL). */
+bool rcb__tids_args_bad(const char *call, const pid_t *tids, int n);
+
 /* Copy the caller's @usize-byte struct @src into the library's @known-byte
  * @dst: fields past @usize are zero.  Returns whether every byte of @src
  * past @known is zero (fields of a newer layout left unset). */

@@ -38,6 +38,17 @@ size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
 	return usize;
 }
 
+bool rcb__tids_args_bad(const char *call, const pid_t *tids, int n)
+{
+	if (n < 0)
+		rcb__misuse(call, "n %d is negative; nothing stored", n);
+	else if (!tids && n > 0)
+		rcb__misuse(call, "tids is NULL with n %d; nothing stored", n);
+	else
+		return false;
+	return true;
+}
+
 void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known)
 {
 	unsigned char *d = dst;

@@ -143,12 +143,12 @@ static void t_call_null(const struct rcbt_case *c)
 	if (c->num == 0) {
 		rcbt_expect_misuse("rcb_call", "rcb_head");
 		CHECK_EQ(rcb_call(NULL, count_cb), -EINVAL);
-		rcbt_expect_misuse("rcb_call", "function");
+		rcbt_expect_misuse("rcb_call_sized", "function");
 		CHECK_EQ(rcb_call_sized(&hs, NULL, 64), -EINVAL);
 	} else {
 		rcbt_expect_misuse("rcb_call", "function");
 		CHECK_EQ(rcb_call(&h, NULL), -EINVAL);
-		rcbt_expect_misuse("rcb_call", "rcb_head");
+		rcbt_expect_misuse("rcb_call_sized", "rcb_head_sized");
 		CHECK_EQ(rcb_call_sized(NULL, count_cb, 64), -EINVAL);
 	}
 	CHECK_EQ(rcbt_misuse_count(), m + 2);
@@ -214,7 +214,7 @@ static void t_call_after_shutdown(const struct rcbt_case *c)
 	hs_copy = hs;
 	rcbt_expect_misuse("rcb_call", "shutdown");
 	CHECK_EQ(rcb_call(&h, count_cb), -ESHUTDOWN);
-	rcbt_expect_misuse("rcb_call", "shutdown");
+	rcbt_expect_misuse("rcb_call_sized", "shutdown");
 	CHECK_EQ(rcb_call_sized(&hs, count_cb, 100), -ESHUTDOWN);
 	CHECK_EQ(rcbt_misuse_count(), m + 2);
 	CHECK(memcmp(&h, &copy, sizeof(h)) == 0);

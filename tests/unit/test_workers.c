@@ -132,6 +132,7 @@ static void t_misuse(void)
 	struct rcb_worker_attr a = { .size = sizeof(a) };
 	struct rcb_worker *w = (struct rcb_worker *)&a, *w2;
 	pthread_t th;
+	pid_t tid0;
 
 	REPORTED(rcb_worker_create(NULL, NULL), -EINVAL);
 	a.flags = 0x40;
@@ -174,6 +175,10 @@ static void t_misuse(void)
 	REPORTED(rcb_worker_set_cpu(-1, NULL), -EINVAL);
 	REPORTED(rcb_worker_set_cpu(get_nprocs_conf(), NULL), -EINVAL);
 	REPORTED(rcb_callback_tids(NULL, 3), -EINVAL);
+	/* The boosters' TIDs, likewise. */
+	REPORTED(rcb_booster_tids(NULL, 3), -EINVAL);
+	REPORTED(rcb_booster_tids(&tid0, -1), -EINVAL);
+	CHECK(rcb_booster_tids(NULL, 0) >= 0);
 	CHECK(rcb_worker_of_cpu(-1) == NULL);
 
 	/* Double destroy: the second is refused, nothing freed twice. */
