@@ -258,6 +258,19 @@ struct rcb_config {
 	 * callbacks then run where their memory is.  0 default
 	 * (RCUBOOST_CALLBACK_FOLLOW, else on), 1 on, -1 off. */
 	int callback_follow;
+	/* liburcu's callback timing, once the process has queued a
+	 * callback through liburcu's call_rcu() (<rcuboost/urcu.h>, or
+	 * liburcu-cds through the flavor): every callback thread then
+	 * waits this many microseconds before each batch, as liburcu's
+	 * call_rcu thread sleeps 10 ms, and batches of the native API on
+	 * the same threads wait too.  Programs written against liburcu can
+	 * depend on that delay without knowing it (an object used outside
+	 * a read-side section just after its call_rcu(): rcuboost-urcu(7),
+	 * "Callback timing").  0 default (RCUBOOST_URCU_CALLBACK_DELAY_US,
+	 * else 10000; the variable's 0 turns it off), -1 off: rcuboost's
+	 * own grace-period start policy for every callback, 1 to 1000000.
+	 * callback_batch_us, when set, applies instead. */
+	int urcu_callback_delay_us;
 };
 
 /* sizeof(struct rcb_config) in the first layout with a size field

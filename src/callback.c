@@ -667,14 +667,64 @@ static void invoke_batch(struct rcb_worker *w)
 #define RCB__CB_LOCAL_RATE 100
 #endif
 
+static _Atomic bool rcb__cb_urcu_timing;
+
+void rcb__cb_urcu_timing_on(void)
+{
+	/* Relaxed, and stored once: a callback thread reads it after it
+	 * took a batch holding the caller's callback, which the queue's
+	 * exchanges order after this store (see fixed_wait_us()). */
+	if (RCB_UNLIKELY(!rcb_load_relaxed(&rcb__cb_urcu_timing)))
+		rcb_store_relaxed(&rcb__cb_urcu_timing, true);
+}
+
+/*
+ * The fixed wait before each batch, in microseconds, or 0 for the
+ * grace-period start policy (gp_policy.c): RCUBOOST_CALLBACK_BATCH_US
+ * when set, else liburcu's timing once the process used liburcu's
+ * call_rcu().
+ *
+ * liburcu's timing.  liburcu's call_rcu thread sleeps 10 ms after it is
+ * woken and after each batch, so a callback of liburcu's never runs
+ * within microseconds of its call_rcu(), as rcuboost's do.  Programs
+ * written and tested against liburcu can depend on that without
+ * knowing it: netsniff-ng 0.6.9's flowtop walks its flow list outside
+ * any read-side section while the same loop's netlink queries retire
+ * entries with call_rcu(), and with rcuboost's timing it used freed
+ * entries under load (a hostile-user run, 2026-12-06).  So the liburcu
+ * API keeps liburcu's timing by default (RCUBOOST_URCU_CALLBACK_DELAY_US,
+ * 10 ms; 0 turns it off), for every callback thread of the process once
+ * it is on: a process that mixes both APIs gets liburcu's timing for
+ * both.  The native API alone is not delayed.
+ */
+static unsigned int fixed_wait_us(void)
+{
+	if (rcb__settings.callback_batch_us)
+		return rcb__settings.callback_batch_us;
+	return rcb_load_relaxed(&rcb__cb_urcu_timing) ? rcb__settings.urcu_callback_delay_us
+						       : 0;
+}
+
+static void sleep_us(unsigned int us)
+{
+	struct timespec ts = {
+		.tv_sec = us / 1000000,
+		.tv_nsec = (long)(us % 1000000) * 1000,
+	};
+
+	/* Library threads block every signal: no early return. */
+	nanosleep(&ts, NULL);
+}
+
 /* May @w's thread enter local mode?  The default worker only (threads
  * append only when they picked it); not while told to stop; not when
- * turned off (RCUBOOST_CALLBACK_LOCAL=0), nor with
- * RCUBOOST_CALLBACK_BATCH_US, which fixes the batching. */
+ * turned off (RCUBOOST_CALLBACK_LOCAL=0), nor with a fixed wait
+ * (RCUBOOST_CALLBACK_BATCH_US, liburcu's timing), which fixes the
+ * batching. */
 static bool local_capable(struct rcb_worker *w)
 {
 	return w == &rcb__cb_default && !rcb_load_relaxed(&w->stop) &&
-	       rcb__settings.callback_local && !rcb__settings.callback_batch_us;
+	       rcb__settings.callback_local && !fixed_wait_us();
 }
 
 /*
@@ -847,6 +897,7 @@ static void *worker_thread(void *arg)
 	for (;;) {
 		/* Work queued while the previous batch was in progress. */
 		bool stop, back_to_back = !first && !rcb__cb_queue_empty(w);
+		unsigned int waited_us = 0;
 		uint64_t slept_ns;
 
 		if (local) {
@@ -867,14 +918,11 @@ static void *worker_thread(void *arg)
 			beside = 0; /* a row of wake-ups, not of modes */
 			continue;
 		}
-		if (rcb__settings.callback_batch_us && !rcb__cb_queue_empty(w)) {
-			struct timespec ts = {
-				.tv_sec = rcb__settings.callback_batch_us / 1000000,
-				.tv_nsec = (long)(rcb__settings.callback_batch_us %
-						  1000000) * 1000,
-			};
-			nanosleep(&ts, NULL);
+		waited_us = fixed_wait_us();
+		if (waited_us && !rcb__cb_queue_empty(w)) {
+			sleep_us(waited_us);
 		} else if (!rcb_load_relaxed(&w->stop)) {
+			waited_us = 0;
 			/* When to start the grace period (gp_policy.c):
 			 * at once, unless callbacks arrived while the
 			 * previous batch was in progress. */
@@ -893,6 +941,13 @@ static void *worker_thread(void *arg)
 				break;
 			continue;
 		}
+		/* The batch holding a process's first call_rcu() through
+		 * the liburcu API may have been taken by a thread that did
+		 * not see liburcu's timing on before its wait; it sees it
+		 * now (the store precedes the caller's enqueue, which our
+		 * splice read): the wait comes after the splice, once. */
+		if (!waited_us && (waited_us = fixed_wait_us()) != 0)
+			sleep_us(waited_us);
 		last_n = synchronize_and_invoke(w, self, NULL);
 		rate = rate_since(&since_ns, last_n);
 	}

@@ -40,7 +40,9 @@
  *  - Urgent: rcb_barrier() and the stop of the thread cut a wait short
  *    (rcb__gp_policy_urgent()), so that neither waits for coalescing.
  *  - RCUBOOST_CALLBACK_BATCH_US (a fixed wait before every batch) still
- *    overrides the policy when set.
+ *    overrides the policy when set, and so does liburcu's timing once
+ *    the process used liburcu's call_rcu() (callback.c,
+ *    fixed_wait_us()).
  *
  * Worst cases.  A callback queued in a stream waits up to RCB_GPP_MAX_NS
  * plus one grace period plus the invocation of its batch (liburcu: 10 ms

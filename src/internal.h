@@ -58,6 +58,11 @@ static inline size_t rcb__user_size(size_t size, size_t v1)
 size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
 		      size_t v1, size_t known);
 
+/* liburcu's callback timing (callback.c, fixed_wait_us()): turned on
+ * for good by the first call_rcu() through the liburcu API, before its
+ * enqueue. */
+void rcb__cb_urcu_timing_on(void);
+
 /* rcb_booster_tids()'s arguments: a negative @n, or @tids NULL with
  * @n > 0, is reported as misuse of @call (true: refuse with -EINVAL). */
 bool rcb__tids_args_bad(const char *call, const pid_t *tids, int n);

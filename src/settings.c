@@ -405,6 +405,7 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->callback_prio = c.callback_prio < 0 ? 0 : c.callback_prio;
 	s->callback_local = c.callback_local > 0;
 	s->callback_follow = c.callback_follow > 0;
+	s->urcu_callback_delay_us = c.urcu_callback_delay_us < 0 ? 0 : c.urcu_callback_delay_us;
 	s->boost_machine = c.boost_machine;
 	if (c.thread_cpus) {
 		if ((err = cpus_exist(c.thread_cpus, "struct rcb_config field thread_cpus")))

@@ -134,6 +134,12 @@
 	 * "Following"; rcb_config: -1 off) */ \
 	X(int, callback_follow, "RCUBOOST_CALLBACK_FOLLOW", -1, 1, \
 	  "-1 (off), 0 (default) or 1 (on)", 0, 0, \
-	  RCB__ENV_UINT(0, 1, 1))
+	  RCB__ENV_UINT(0, 1, 1)) \
+	/* liburcu's wait before each callback batch once liburcu's \
+	 * call_rcu() was used (src/callback.c, "liburcu's timing"); 0: \
+	 * none (rcb_config: -1) */ \
+	X(int, urcu_callback_delay_us, "RCUBOOST_URCU_CALLBACK_DELAY_US", -1, \
+	  1000000, "-1 (none), 0 (default 10000) or 1 to 1000000", 0, 0, \
+	  RCB__ENV_UINT(0, 1000000, 10000))
 
 #endif /* RCB_SETTINGS_H */

@@ -163,6 +163,9 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 	struct urcu_node *n;
 	int err;
 
+	/* liburcu's callback timing from here on (callback.c): before the
+	 * enqueue, which orders it for the callback thread. */
+	rcb__cb_urcu_timing_on();
 	if (HEAD_AS_IS) {
 		/*
 		 * Same layout and the callback thread calls h->func(h):

@@ -8,7 +8,7 @@
 #include "rcuboost.h"
 #include "tests/unit/harness.h"
 
-#define MAX_CASES 512
+#define MAX_CASES 640
 
 struct var {
 	const char *name;
@@ -70,6 +70,9 @@ static const struct var vars[] = {
 	/* local callback lists (issue 12) */
 	{ "RCUBOOST_CALLBACK_LOCAL", "0 to 1", { "2", "10" }, { "0", "1" }, 0, 0 },
 	{ "RCUBOOST_CALLBACK_FOLLOW", "0 to 1", { "2", "x" }, { "0", "1" }, 0, 0 },
+	/* liburcu's callback timing for the drop-in: 0 turns it off */
+	{ "RCUBOOST_URCU_CALLBACK_DELAY_US", "0 to 1000000", { "1000001", "-1" },
+	  { "0", "1", "1000000" }, 0, 0 },
 };
 
 #define NVARS ((int)(sizeof(vars) / sizeof(vars[0])))
@@ -176,6 +179,7 @@ static void t_ignored(const struct rcbt_case *c)
 	case 21: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 50; break;
 	case 22: cfg.size = sizeof(cfg); cfg.callback_local = -1; break;
 	case 23: cfg.size = sizeof(cfg); cfg.callback_follow = -1; break;
+	case 24: cfg.size = sizeof(cfg); cfg.urcu_callback_delay_us = -1; break;
 	}
 	init_silently(&cfg);
 	check_works();
@@ -226,6 +230,8 @@ static void t_cfg_bad(const struct rcbt_case *c)
 	case 34: cfg.size = sizeof(cfg); cfg.reserved_v1 = 5; break;
 	/* the ceiling left at its default, below the first boost */
 	case 35: cfg.boost_reader_prio = 60; break;
+	case 36: cfg.size = sizeof(cfg); cfg.urcu_callback_delay_us = -2; break;
+	case 37: cfg.size = sizeof(cfg); cfg.urcu_callback_delay_us = 1000001; break;
 	}
 	CHECK_EQ(rcb_init(&cfg), -EINVAL);
 	CHECK_EQ(rcbt_task_count(), tasks);
@@ -261,6 +267,8 @@ static const char *const cfg_bad_wants[] = {
 	"rcb_init: |boost_prio|1|0 (default) or 2 to 99",
 	"rcb_init: |reserved_v1 = 5|0 (reserved)",
 	"invalid combination|above the ceiling, which defaults to one below|RCUBOOST_CEILING",
+	"rcb_init: |urcu_callback_delay_us|-2|-1 (none), 0 (default 10000) or 1 to 1000000",
+	"rcb_init: |urcu_callback_delay_us|1000001|1 to 1000000",
 };
 
 static const char *const cfg_bad_names[] = {
@@ -276,6 +284,7 @@ static const char *const cfg_bad_names[] = {
 	"stall_ms=-2", "stall_ms=3600001",
 	"expedited=2", "inherit=-2", "inherit_ceiling=100", "machine8+inherit",
 	"boost_prio=1", "reserved_v1=5", "reader_prio>default ceiling",
+	"urcu_callback_delay_us=-2", "urcu_callback_delay_us=1000001",
 };
 
 /* RCUBOOST_EARLY is read by the shared library's constructor, before

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * liburcu's callback timing through <rcuboost/urcu.h>.  netsniff-ng
+ * 0.6.9's flowtop (Debian's, unchanged, built against the drop-in) walks
+ * its flow list outside any read-side section while the same loop
+ * retires entries with call_rcu(); liburcu's call_rcu thread sleeps
+ * 10 ms before each batch, so the entries stayed intact long enough,
+ * and under rcuboost's microsecond callbacks flowtop used freed entries
+ * (SIGSEGV in 3 runs of 3 under load).  The liburcu API now keeps
+ * liburcu's timing (RCUBOOST_URCU_CALLBACK_DELAY_US, default 10000).
+ *
+ * Modes (argv[1]):
+ *   default  every call_rcu() callback runs 5 ms or more after its call
+ *            (the delay is 10 ms: a lower bound, which load cannot
+ *            break); rcb_call() is delayed too once call_rcu() was used.
+ *   native   a process that never calls call_rcu(): of 20 rcb_call()
+ *            callbacks, at least one runs within 5 ms (the native API
+ *            keeps rcuboost's own pace).
+ *   off      RCUBOOST_URCU_CALLBACK_DELAY_US=0: of 20 call_rcu()
+ *            callbacks, at least one runs within 5 ms.
+ *   long     RCUBOOST_URCU_CALLBACK_DELAY_US=300000: 100 ms after its
+ *            call_rcu() the callback has not run; rcu_barrier() runs it.
+ */
+#define _GNU_SOURCE
+#include <rcuboost/urcu.h>
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/check.h"
+
+#define ROUNDS 20
+#define FAST_NS (5ull * 1000 * 1000)
+
+struct obj {
+	struct rcu_head rcu;
+	struct rcb_head native;
+	uint64_t queued_ns;
+	int alive;
+};
+
+static _Atomic uint64_t ran_after_ns;
+static atomic_int ran;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void urcu_cb(struct rcu_head *h)
+{
+	struct obj *o = caa_container_of(h, struct obj, rcu);
+
+	atomic_store(&ran_after_ns, now_ns() - o->queued_ns);
+	o->alive = 0;
+	atomic_store(&ran, 1);
+}
+
+static void native_cb(struct rcb_head *h)
+{
+	struct obj *o = caa_container_of(h, struct obj, native);
+
+	atomic_store(&ran_after_ns, now_ns() - o->queued_ns);
+	o->alive = 0;
+	atomic_store(&ran, 1);
+}
+
+/* Queue @o through the liburcu API or the native one, wait until its
+ * callback ran (at most 10 s), and return how long after its call. */
+static uint64_t one_round(struct obj *o, int native)
+{
+	uint64_t deadline = now_ns() + 10000000000ull;
+
+	atomic_store(&ran, 0);
+	o->alive = 1;
+	o->queued_ns = now_ns();
+	if (native)
+		CHECK_EQ(rcb_call(&o->native, native_cb), 0);
+	else
+		call_rcu(&o->rcu, urcu_cb);
+	while (!atomic_load(&ran)) {
+		struct timespec ts = { 0, 100000 };
+
+		CHECK(now_ns() < deadline);
+		nanosleep(&ts, NULL);
+	}
+	return atomic_load(&ran_after_ns);
+}
+
+/* The fastest of ROUNDS callbacks, in ns. */
+static uint64_t fastest(struct obj *o, int native)
+{
+	uint64_t min = UINT64_MAX;
+
+	for (int i = 0; i < ROUNDS; i++) {
+		uint64_t t = one_round(o, native);
+
+		if (t < min)
+			min = t;
+	}
+	return min;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "default";
+	struct obj o;
+
+	memset(&o, 0, sizeof(o));
+	rcu_register_thread();
+	if (strcmp(mode, "default") == 0) {
+		for (int i = 0; i < 5; i++) {
+			uint64_t t = one_round(&o, 0);
+
+			if (t < FAST_NS) {
+				fprintf(stderr,
+					"FAIL: a call_rcu() callback ran %.3f ms after its call; "
+					"liburcu's timing waits 10 ms\n", (double)t / 1e6);
+				return 1;
+			}
+		}
+		/* The process used call_rcu(): native callbacks wait too. */
+		CHECK(one_round(&o, 1) >= FAST_NS);
+	} else if (strcmp(mode, "native") == 0) {
+		uint64_t t = fastest(&o, 1);
+
+		if (t >= FAST_NS) {
+			fprintf(stderr,
+				"FAIL: the fastest of %d rcb_call() callbacks ran %.3f ms after "
+				"its call in a process without call_rcu()\n", ROUNDS, (double)t / 1e6);
+			return 1;
+		}
+	} else if (strcmp(mode, "off") == 0) {
+		uint64_t t = fastest(&o, 0);
+
+		if (t >= FAST_NS) {
+			fprintf(stderr,
+				"FAIL: with RCUBOOST_URCU_CALLBACK_DELAY_US=0 the fastest of %d "
+				"call_rcu() callbacks ran %.3f ms after its call\n", ROUNDS,
+				(double)t / 1e6);
+			return 1;
+		}
+	} else if (strcmp(mode, "long") == 0) {
+		struct timespec ts = { 0, 100000000 };
+
+		atomic_store(&ran, 0);
+		o.alive = 1;
+		o.queued_ns = now_ns();
+		call_rcu(&o.rcu, urcu_cb);
+		nanosleep(&ts, NULL);
+		/* The object a liburcu program may still touch. */
+		CHECK_EQ(atomic_load(&ran), 0);
+		CHECK_EQ(o.alive, 1);
+		rcu_barrier();
+		CHECK_EQ(atomic_load(&ran), 1);
+		CHECK(atomic_load(&ran_after_ns) >= 100000000ull);
+	} else {
+		fprintf(stderr, "usage: %s default|native|off|long\n", argv[0]);
+		return 2;
+	}
+	rcu_unregister_thread();
+	printf("ok %s\n", mode);
+	return 0;
+}
