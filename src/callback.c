@@ -685,8 +685,10 @@ void rcb__cb_urcu_timing_on(void)
  * call_rcu().
  *
  * liburcu's timing.  liburcu's call_rcu thread sleeps 10 ms after it is
- * woken and after each batch, so a callback of liburcu's never runs
- * within microseconds of its call_rcu(), as rcuboost's do.  Programs
+ * woken and after each batch, so a callback of liburcu's that arrives
+ * while the thread is idle waits 10 ms, where rcuboost's runs within
+ * microseconds (one queued near the end of a sleep runs sooner, with
+ * either library: the wait is per batch, not per callback).  Programs
  * written and tested against liburcu can depend on that without
  * knowing it: netsniff-ng 0.6.9's flowtop walks its flow list outside
  * any read-side section while the same loop's netlink queries retire
@@ -695,7 +697,12 @@ void rcb__cb_urcu_timing_on(void)
  * API keeps liburcu's timing by default (RCUBOOST_URCU_CALLBACK_DELAY_US,
  * 10 ms; 0 turns it off), for every callback thread of the process once
  * it is on: a process that mixes both APIs gets liburcu's timing for
- * both.  The native API alone is not delayed.
+ * both (local mode ends, and its last batches wait too: local_cycle()).
+ * The native API alone is not delayed.  rcb_barrier() and a stop cut
+ * the wait short (gp_policy.c, rcb__gp_policy_wait_fixed()), as they cut
+ * the policy's own: a barrier over N workers would otherwise wait N
+ * fixed waits, one after the other (liburcu's queues to all, then waits
+ * once), and rcb_worker_destroy() as long, holding rcb__cb_lock.
  */
 static unsigned int fixed_wait_us(void)
 {
@@ -703,17 +710,6 @@ static unsigned int fixed_wait_us(void)
 		return rcb__settings.callback_batch_us;
 	return rcb_load_relaxed(&rcb__cb_urcu_timing) ? rcb__settings.urcu_callback_delay_us
 						       : 0;
-}
-
-static void sleep_us(unsigned int us)
-{
-	struct timespec ts = {
-		.tv_sec = us / 1000000,
-		.tv_nsec = (long)(us % 1000000) * 1000,
-	};
-
-	/* Library threads block every signal: no early return. */
-	nanosleep(&ts, NULL);
 }
 
 /* May @w's thread enter local mode?  The default worker only (threads
@@ -833,6 +829,7 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	bool on = *rate >= RCB__CB_LOCAL_RATE && local_capable(w);
 	bool formed, took_on = !entry && last_on;
 	unsigned long taken;
+	unsigned int fixed;
 
 	/* Entry: what was queued is taken before the flip, and waits for
 	 * this cycle's grace period only (L5 holds: the lists taken below
@@ -849,6 +846,10 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	 * append meanwhile.  None while a barrier waits. */
 	if (on && !markers_held && !rcb__cb_local_markers_pending())
 		rcb__gp_policy_wait(&w->gpp, true, false);
+	/* Off because liburcu's timing came on (fixed_wait_us()): the
+	 * batch formed last may hold call_rcu() callbacks. */
+	if (!on && (fixed = fixed_wait_us()) != 0)
+		rcb__gp_policy_wait_fixed(&w->gpp, fixed);
 	(void)synchronize_and_invoke(w, self, lead);
 	formed = form_local_batch(w, &markers_held, &taken, lead);
 	/* The lists taken were current from the flip before this cycle's
@@ -918,16 +919,22 @@ static void *worker_thread(void *arg)
 			beside = 0; /* a row of wake-ups, not of modes */
 			continue;
 		}
-		waited_us = fixed_wait_us();
+		/* Not while told to stop: a stopper waits for the drain
+		 * (rcb_shutdown()) or the abandon (rcb_worker_destroy(),
+		 * holding rcb__cb_lock). */
+		waited_us = rcb_load_relaxed(&w->stop) ? 0 : fixed_wait_us();
 		if (waited_us && !rcb__cb_queue_empty(w)) {
-			sleep_us(waited_us);
-		} else if (!rcb_load_relaxed(&w->stop)) {
+			rcb__gp_policy_wait_fixed(&w->gpp, waited_us);
+		} else {
+			/* No fixed wait made: the check after the splice
+			 * below makes it if one applies now. */
 			waited_us = 0;
 			/* When to start the grace period (gp_policy.c):
 			 * at once, unless callbacks arrived while the
 			 * previous batch was in progress. */
-			rcb__gp_policy_wait(&w->gpp, back_to_back,
-					    beside >= RCB__CB_BESIDE_ROW);
+			if (!rcb_load_relaxed(&w->stop))
+				rcb__gp_policy_wait(&w->gpp, back_to_back,
+						    beside >= RCB__CB_BESIDE_ROW);
 		}
 		/* [CB-SA] The stop flag before the queue (invariant 8):
 		 * pairs with [CB-STOP], whose store follows, under rcb__cb_lock,
@@ -941,13 +948,14 @@ static void *worker_thread(void *arg)
 				break;
 			continue;
 		}
+		rcb__gp_policy_taken(&w->gpp);
 		/* The batch holding a process's first call_rcu() through
 		 * the liburcu API may have been taken by a thread that did
 		 * not see liburcu's timing on before its wait; it sees it
 		 * now (the store precedes the caller's enqueue, which our
 		 * splice read): the wait comes after the splice, once. */
-		if (!waited_us && (waited_us = fixed_wait_us()) != 0)
-			sleep_us(waited_us);
+		if (!waited_us && !stop && (waited_us = fixed_wait_us()) != 0)
+			rcb__gp_policy_wait_fixed(&w->gpp, waited_us);
 		last_n = synchronize_and_invoke(w, self, NULL);
 		rate = rate_since(&since_ns, last_n);
 	}

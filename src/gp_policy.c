@@ -42,7 +42,11 @@
  *  - RCUBOOST_CALLBACK_BATCH_US (a fixed wait before every batch) still
  *    overrides the policy when set, and so does liburcu's timing once
  *    the process used liburcu's call_rcu() (callback.c,
- *    fixed_wait_us()).
+ *    fixed_wait_us()); rcb__gp_policy_wait_fixed() makes those waits,
+ *    which rcb_barrier() and the stop cut short too (else a barrier
+ *    would wait a whole fixed wait per worker, one worker after the
+ *    other, and a destroyed worker's stopper as long, holding the
+ *    worker lock).
  *
  * Worst cases.  A callback queued in a stream waits up to RCB_GPP_MAX_NS
  * plus one grace period plus the invocation of its batch (liburcu: 10 ms
@@ -68,7 +72,13 @@
  *     value the thread saw, before and during the sleep ([GPP-UA]; the
  *     futex wait returns at once on a changed value).  A bump that
  *     arrives after the batch holding its marker was taken only makes
- *     the next wait end early: harmless.
+ *     the next wait end early: harmless.  Bumps seen when a batch is
+ *     taken (rcb__gp_policy_taken()) end no later wait: their markers
+ *     are in that batch or an earlier one.  Without that, a barrier
+ *     long past would cut the next fixed wait (liburcu's timing) of
+ *     every worker; a bump made between a marker's enqueue after the
+ *     splice and that look costs its barrier one wait, at most
+ *     RCB_GPP_MAX_NS or the fixed wait.
  *  3. The policy only delays the start of a grace period; which
  *     callbacks a grace period covers is unchanged (callback.c
  *     invariant 2).
@@ -108,30 +118,13 @@ void rcb__gp_policy_init(struct rcb__gp_policy *p)
 	p->urgent_seen = rcb_load_relaxed(&urgent_seq);
 }
 
-void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
-			 bool beside_producer)
+/* Sleep until @deadline (CLOCK_MONOTONIC ns) or a bump of the wake word
+ * since @p last looked (invariant 2). */
+static void wait_until(struct rcb__gp_policy *p, uint64_t deadline)
 {
-	uint64_t deadline, wait_ns;
-	int seq;
-
-	if (!back_to_back && !p->stream) {
-		/* Idle; beside its producer, the shortest wait, once:
-		 * the policy stays idle. */
-		p->wait_ns = 0;
-		if (!beside_producer)
-			return;
-		wait_ns = RCB_GPP_MIN_NS;
-	} else {
-		if (!p->wait_ns)
-			p->wait_ns = clamp_wait(RCB_GPP_COST_RATIO * p->cost_ns);
-		else
-			p->wait_ns = clamp_wait(2 * p->wait_ns);
-		wait_ns = p->wait_ns;
-	}
-	rcb_add_relaxed(&rcb__gp_policy_stat[RCB__GPP_WAITS], 1);
-	deadline = rcb__now_ns() + wait_ns;
 	for (;;) {
 		uint64_t now;
+		int seq;
 
 		/* [GPP-UA] A bump since we last looked ends the wait
 		 * (invariant 2); pairs with [GPP-U] in
@@ -148,6 +141,40 @@ void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
 			return;
 		rcb__futex_wait(&urgent_seq, seq, deadline - now);
 	}
+}
+
+void rcb__gp_policy_taken(struct rcb__gp_policy *p)
+{
+	/* Relaxed: only compared, nothing read through it. */
+	p->urgent_seen = rcb_load_relaxed(&urgent_seq);
+}
+
+void rcb__gp_policy_wait_fixed(struct rcb__gp_policy *p, unsigned int us)
+{
+	wait_until(p, rcb__now_ns() + (uint64_t)us * 1000);
+}
+
+void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
+			 bool beside_producer)
+{
+	uint64_t wait_ns;
+
+	if (!back_to_back && !p->stream) {
+		/* Idle; beside its producer, the shortest wait, once:
+		 * the policy stays idle. */
+		p->wait_ns = 0;
+		if (!beside_producer)
+			return;
+		wait_ns = RCB_GPP_MIN_NS;
+	} else {
+		if (!p->wait_ns)
+			p->wait_ns = clamp_wait(RCB_GPP_COST_RATIO * p->cost_ns);
+		else
+			p->wait_ns = clamp_wait(2 * p->wait_ns);
+		wait_ns = p->wait_ns;
+	}
+	rcb_add_relaxed(&rcb__gp_policy_stat[RCB__GPP_WAITS], 1);
+	wait_until(p, rcb__now_ns() + wait_ns);
 }
 
 void rcb__gp_policy_done(struct rcb__gp_policy *p, uint64_t gp_ns,

@@ -430,6 +430,13 @@ void rcb__gp_policy_init(struct rcb__gp_policy *p);
  * worker's thread only. */
 void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
 			 bool beside_producer);
+/* The worker took a batch: bumps of rcb__gp_policy_urgent() made so far
+ * cut no later wait (gp_policy.c invariant 2). */
+void rcb__gp_policy_taken(struct rcb__gp_policy *p);
+/* A fixed wait of @us microseconds before a batch (callback.c,
+ * fixed_wait_us()), cut short as the policy's own waits are.  Context:
+ * the worker's thread only. */
+void rcb__gp_policy_wait_fixed(struct rcb__gp_policy *p, unsigned int us);
 /* The worker's grace period took @gp_ns, for a batch of @ncallbacks
  * callbacks (barrier markers included). */
 void rcb__gp_policy_done(struct rcb__gp_policy *p, uint64_t gp_ns,

@@ -20,6 +20,11 @@
  *            callbacks, at least one runs within 5 ms.
  *   long     RCUBOOST_URCU_CALLBACK_DELAY_US=300000: 100 ms after its
  *            call_rcu() the callback has not run; rcu_barrier() runs it.
+ *   barrier  RCUBOOST_URCU_CALLBACK_DELAY_US=1000000, four call_rcu_data
+ *            workers and the default one: rcu_barrier(), and
+ *            call_rcu_data_free() of a worker holding a callback, each
+ *            take under 500 ms (a barrier and a stop cut the wait; were
+ *            it slept out, one worker after the other, 5 s and 1 s).
  */
 #define _GNU_SOURCE
 #include <rcuboost/urcu.h>
@@ -155,14 +160,48 @@ int main(int argc, char **argv)
 		o.queued_ns = now_ns();
 		call_rcu(&o.rcu, urcu_cb);
 		nanosleep(&ts, NULL);
-		/* The object a liburcu program may still touch. */
-		CHECK_EQ(atomic_load(&ran), 0);
-		CHECK_EQ(o.alive, 1);
+		/* The object a liburcu program may still touch (unless
+		 * this thread was held off its CPU for most of the wait). */
+		if (now_ns() - o.queued_ns < 250000000ull) {
+			CHECK_EQ(atomic_load(&ran), 0);
+			CHECK_EQ(o.alive, 1);
+		}
 		rcu_barrier();
 		CHECK_EQ(atomic_load(&ran), 1);
 		CHECK(atomic_load(&ran_after_ns) >= 100000000ull);
+	} else if (strcmp(mode, "barrier") == 0) {
+		struct call_rcu_data *crdp[4];
+		uint64_t t0;
+
+		for (int i = 0; i < 4; i++)
+			CHECK((crdp[i] = create_call_rcu_data(0, -1)) != NULL);
+		call_rcu(&o.rcu, urcu_cb); /* liburcu's timing on */
+		t0 = now_ns();
+		rcu_barrier();
+		CHECK_EQ(atomic_load(&ran), 1);
+		if (now_ns() - t0 >= 500000000ull) {
+			fprintf(stderr, "FAIL: rcu_barrier() over 5 workers took %.0f ms\n",
+				(double)(now_ns() - t0) / 1e6);
+			return 1;
+		}
+		/* A worker holding a callback in its fixed wait. */
+		set_thread_call_rcu_data(crdp[0]);
+		atomic_store(&ran, 0);
+		call_rcu(&o.rcu, urcu_cb);
+		set_thread_call_rcu_data(NULL);
+		t0 = now_ns();
+		call_rcu_data_free(crdp[0]);
+		if (now_ns() - t0 >= 500000000ull) {
+			fprintf(stderr, "FAIL: call_rcu_data_free() took %.0f ms\n",
+				(double)(now_ns() - t0) / 1e6);
+			return 1;
+		}
+		rcu_barrier();
+		CHECK_EQ(atomic_load(&ran), 1);
+		for (int i = 1; i < 4; i++)
+			call_rcu_data_free(crdp[i]);
 	} else {
-		fprintf(stderr, "usage: %s default|native|off|long\n", argv[0]);
+		fprintf(stderr, "usage: %s default|native|off|long|barrier\n", argv[0]);
 		return 2;
 	}
 	rcu_unregister_thread();
