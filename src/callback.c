@@ -893,7 +893,6 @@ static void *worker_thread(void *arg)
 	 * rcb_synchronize() of an otherwise single-threaded process off
 	 * the no-other-reader path (gp.c invariant 7).  A callback that
 	 * reads registers the thread by its first rcb_read_lock(). */
-	rcb__gp_policy_init(&w->gpp);
 	rcb_store_relaxed(&w->waker_cpu, -1); /* none yet */
 	for (;;) {
 		/* Work queued while the previous batch was in progress. */
@@ -943,18 +942,19 @@ static void *worker_thread(void *arg)
 		/* Invariant W4: a destroyed worker leaves its queue. */
 		if (stop && rcb_load_relaxed(&w->abandon))
 			break;
+		rcb__gp_policy_taking(&w->gpp);
 		if (!take_batch(w)) {
 			if (stop)
 				break;
 			continue;
 		}
-		rcb__gp_policy_taken(&w->gpp);
 		/* The batch holding a process's first call_rcu() through
 		 * the liburcu API may have been taken by a thread that did
 		 * not see liburcu's timing on before its wait; it sees it
 		 * now (the store precedes the caller's enqueue, which our
 		 * splice read): the wait comes after the splice, once. */
-		if (!waited_us && !stop && (waited_us = fixed_wait_us()) != 0)
+		if (!waited_us && !rcb_load_relaxed(&w->stop) &&
+		    (waited_us = fixed_wait_us()) != 0)
 			rcb__gp_policy_wait_fixed(&w->gpp, waited_us);
 		last_n = synchronize_and_invoke(w, self, NULL);
 		rate = rate_since(&since_ns, last_n);
@@ -1040,6 +1040,12 @@ static int start_locked(struct rcb_worker *w, bool drain)
 	 * before the thread exists: its first callback may call rcb_call(),
 	 * which reads it. */
 	rcb_store_relaxed(&w->cbboost, !rt && !(w->flags & RCB_WORKER_RT));
+	/* Here, not in the thread, which may run long after we return: a
+	 * barrier's bump made meanwhile, under rcb__cb_lock after its
+	 * marker, must still cut the thread's first wait (gp_policy.c
+	 * invariant 2: a wait of the new thread ended 1 s late in a
+	 * sanitizer run).  pthread_create() orders it for the thread. */
+	rcb__gp_policy_init(&w->gpp);
 	if (!err && (w->flags & RCB_WORKER_PIN))
 		err = pthread_create(&w->thread, &a, worker_thread, w);
 	else if (!err)

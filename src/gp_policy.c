@@ -62,8 +62,10 @@
  *
  * Invariants.
  *  1. Each callback worker has its own state (struct rcb__gp_policy in
- *     struct rcb_worker), and only that worker's thread calls
- *     rcb__gp_policy_init(), _wait() and _done() on it: plain fields.
+ *     struct rcb_worker), and only that worker's thread calls _wait(),
+ *     _wait_fixed(), _taking() and _done() on it: plain fields.  Its
+ *     starter calls rcb__gp_policy_init() before creating the thread,
+ *     under rcb__cb_lock.
  *     A forked child's worker threads start again, and so at idle.
  *  2. A wait never exceeds RCB_GPP_MAX_NS, and a wait does not begin,
  *     or ends, once rcb__gp_policy_urgent() has bumped the wake word
@@ -72,13 +74,15 @@
  *     value the thread saw, before and during the sleep ([GPP-UA]; the
  *     futex wait returns at once on a changed value).  A bump that
  *     arrives after the batch holding its marker was taken only makes
- *     the next wait end early: harmless.  Bumps seen when a batch is
- *     taken (rcb__gp_policy_taken()) end no later wait: their markers
- *     are in that batch or an earlier one.  Without that, a barrier
- *     long past would cut the next fixed wait (liburcu's timing) of
- *     every worker; a bump made between a marker's enqueue after the
- *     splice and that look costs its barrier one wait, at most
- *     RCB_GPP_MAX_NS or the fixed wait.
+ *     the next wait end early: harmless.  Bumps seen just before a
+ *     batch is taken (rcb__gp_policy_taking()) end no later wait:
+ *     their markers are in that batch or an earlier one, and a stop
+ *     they announce is seen by the caller's next look at its flag.
+ *     Without that, a barrier long past would cut the next fixed wait
+ *     (liburcu's timing) of every worker.  (A look after the splice
+ *     instead could take in the bump of a marker enqueued after the
+ *     splice, and that barrier then waited a whole fixed wait: 1 s in
+ *     a sanitizer run of regression_urcu_callback_timing_barrier.)
  *  3. The policy only delays the start of a grace period; which
  *     callbacks a grace period covers is unchanged (callback.c
  *     invariant 2).
@@ -143,10 +147,13 @@ static void wait_until(struct rcb__gp_policy *p, uint64_t deadline)
 	}
 }
 
-void rcb__gp_policy_taken(struct rcb__gp_policy *p)
+void rcb__gp_policy_taking(struct rcb__gp_policy *p)
 {
-	/* Relaxed: only compared, nothing read through it. */
-	p->urgent_seen = rcb_load_relaxed(&urgent_seq);
+	/* [GPP-T] Before the splice: a bump read here was made after its
+	 * marker's enqueue (or its stop flag), which the splice (or the
+	 * caller's next look at the flag) then sees.  Pairs with [GPP-U]
+	 * in rcb__gp_policy_urgent(). */
+	p->urgent_seen = rcb_load_acquire(&urgent_seq);
 }
 
 void rcb__gp_policy_wait_fixed(struct rcb__gp_policy *p, unsigned int us)

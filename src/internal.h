@@ -420,7 +420,8 @@ struct rcb__gp_policy {
 	uint64_t last_done_ns; /* when the previous batch was done */
 };
 
-/* Start @p at idle.  Context: the worker's thread, when it starts. */
+/* Start @p at idle.  Context: the worker's starter, rcb__cb_lock held,
+ * before it creates the thread. */
 void rcb__gp_policy_init(struct rcb__gp_policy *p);
 /* The worker has callbacks queued and is about to take a batch for a
  * grace period: wait as the policy says.  @back_to_back: callbacks
@@ -430,9 +431,9 @@ void rcb__gp_policy_init(struct rcb__gp_policy *p);
  * worker's thread only. */
 void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
 			 bool beside_producer);
-/* The worker took a batch: bumps of rcb__gp_policy_urgent() made so far
- * cut no later wait (gp_policy.c invariant 2). */
-void rcb__gp_policy_taken(struct rcb__gp_policy *p);
+/* The worker is about to take a batch: bumps of rcb__gp_policy_urgent()
+ * made so far cut no later wait (gp_policy.c invariant 2). */
+void rcb__gp_policy_taking(struct rcb__gp_policy *p);
 /* A fixed wait of @us microseconds before a batch (callback.c,
  * fixed_wait_us()), cut short as the policy's own waits are.  Context:
  * the worker's thread only. */
