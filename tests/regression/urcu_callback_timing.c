@@ -20,6 +20,9 @@
  *            callbacks, at least one runs within 5 ms.
  *   long     RCUBOOST_URCU_CALLBACK_DELAY_US=300000: 100 ms after its
  *            call_rcu() the callback has not run; rcu_barrier() runs it.
+ *   mixed    a thread streams rcb_call() at full speed (the default
+ *            worker's local mode) when call_rcu() is first used: the
+ *            call_rcu() callbacks that follow wait 5 ms or more too.
  *   barrier  RCUBOOST_URCU_CALLBACK_DELAY_US=1000000, four call_rcu_data
  *            workers and the default one: rcu_barrier(), and
  *            call_rcu_data_free() of a worker holding a callback, each
@@ -29,6 +32,7 @@
 #define _GNU_SOURCE
 #include <rcuboost/urcu.h>
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,7 +53,8 @@ struct obj {
 };
 
 static _Atomic uint64_t ran_after_ns;
-static atomic_int ran;
+static atomic_int ran, stream_stop;
+
 
 static uint64_t now_ns(void)
 {
@@ -57,6 +62,32 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void free_cb(struct rcb_head *h)
+{
+	free(h);
+}
+
+/* rcb_call() back to back (a malloc() each, freed by its callback; no
+ * barrier, which would cut the fixed waits short); stops by itself
+ * after 3 s. */
+static void *streamer(void *arg)
+{
+	uint64_t end = now_ns() + 3000000000ull;
+
+	(void)arg;
+	CHECK_EQ(rcb_register_thread(), 0);
+	while (!atomic_load(&stream_stop) && now_ns() < end) {
+		for (int i = 0; i < 4096; i++) {
+			struct rcb_head *h = malloc(sizeof(*h));
+
+			CHECK(h != NULL);
+			CHECK_EQ(rcb_call(h, free_cb), 0);
+		}
+	}
+	CHECK_EQ(rcb_unregister_thread(), 0);
+	return NULL;
 }
 
 static void urcu_cb(struct rcu_head *h)
@@ -169,6 +200,25 @@ int main(int argc, char **argv)
 		rcu_barrier();
 		CHECK_EQ(atomic_load(&ran), 1);
 		CHECK(atomic_load(&ran_after_ns) >= 100000000ull);
+	} else if (strcmp(mode, "mixed") == 0) {
+		struct timespec ts = { 0, 100000000 };
+		pthread_t t;
+
+		CHECK_EQ(pthread_create(&t, NULL, streamer, NULL), 0);
+		nanosleep(&ts, NULL); /* the stream under way */
+		for (int i = 0; i < 5; i++) {
+			uint64_t d = one_round(&o, 0);
+
+			if (d < FAST_NS) {
+				fprintf(stderr,
+					"FAIL: beside a native stream, a call_rcu() callback ran "
+					"%.3f ms after its call\n", (double)d / 1e6);
+				return 1;
+			}
+		}
+		atomic_store(&stream_stop, 1);
+		CHECK_EQ(pthread_join(t, NULL), 0);
+		rcu_barrier();
 	} else if (strcmp(mode, "barrier") == 0) {
 		struct call_rcu_data *crdp[4];
 		uint64_t t0;
@@ -201,7 +251,7 @@ int main(int argc, char **argv)
 		for (int i = 1; i < 4; i++)
 			call_rcu_data_free(crdp[i]);
 	} else {
-		fprintf(stderr, "usage: %s default|native|off|long|barrier\n", argv[0]);
+		fprintf(stderr, "usage: %s default|native|off|long|mixed|barrier\n", argv[0]);
 		return 2;
 	}
 	rcu_unregister_thread();
