@@ -36,16 +36,20 @@ foreach(san asan tsan)
   # the code they reach is run by the other boost tests) and the
   # statistics report's interval (a sleep-bound 5 s of printing).
   set(exclude "^boost_usdt_|^boost_stats_interval$")
+  # unit_callback_follow checks where the scheduler runs a thread while
+  # a SCHED_FIFO producer spins: under TSan's slowdown local mode did
+  # not come on in one CI run, and the thread was placed by the
+  # scheduler before following in another; under ASan, beside the TSan
+  # run and the rest of the suite, local mode did not come on in the
+  # SCHED_FIFO phase of a CI run on 2026-12-06 (0 failures in 15 runs
+  # of it alone, for the code of that day and the code before it).  The
+  # plain build runs it.
+  string(APPEND exclude "|^unit_callback_follow$")
   if(san STREQUAL "tsan")
     # unit_env parses settings in one thread, 450 cases each in a fresh
     # process: nothing for TSan to see, and 36 s of the budget.  ASan
     # still runs it (its parsing is where memory errors would be).
     string(APPEND exclude "|^unit_env$")
-    # unit_callback_follow checks where the scheduler runs a thread while
-    # a SCHED_FIFO producer spins: under TSan's slowdown local mode did
-    # not come on in one CI run, and the thread was placed by the
-    # scheduler before following in another.  ASan runs it.
-    string(APPEND exclude "|^unit_callback_follow$")
     set(wrap ${rcb_norandom})
     # Every report fails the test (exit code 66).  A tests/tsan.supp, if
     # one is ever needed, holds only entries with a reason on each line;
