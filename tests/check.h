@@ -27,4 +27,22 @@
 		}                                                          \
 	} while (0)
 
+/* @call returns @expected and makes exactly one misuse report (counted
+ * by rcb_stats(); the file includes rcuboost.h). */
+#define CHECK_MISUSE(call, expected)                                       \
+	do {                                                               \
+		struct rcb_gp_stats st_;                                   \
+		unsigned long long before_;                                \
+		rcb_stats(&st_);                                           \
+		before_ = st_.misuse;                                      \
+		CHECK_EQ((call), (expected));                              \
+		rcb_stats(&st_);                                           \
+		if (st_.misuse != before_ + 1) {                           \
+			fprintf(stderr, "%s:%d: %s: %llu misuse reports, " \
+				"expected 1\n", __FILE__, __LINE__, #call,  \
+				(unsigned long long)(st_.misuse - before_)); \
+			exit(1);                                           \
+		}                                                          \
+	} while (0)
+
 #endif

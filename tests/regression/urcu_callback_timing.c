@@ -130,6 +130,22 @@ static uint64_t one_round(struct obj *o, int native)
 	return atomic_load(&ran_after_ns);
 }
 
+/* Five call_rcu() callbacks, one at a time: each ran FAST_NS or more
+ * after its call (@where says what else was going on), else exit 1. */
+static void all_delayed(struct obj *o, const char *where)
+{
+	for (int i = 0; i < 5; i++) {
+		uint64_t t = one_round(o, 0);
+
+		if (t < FAST_NS) {
+			fprintf(stderr,
+				"FAIL: %sa call_rcu() callback ran %.3f ms after its call; "
+				"liburcu's timing waits 10 ms\n", where, (double)t / 1e6);
+			exit(1);
+		}
+	}
+}
+
 /* The fastest of ROUNDS callbacks, in ns. */
 static uint64_t fastest(struct obj *o, int native)
 {
@@ -152,16 +168,7 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	rcu_register_thread();
 	if (strcmp(mode, "default") == 0) {
-		for (int i = 0; i < 5; i++) {
-			uint64_t t = one_round(&o, 0);
-
-			if (t < FAST_NS) {
-				fprintf(stderr,
-					"FAIL: a call_rcu() callback ran %.3f ms after its call; "
-					"liburcu's timing waits 10 ms\n", (double)t / 1e6);
-				return 1;
-			}
-		}
+		all_delayed(&o, "");
 		/* The process used call_rcu(): native callbacks wait too. */
 		CHECK(one_round(&o, 1) >= FAST_NS);
 	} else if (strcmp(mode, "native") == 0) {
@@ -206,16 +213,7 @@ int main(int argc, char **argv)
 
 		CHECK_EQ(pthread_create(&t, NULL, streamer, NULL), 0);
 		nanosleep(&ts, NULL); /* the stream under way */
-		for (int i = 0; i < 5; i++) {
-			uint64_t d = one_round(&o, 0);
-
-			if (d < FAST_NS) {
-				fprintf(stderr,
-					"FAIL: beside a native stream, a call_rcu() callback ran "
-					"%.3f ms after its call\n", (double)d / 1e6);
-				return 1;
-			}
-		}
+		all_delayed(&o, "beside a native stream, ");
 		atomic_store(&stream_stop, 1);
 		CHECK_EQ(pthread_join(t, NULL), 0);
 		rcu_barrier();

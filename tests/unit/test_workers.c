@@ -110,23 +110,6 @@ static void create_refused(const struct rcb_worker_attr *a, const char *field)
 	}
 }
 
-/* @call's return is @expected, and it made exactly one misuse report
- * (stderr names the call and the problem: rcb__misuse()). */
-static unsigned long long misuse_before;
-#define REPORTED(call, expected)                                        \
-	do {                                                            \
-		struct rcb_gp_stats st_;                                \
-		rcb_stats(&st_);                                        \
-		misuse_before = st_.misuse;                             \
-		CHECK_EQ((call), (expected));                           \
-		rcb_stats(&st_);                                        \
-		if (st_.misuse != misuse_before + 1) {                  \
-			fprintf(stderr, "FAIL: %s: %llu misuse reports, expected 1\n", \
-				#call, (unsigned long long)(st_.misuse - misuse_before)); \
-			exit(1);                                        \
-		}                                                       \
-	} while (0)
-
 static void t_misuse(void)
 {
 	struct rcb_worker_attr a = { .size = sizeof(a) };
@@ -134,7 +117,7 @@ static void t_misuse(void)
 	pthread_t th;
 	pid_t tid0;
 
-	REPORTED(rcb_worker_create(NULL, NULL), -EINVAL);
+	CHECK_MISUSE(rcb_worker_create(NULL, NULL), -EINVAL);
 	a.flags = 0x40;
 	create_refused(&a, "flags");
 	CHECK_EQ(rcb_worker_create(&a, &w), -EINVAL);
@@ -167,17 +150,17 @@ static void t_misuse(void)
 	rcb_read_unlock();
 
 	CHECK(rcb_worker_default() != NULL);
-	REPORTED(rcb_worker_destroy(NULL), -EINVAL);
-	REPORTED(rcb_worker_destroy(rcb_worker_default()), -EINVAL);
-	REPORTED(rcb_worker_thread(NULL, &th), -EINVAL);
-	REPORTED(rcb_worker_thread(rcb_worker_default(), NULL), -EINVAL);
-	REPORTED(rcb_worker_tid(NULL), -EINVAL);
-	REPORTED(rcb_worker_set_cpu(-1, NULL), -EINVAL);
-	REPORTED(rcb_worker_set_cpu(get_nprocs_conf(), NULL), -EINVAL);
-	REPORTED(rcb_callback_tids(NULL, 3), -EINVAL);
+	CHECK_MISUSE(rcb_worker_destroy(NULL), -EINVAL);
+	CHECK_MISUSE(rcb_worker_destroy(rcb_worker_default()), -EINVAL);
+	CHECK_MISUSE(rcb_worker_thread(NULL, &th), -EINVAL);
+	CHECK_MISUSE(rcb_worker_thread(rcb_worker_default(), NULL), -EINVAL);
+	CHECK_MISUSE(rcb_worker_tid(NULL), -EINVAL);
+	CHECK_MISUSE(rcb_worker_set_cpu(-1, NULL), -EINVAL);
+	CHECK_MISUSE(rcb_worker_set_cpu(get_nprocs_conf(), NULL), -EINVAL);
+	CHECK_MISUSE(rcb_callback_tids(NULL, 3), -EINVAL);
 	/* The boosters' TIDs, likewise. */
-	REPORTED(rcb_booster_tids(NULL, 3), -EINVAL);
-	REPORTED(rcb_booster_tids(&tid0, -1), -EINVAL);
+	CHECK_MISUSE(rcb_booster_tids(NULL, 3), -EINVAL);
+	CHECK_MISUSE(rcb_booster_tids(&tid0, -1), -EINVAL);
 	CHECK(rcb_booster_tids(NULL, 0) >= 0);
 	CHECK(rcb_worker_of_cpu(-1) == NULL);
 
@@ -188,11 +171,11 @@ static void t_misuse(void)
 	CHECK(rcb_worker_tid(w) != rcb_worker_tid(rcb_worker_default()));
 	CHECK_EQ(rcb_worker_create(NULL, &w2), 0);
 	CHECK_EQ(rcb_worker_destroy(w), 0);
-	REPORTED(rcb_worker_destroy(w), -ENOENT);
-	REPORTED(rcb_worker_set_thread(w), -ENOENT);
-	REPORTED(rcb_worker_set_cpu(0, w), -ENOENT);
-	REPORTED(rcb_worker_tid(w), -ENOENT);
-	REPORTED(rcb_worker_thread(w, &th), -ENOENT);
+	CHECK_MISUSE(rcb_worker_destroy(w), -ENOENT);
+	CHECK_MISUSE(rcb_worker_set_thread(w), -ENOENT);
+	CHECK_MISUSE(rcb_worker_set_cpu(0, w), -ENOENT);
+	CHECK_MISUSE(rcb_worker_tid(w), -ENOENT);
+	CHECK_MISUSE(rcb_worker_thread(w, &th), -ENOENT);
 	/* Destroying inside a section is refused. */
 	rcb_read_lock();
 	CHECK_EQ(rcb_worker_destroy(w2), -EDEADLK);
