@@ -258,7 +258,8 @@ void rcb__end_leaked_section(const char *what, const void *fn);
 void rcb__fn_where(const void *fn, char *buf, size_t len);
 /* The user function the calling thread runs for the library (a callback,
  * a deferred function): named if it ends the thread (callback.c). */
-extern __thread const void *rcb__cb_current;
+extern __thread const void *rcb__cb_current
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
 /* ---- library state (init.c) -------------------------------------- */
 
