@@ -30,8 +30,11 @@ demo: build
 bench: build
 	$(BUILD)/tools/bench/rcuboost-bench --json $(BUILD)/bench.json --plot-dir $(BUILD)
 
+# As root, refresh the dynamic linker's cache, else a program linked
+# against a new SONAME in /usr/local/lib does not start.
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+	@if [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
 
 # liburcu compatibility files into $(PREFIX)/lib*/rcuboost-urcu-compat
 # (rcuboost-urcu(7)); never over a real liburcu.
