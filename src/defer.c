@@ -62,6 +62,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,9 +149,32 @@ bool rcb__defer_refuses(const char *call)
 	return true;
 }
 
-/* Take and run @q's entries up to @upto.  Context: @q->lock held, a grace
- * period elapsed since @upto was read from qhead (invariant 1). */
-static void drain_locked(struct defer_queue *q, uint64_t upto)
+/*
+ * A deferred function ended the thread running it (pthread_exit(), or a
+ * cancellation with cancellation enabled by the function itself): the
+ * thread dies holding its queue's lock, and the defer barrier's if it was
+ * in rcb_defer_barrier(); every later barrier and the next owner of the
+ * queue would wait forever on locks with no owner.  Said, naming the
+ * function, and the process stopped, as for a callback that ends the
+ * callback thread (callback.c).
+ */
+static void deferred_fn_ended_thread(void *arg)
+{
+	char where[320];
+
+	(void)arg;
+	rcb__fn_where(rcb__cb_current, where, sizeof(where));
+	fprintf(stderr,
+		"rcuboost: fatal: deferred function %s ended its thread (pthread_exit() or "
+		"cancellation inside a deferred function) while holding its defer queue's "
+		"lock; every later rcb_defer_barrier() and the queue's next owner would "
+		"wait forever\n",
+		where);
+	abort();
+}
+
+/* drain_locked()'s loop. */
+static void run_entries(struct defer_queue *q, uint64_t upto)
 {
 	uint64_t t = rcb_load_relaxed(&q->qtail);
 
@@ -175,6 +199,24 @@ static void drain_locked(struct defer_queue *q, uint64_t upto)
 			rcb__end_leaked_section("deferred function",
 						(const void *)(uintptr_t)e.fct);
 	}
+}
+
+/* Take and run @q's entries up to @upto.  Context: @q->lock held, a grace
+ * period elapsed since @upto was read from qhead (invariant 1).
+ * Cancellation is held off meanwhile (a cancellation point inside a
+ * function would end the thread with the lock held): a pending cancel
+ * takes effect at the caller's next cancellation point. */
+static void drain_locked(struct defer_queue *q, uint64_t upto)
+{
+	int cancel_state;
+
+	if (rcb_load_relaxed(&q->qtail) >= upto)
+		return;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+	pthread_cleanup_push(deferred_fn_ended_thread, NULL);
+	run_entries(q, upto);
+	pthread_cleanup_pop(0);
+	pthread_setcancelstate(cancel_state, NULL);
 }
 
 /*
