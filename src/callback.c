@@ -1259,7 +1259,7 @@ static struct rcb_worker *wake_decided(struct rcb__thread *self,
  * passed: a refused call leaves the caller's object as it was.
  */
 static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
-		struct rcb_head_sized *s, size_t bytes)
+		struct rcb_head_sized *s, size_t bytes, bool quiet)
 {
 	const char *call_name = s ? "rcb_call_sized" : "rcb_call";
 	struct rcb__thread *self;
@@ -1280,8 +1280,9 @@ static int call(struct rcb_head *h, void (*func)(struct rcb_head *h),
 					return err;
 				if (rcb_load_relaxed(&rcb__running))
 					continue;
-				rcb__misuse(call_name,
-					    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
+				if (!quiet)
+					rcb__misuse(call_name,
+						    "called after rcb_shutdown(); nothing queued, the caller keeps the object");
 				return -ESHUTDOWN;
 			}
 			w = self->cb_running;
@@ -1401,7 +1402,7 @@ RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head))
 			    head ? "the callback function" : "the rcb_head");
 		return -EINVAL;
 	}
-	return call(head, func, NULL, 0);
+	return call(head, func, NULL, 0, false);
 }
 
 RCB_API int rcb_call_sized(struct rcb_head_sized *head,
@@ -1412,7 +1413,16 @@ RCB_API int rcb_call_sized(struct rcb_head_sized *head,
 			    head ? "the callback function" : "the rcb_head_sized");
 		return -EINVAL;
 	}
-	return call(&head->head, func, head, bytes);
+	return call(&head->head, func, head, bytes, false);
+}
+
+/* rcb_call() for the library's own heads (defer.c, gp_poll.c), which
+ * read rcb__running outside the section that call() reads it in: one
+ * that loses a race with rcb_shutdown() gets -ESHUTDOWN, unreported (the
+ * program did nothing wrong), and handles it as shutdown. */
+int rcb__call_own(struct rcb_head *h, void (*func)(struct rcb_head *h))
+{
+	return call(h, func, NULL, 0, true);
 }
 
 /*

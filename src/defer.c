@@ -269,8 +269,9 @@ static void arm(struct defer_queue *q)
 {
 	bool idle = false;
 
-	/* No callback thread after rcb_shutdown(): rcb_call() would refuse
-	 * (and report); the entries wait for a full queue or a barrier. */
+	/* No callback thread after rcb_shutdown(): rcb_call() would refuse;
+	 * the entries wait for a full queue or a barrier.  (A shutdown
+	 * after this look makes rcb__call_own() refuse, unreported.) */
 	if (!rcb_load_relaxed(&rcb__running))
 		return;
 	/* [DF-A] Only the winner queues the head; acq_rel so that the
@@ -282,7 +283,7 @@ static void arm(struct defer_queue *q)
 	/* [DF-H] as in flush_queue(): the entries up to the snapshot are
 	 * visible to the callback through rcb_call()'s queue. */
 	rcb_store_relaxed(&q->cb_snap, rcb_load_acquire(&q->qhead));
-	if (rcb_call(&q->head, drain_cb) != 0)
+	if (rcb__call_own(&q->head, drain_cb) != 0)
 		rcb_store_relaxed(&q->cb_pending, false);
 }
 

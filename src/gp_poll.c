@@ -83,7 +83,7 @@ static int poll_arm(void)
 	 * the previous callback's last use.  Pairs with [PO-K]. */
 	if (!rcb_cmpxchg_acq_rel(&poll_queued, &idle, true))
 		return 0;
-	err = rcb_load_relaxed(&rcb__running) ? rcb_call(&poll_head, poll_cb) : -ESHUTDOWN;
+	err = rcb_load_relaxed(&rcb__running) ? rcb__call_own(&poll_head, poll_cb) : -ESHUTDOWN;
 	if (err)
 		rcb_store_relaxed(&poll_queued, false);
 	return err;

@@ -482,6 +482,9 @@ void rcb__booster_restart_after_fork(void);
  * or a defer queue's head) is among them.  One load otherwise; not
  * from a callback (callback.c). */
 void rcb__cb_start_inherited(void);
+/* rcb_call() for the library's own heads: -ESHUTDOWN unreported
+ * (callback.c). */
+int rcb__call_own(struct rcb_head *h, void (*func)(struct rcb_head *h));
 /* A deferred function runs on this thread: @call, which waits for the
  * callback threads, is reported and refused (defer.c). */
 bool rcb__defer_refuses(const char *call);
