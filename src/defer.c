@@ -37,9 +37,13 @@
  *     callback clears it before it looks at the queue, and an owner
  *     checks it after publishing ([DF-W]/[DF-K]): either the callback
  *     sees the new entry and re-arms, or the owner sees the flag clear
- *     and arms.  No published entry is left without a drain to come,
- *     except after rcb_shutdown() (no callback thread: the entries wait
- *     for a full queue, a barrier or unregistration).
+ *     and arms.  No published entry is left without a drain to come:
+ *     where no drain callback can be queued (after rcb_shutdown(), or
+ *     no callback thread could start), the owner's rcb_defer() drains
+ *     its queue itself, after a grace period.  Left for a full queue, a
+ *     barrier or unregistration: an entry queued after shutdown by a
+ *     function that this queue's drain is running (its snapshot was
+ *     taken before).
  *  5. Queues are never freed: an unregistered (or exited) thread's queue
  *     is flushed and marked free for the next thread to register, so the
  *     callback of a pending rcb_head always finds its queue.
@@ -264,27 +268,33 @@ static int flush_queue(struct defer_queue *q)
 
 static void drain_cb(struct rcb_head *head);
 
-/* Queue @q's drain callback unless one is pending (invariant 4). */
-static void arm(struct defer_queue *q)
+/* Queue @q's drain callback unless one is pending (invariant 4).
+ * False when no drain is to come: after rcb_shutdown() (no callback
+ * thread), or when the callback thread could not start (said on
+ * stderr); rcb_defer() then drains itself. */
+static bool arm(struct defer_queue *q)
 {
 	bool idle = false;
 
-	/* No callback thread after rcb_shutdown(): rcb_call() would refuse;
-	 * the entries wait for a full queue or a barrier.  (A shutdown
-	 * after this look makes rcb__call_own() refuse, unreported.) */
+	/* No callback thread after rcb_shutdown(): rcb_call() would
+	 * refuse.  (A shutdown after this look makes rcb__call_own()
+	 * refuse, unreported.) */
 	if (!rcb_load_relaxed(&rcb__running))
-		return;
+		return false;
 	/* [DF-A] Only the winner queues the head; acq_rel so that the
 	 * winner sees the callback's last use of it.  Pairs with [DF-K]. */
 	if (!rcb_cmpxchg_acq_rel(&q->cb_pending, &idle, true)) {
 		rcb__cb_start_inherited(); /* queued in a forked child's parent */
-		return;
+		return true;
 	}
 	/* [DF-H] as in flush_queue(): the entries up to the snapshot are
 	 * visible to the callback through rcb_call()'s queue. */
 	rcb_store_relaxed(&q->cb_snap, rcb_load_acquire(&q->qhead));
-	if (rcb__call_own(&q->head, drain_cb) != 0)
+	if (rcb__call_own(&q->head, drain_cb) != 0) {
 		rcb_store_relaxed(&q->cb_pending, false);
+		return false;
+	}
+	return true;
 }
 
 /* The drain callback: a grace period has elapsed since the snapshot
@@ -484,8 +494,17 @@ RCB_API int rcb_defer(void (*fct)(void *p), void *p)
 	 * store-buffering with drain_cb()'s "clear cb_pending; load qhead".
 	 * Pairs with [DF-K]. */
 	rcb_fence_seq_cst();
-	if (!rcb_load_relaxed(&q->cb_pending))
-		arm(q);
+	if (!rcb_load_relaxed(&q->cb_pending) && !arm(q)) {
+		/* No drain to come (after rcb_shutdown(), or no callback
+		 * thread could start): the entry would wait for a full
+		 * queue or a barrier, and after a re-initialisation too.
+		 * The grace period and the drain here instead, as for a
+		 * full queue: the caller blocks, as rcb_defer() may.
+		 * -EDEADLK: called from one of this queue's functions,
+		 * whose drainer took its snapshot before this entry; it
+		 * stays queued for the next drain of the queue. */
+		(void)flush_queue(q);
+	}
 	return 0;
 }
 
