@@ -983,9 +983,12 @@ RCB_API int rcb_defer_unregister_thread(void);
  * critical section that began before the call has ended first.  The
  * entry goes into the calling thread's queue (registered on first use);
  * the callback thread runs it after a grace period, or the thread itself
- * when its queue is full (it then waits for one grace period: defer may
+ * when its queue is full, after rcb_shutdown() or when no callback
+ * thread can start (it then waits for one grace period: defer may
  * block, like liburcu's defer_rcu()).  Entries of one thread run in
- * queue order; @fct runs on the callback thread or on a thread calling
+ * queue order (except one queued by a function of the thread's own
+ * full queue, which runs in place); @fct runs on the callback thread or
+ * on a thread calling
  * rcb_defer*() and must not itself wait for the defer queue it runs
  * from (rcb_defer_barrier*()), nor for the callback threads: there
  * rcb_barrier(), rcb_shutdown() and the worker calls return -EDEADLK
@@ -993,9 +996,13 @@ RCB_API int rcb_defer_unregister_thread(void);
  * Ordering: as rcb_call(): the caller's accesses before the call happen
  * before @fct runs, after the end of those critical sections.
  * Context: outside read-side critical sections (it may wait for a grace
- * period).  Returns 0, -EINVAL (@fct NULL), -EDEADLK inside a read-side
- * critical section (both reported as misuse; nothing is queued, @fct is
- * never called), or -ENOMEM (no queue could be allocated; nothing done).
+ * period); not async-signal-safe (a handler's call that interrupts the
+ * thread's own rcb_defer() may lose entries).  @fct must not end its
+ * thread (pthread_exit(); cancellation is held off while entries run):
+ * that stops the process with a message naming it.  Returns 0, -EINVAL
+ * (@fct NULL), -EDEADLK inside a read-side critical section (both
+ * reported as misuse; nothing is queued, @fct is never called), or
+ * -ENOMEM (no queue could be allocated; nothing done).
  */
 RCB_API int rcb_defer(void (*fct)(void *p), void *p);
 
@@ -1011,7 +1018,9 @@ RCB_API int rcb_defer_barrier_thread(void);
 /*
  * rcb_defer_barrier - run every entry any thread queued before the call
  * (after one grace period), including the queues of exited threads and,
- * in a forked child, those inherited from the parent's threads.  Returns
+ * in a forked child, those inherited from the parent's threads (except
+ * an entry another thread of the parent was running at the fork: it
+ * ran there, and is not run again in the child).  Returns
  * when every one of them has finished, wherever it runs.
  * Context: outside read-side critical sections and deferred functions.
  * Returns 0, or -EDEADLK inside a read-side critical section or from a
@@ -1033,6 +1042,11 @@ RCB_API int rcb_defer_barrier(void);
  * release/acquire pair) like any other datum.  None of these calls takes
  * a lock that another thread may hold (callable from real-time threads),
  * except rcb_start_poll() when no callback thread can start (below).
+ * In a forked child the parent's requests are not running: a cookie
+ * taken before the fork elapses once a grace period starts in the child
+ * (its rcb_start_poll(), rcb_synchronize(), rcb_cond_synchronize(), or
+ * the callback thread started by another call); rcb_poll_state() alone
+ * starts none.
  */
 
 /*

@@ -30,7 +30,10 @@ struct urcu_gp_poll_state {
 #endif
 
 /* rcb_start_poll(): a cookie, a grace period started if needed; never
- * blocks and never runs the grace period in the caller. */
+ * waits for a reader: the caller runs the grace period itself only when
+ * that needs no wait (no other thread inside a section), else it is
+ * left to the callback thread (rcb_start_poll() in <rcuboost.h> says
+ * when, and the one case where it blocks). */
 RCB_API struct urcu_gp_poll_state urcu_memb_start_poll_synchronize_rcu(void);
 /* rcb_poll_state(@state.grace_period_id) == 1. */
 RCB_API bool urcu_memb_poll_state_synchronize_rcu(struct urcu_gp_poll_state state);
