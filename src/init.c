@@ -281,11 +281,16 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 		if (rcb_load_relaxed(&rcb__running)) {
 			pthread_mutex_unlock(&init_lock);
 			if (diff) {
+				/* Only a setting that a re-initialisation
+				 * may change gets the hint to shut down. */
+				fixed = rcb__settings_fixed(&rcb__settings, &s, diff);
 				fprintf(stderr,
-					"rcuboost: rcb_init: already initialised with a different %s%s; "
-					"call rcb_shutdown() first\n", diff,
+					"rcuboost: rcb_init: already initialised with a different %s%s; %s%s\n",
+					diff,
 					rcb__early_start ? " (by RCUBOOST_EARLY=1, before main(), "
-							   "with the environment's settings)" : "");
+							   "with the environment's settings)" : "",
+					fixed ? fixed : "call rcb_shutdown() first",
+					fixed ? " cannot change for the life of the process" : "");
 				return -EBUSY;
 			}
 			/* An explicit rcb_init() starts the boosters if none

@@ -320,6 +320,24 @@ static void t_early_busy(const struct rcbt_case *c)
 	CHECK_EQ(rcb_init(&cfg), -EBUSY);
 }
 
+/* rcb_init() with other settings while initialised: -EBUSY, and the
+ * hint fits the setting (probe, 2026-12-06: a fixed one was told to
+ * shut down first, which could not help).  @c->num 0: boost_elements,
+ * fixed for the life of the process; 1: boost_prio, which a
+ * re-initialisation after rcb_shutdown() may change. */
+static void t_init_busy_hint(const struct rcbt_case *c)
+{
+	struct rcb_config cfg = { .size = sizeof(cfg) };
+
+	if (c->num == 0)
+		cfg.boost_elements = 8;
+	else
+		cfg.boost_prio = 60;
+	CHECK_EQ(rcb_init(NULL), 0);
+	CHECK_EQ(rcb_init(&cfg), -EBUSY);
+	CHECK_EQ(rcb_shutdown(), 0);
+}
+
 /* An expedited grace period with boosting turned off: it works, and
  * says once why it cannot boost, naming the setting. */
 static void t_expedited_boost_off(const struct rcbt_case *c)
@@ -452,6 +470,14 @@ static void build_cases(void)
 	c = add("early/busy", t_early_busy);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "1");
 	c->want[0] = "rcb_init: already initialised with a different boost_prio|RCUBOOST_EARLY=1, before main()";
+	c = add("init/busy_fixed", t_init_busy_hint);
+	c->num = 0;
+	c->want[0] = "already initialised with a different boost_elements|boost_elements cannot change for the life of the process";
+	c->reject[0] = "call rcb_shutdown() first";
+	c = add("init/busy_changeable", t_init_busy_hint);
+	c->num = 1;
+	c->want[0] = "already initialised with a different boost_prio; call rcb_shutdown() first";
+	c->reject[0] = "for the life of the process";
 	c = add("early/01", t_early_on);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "01");
 	c->reject[0] = "RCUBOOST_EARLY";
