@@ -294,7 +294,11 @@ struct rcb_backlog {
 
 /* Grace-period and misuse counters (rcb_stats()). */
 struct rcb_gp_stats {
-	uint64_t grace_periods;     /* grace periods completed */
+	uint64_t grace_periods;     /* grace periods completed that had
+				     * other registered threads to look
+				     * at; one that found none (no system
+				     * call, no scan) is not counted,
+				     * though poll cookies elapse with it */
 	uint64_t synchronize_calls; /* rcb_synchronize() calls that returned 0 */
 	uint64_t batched;           /* calls satisfied by another's grace period */
 	uint64_t futex_waits;       /* times an updater slept waiting for readers */
