@@ -226,7 +226,8 @@ static int combination_error(const char *what)
 static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 {
 	static const char *const backends[] = { "sched", "pi" };
-	bool explicit_levels, default_ceiling;
+	bool explicit_levels, default_ceiling, default_reader;
+	char what[320];
 	unsigned long u;
 	int i, err;
 
@@ -260,13 +261,12 @@ static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 	 * before these settings existed, boosts to 1). */
 	explicit_levels = c->boost_reader_prio || c->boost_ceiling;
 	default_ceiling = !c->boost_ceiling;
+	default_reader = !c->boost_reader_prio;
 	if (!c->boost_reader_prio)
 		c->boost_reader_prio = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
 	if (!c->boost_ceiling)
 		c->boost_ceiling = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
 	if (c->boost_reader_prio > c->boost_ceiling && default_ceiling) {
-		char what[320];
-
 		snprintf(what, sizeof(what),
 			 "the first boost priority %d (boost_reader_prio, RCUBOOST_READER_PRIO) "
 			 "is above the ceiling, which defaults to one below the booster's "
@@ -275,15 +275,24 @@ static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 			 c->boost_reader_prio, s->boost_prio);
 		return combination_error(what);
 	}
-	if (c->boost_reader_prio > c->boost_ceiling)
-		return combination_error(
-			"the first boost priority (boost_reader_prio, RCUBOOST_READER_PRIO) "
-			"is above the ceiling (boost_ceiling, RCUBOOST_CEILING)");
-	if (s->boost && explicit_levels && c->boost_ceiling >= s->boost_prio)
-		return combination_error(
-			"boosted readers must stay below the booster: boost_reader_prio and "
-			"boost_ceiling (RCUBOOST_READER_PRIO, RCUBOOST_CEILING) must be below "
-			"boost_prio (RCUBOOST_PRIO)");
+	if (c->boost_reader_prio > c->boost_ceiling) {
+		snprintf(what, sizeof(what),
+			 "the first boost priority %d (boost_reader_prio, RCUBOOST_READER_PRIO%s) "
+			 "is above the ceiling %d (boost_ceiling, RCUBOOST_CEILING)",
+			 c->boost_reader_prio,
+			 default_reader ? "; by default one below the booster's priority, "
+					  "boost_prio, RCUBOOST_PRIO" : "",
+			 c->boost_ceiling);
+		return combination_error(what);
+	}
+	if (s->boost && explicit_levels && c->boost_ceiling >= s->boost_prio) {
+		snprintf(what, sizeof(what),
+			 "boosted readers must stay below the booster: the ceiling %d "
+			 "(boost_ceiling, RCUBOOST_CEILING) must be below the booster's "
+			 "priority %d (boost_prio, RCUBOOST_PRIO)",
+			 c->boost_ceiling, s->boost_prio);
+		return combination_error(what);
+	}
 	if (s->boost_machine == 8 &&
 	    (c->pressure_callbacks || c->pressure_bytes || c->pressure_psi ||
 	     c->escalate_periods || c->booster_cpus > 0 ||
