@@ -236,3 +236,30 @@ void rcb__callbacks_after_fork_child(void)
 	pthread_mutex_init(&rcb__cb_lock, NULL);
 	pthread_mutex_init(&rcb__cb_splice_lock, NULL);
 }
+
+/* @fn on each head of the chain @first..@last (linked). */
+static void each_in(struct rcb_head *first, struct rcb_head *last,
+		    void (*fn)(struct rcb_head *h, void *arg), void *arg)
+{
+	for (struct rcb_head *n = first; n; n = rcb_load_relaxed(&n->next)) {
+		bool end = n == last;
+
+		fn(n, arg);
+		if (end)
+			break;
+	}
+}
+
+void rcb__cb_child_each(void (*fn)(struct rcb_head *h, void *arg), void *arg)
+{
+	for (struct rcb_worker *w = rcb__cb_workers; w; w = w->next) {
+		struct rcb_head *tail = rcb_load_relaxed(&w->q.tail);
+
+		/* A worker whose callback forked keeps the rest of its
+		 * batch (invariant 14). */
+		each_in(rcb_load_relaxed(&w->batch.todo), rcb_load_relaxed(&w->batch.last),
+			fn, arg);
+		if (tail != &w->q.stub)
+			each_in(rcb_load_relaxed(&w->q.stub.next), tail, fn, arg);
+	}
+}

@@ -58,10 +58,14 @@
  * it, so an entry whose function was running in another thread at the
  * fork is not run again in the child (as callbacks, src/callback.c
  * invariant 12).  The locks are re-created
- * in the child (their owners may not exist there).  One window is left:
- * a drain callback that had begun but not yet cleared cb_pending at the
- * fork leaves that queue without an automatic drain in the child; its
- * entries still run at a full queue or a barrier.
+ * in the child (their owners may not exist there).  A queue whose
+ * cb_pending was set at the fork with its head in none of the child's
+ * workers (a drain callback that had begun but not yet cleared it, or
+ * an arm() between its compare-and-swap and its rcb_call()) gets it
+ * cleared in the child (rcb__defer_after_fork_child()), so that the
+ * first rcb_defer() arms a drain for it.  Left as it was: a fork()
+ * from a signal handler that interrupted the forking thread's own arm()
+ * (defer_arming), whose interrupted call queues the head.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -86,6 +90,7 @@ struct defer_queue {
 	struct defer_queue *next;    /* all_queues; written before publication */
 	_Atomic bool in_use;         /* owned by a thread */
 	_Atomic bool cb_pending;     /* head queued, callback not yet begun */
+	bool child_kept;             /* a fork()'s child kept the head */
 	_Atomic uint64_t cb_snap;    /* the pending callback's snapshot */
 	uint64_t bar_snap;           /* rcb_defer_barrier(); barrier_lock */
 	pthread_mutex_t lock;        /* drainers (invariant 3) */
@@ -101,6 +106,10 @@ static pthread_key_t defer_key;
 /* Deferred functions this thread is running (nested: one that flushes
  * another queue).  A barrier called from one would wait for itself. */
 static __thread unsigned defer_running;
+/* This thread won a queue's cb_pending and has not yet queued its head
+ * (arm()): a fork() from a signal handler here leaves the child to
+ * queue it. */
+static __thread volatile bool defer_arming;
 /* Serialises rcb_defer_barrier() (its snapshots live in the queues). */
 static pthread_mutex_t barrier_lock;
 /* Set in a forked child: inherited queues wait for an armed drain. */
@@ -281,9 +290,11 @@ static bool arm(struct defer_queue *q)
 	 * refuse, unreported.) */
 	if (!rcb_load_relaxed(&rcb__running))
 		return false;
+	defer_arming = true;
 	/* [DF-A] Only the winner queues the head; acq_rel so that the
 	 * winner sees the callback's last use of it.  Pairs with [DF-K]. */
 	if (!rcb_cmpxchg_acq_rel(&q->cb_pending, &idle, true)) {
+		defer_arming = false;
 		rcb__cb_start_inherited(); /* queued in a forked child's parent */
 		return true;
 	}
@@ -292,8 +303,10 @@ static bool arm(struct defer_queue *q)
 	rcb_store_relaxed(&q->cb_snap, rcb_load_acquire(&q->qhead));
 	if (rcb__call_own(&q->head, drain_cb) != 0) {
 		rcb_store_relaxed(&q->cb_pending, false);
+		defer_arming = false;
 		return false;
 	}
+	defer_arming = false;
 	return true;
 }
 
@@ -553,6 +566,50 @@ RCB_API int rcb_defer_barrier(void)
 out:
 	pthread_mutex_unlock(&barrier_lock);
 	return ret;
+}
+
+static void mark_kept(struct rcb_head *h, void *arg)
+{
+	(void)arg;
+	if (h->func == drain_cb)
+		((struct defer_queue *)(void *)((char *)h - offsetof(struct defer_queue, head)))
+			->child_kept = true;
+}
+
+#ifdef RCB_SIM
+/* The simulator's fork workload (tools/sim): in the child, after the
+ * fork handlers, is cb_pending set only on queues whose head the child
+ * kept? */
+bool rcb__sim_defer_heads_consistent(void);
+bool rcb__sim_defer_heads_consistent(void)
+{
+	struct defer_queue *first = rcb_load_relaxed(&all_queues);
+
+	for (struct defer_queue *q = first; q; q = q->next)
+		q->child_kept = false;
+	rcb__cb_child_each(mark_kept, NULL);
+	for (struct defer_queue *q = first; q; q = q->next)
+		if (rcb_load_relaxed(&q->cb_pending) && !q->child_kept)
+			return false;
+	return true;
+}
+#endif
+
+/* Child of fork(), after the callbacks are rebuilt (init.c): a queue
+ * whose cb_pending is set but whose head the child did not keep gets
+ * it cleared, so that its first drain is armed (fork section above). */
+void rcb__defer_after_fork_child(void)
+{
+	struct defer_queue *first = rcb_load_relaxed(&all_queues);
+
+	if (!first || defer_arming)
+		return;
+	for (struct defer_queue *q = first; q; q = q->next)
+		q->child_kept = false;
+	rcb__cb_child_each(mark_kept, NULL);
+	for (struct defer_queue *q = first; q; q = q->next)
+		if (!q->child_kept)
+			rcb_store_relaxed(&q->cb_pending, false);
 }
 
 /* Child of fork(), single-threaded: re-create the locks (their owners

@@ -60,6 +60,17 @@
  *     if that start fails too, at the worker's next use, as for any
  *     callback queued there: the header says so).
  *     The only case where rcb_start_poll() blocks for a grace period.
+ *  8. fork().  The child keeps the poll head if the parent had it
+ *     queued (callback_fork.c), and with it the requests.  poll_queued
+ *     true with no head kept (poll_cb() was running in the parent's
+ *     callback thread, before its clear, or another thread had won the
+ *     compare-and-swap and not yet queued) would make every request of
+ *     the child count on a head nobody queues: the child's fork handler
+ *     looks for the head among what its workers kept
+ *     (rcb__poll_after_fork_child()) and clears the flag if it is not
+ *     there.  A fork() from a signal handler that interrupted this
+ *     thread's own poll_arm() between the two leaves the flag to the
+ *     interrupted call (poll_arming).
  */
 #include <errno.h>
 
@@ -68,6 +79,9 @@
 static struct rcb_head poll_head;
 static _Atomic bool poll_queued;
 static _Atomic unsigned long long poll_req;
+/* This thread won poll_queued and has not yet queued the head: a fork()
+ * from a signal handler here leaves the child to queue it. */
+static __thread volatile bool poll_arming;
 
 static void poll_cb(struct rcb_head *head);
 
@@ -81,12 +95,49 @@ static int poll_arm(void)
 
 	/* [PO-A] One winner queues the head; acq_rel so that it follows
 	 * the previous callback's last use.  Pairs with [PO-K]. */
-	if (!rcb_cmpxchg_acq_rel(&poll_queued, &idle, true))
+	poll_arming = true;
+	if (!rcb_cmpxchg_acq_rel(&poll_queued, &idle, true)) {
+		poll_arming = false;
 		return 0;
+	}
 	err = rcb_load_relaxed(&rcb__running) ? rcb__call_own(&poll_head, poll_cb) : -ESHUTDOWN;
 	if (err)
 		rcb_store_relaxed(&poll_queued, false);
+	poll_arming = false;
 	return err;
+}
+
+static void find_poll_head(struct rcb_head *h, void *found)
+{
+	if (h == &poll_head)
+		*(bool *)found = true;
+}
+
+#ifdef RCB_SIM
+/* The simulator's fork workload (tools/sim): in the child, after the
+ * fork handlers, is poll_queued true only with the head kept? */
+bool rcb__sim_poll_head_consistent(void);
+bool rcb__sim_poll_head_consistent(void)
+{
+	bool found = false;
+
+	if (!rcb_load_relaxed(&poll_queued))
+		return true;
+	rcb__cb_child_each(find_poll_head, &found);
+	return found;
+}
+#endif
+
+/* Invariant 8. */
+void rcb__poll_after_fork_child(void)
+{
+	bool found = false;
+
+	if (!rcb_load_relaxed(&poll_queued) || poll_arming)
+		return;
+	rcb__cb_child_each(find_poll_head, &found);
+	if (!found)
+		rcb_store_relaxed(&poll_queued, false);
 }
 
 static void poll_cb(struct rcb_head *head)

@@ -162,6 +162,8 @@ static void fork_child(void)
 	rcb__cb_local_fork_harvest(); /* needs the forking thread's block */
 	rcb__registry_after_fork_child();
 	rcb__callbacks_after_fork_child();
+	rcb__poll_after_fork_child();
+	rcb__defer_after_fork_child();
 	rcb__boost_after_fork_child();
 	rcb__stall_after_fork_child();
 	pthread_mutex_init(&init_lock, NULL);

@@ -605,5 +605,15 @@ void rcb__cb_start_later(void);
 void rcb__callbacks_fork_prepare(void);
 void rcb__callbacks_fork_parent(void);
 void rcb__callbacks_after_fork_child(void);
+/* In the child of fork(), after rcb__callbacks_after_fork_child(): call
+ * @fn on every head the child's workers kept (callback_fork.c). */
+void rcb__cb_child_each(void (*fn)(struct rcb_head *h, void *arg), void *arg);
+/* In the child of fork(), after the callbacks are rebuilt: a library
+ * head flagged as queued but not kept (its callback was running in
+ * another thread at the fork, or its rcb_call() had not happened yet)
+ * is flagged free again, else no request would ever queue it
+ * (gp_poll.c, defer.c). */
+void rcb__poll_after_fork_child(void);
+void rcb__defer_after_fork_child(void);
 
 #endif

@@ -708,12 +708,48 @@ static void run_shutdown(void)
  * rcb_barrier(); restart boosting on rcb_init(); shut down.  The parent
  * goes on as in rw, with all its checks.
  */
+/* src/gp_poll.c and src/defer.c, simulator builds only. */
+bool rcb__sim_poll_head_consistent(void);
+bool rcb__sim_defer_heads_consistent(void);
+
+static void deferred_nothing(void *p)
+{
+	(void)p;
+}
+
+/* Beside the fork workload: polled grace periods requested back to
+ * back, and deferred functions, so that the fork may fall between a
+ * request's flag and its queueing of the library's head (the poll's, a
+ * defer queue's drain), or inside that head's callback. */
+static atomic_int poller_stop;
+
+static void *poller(void *arg)
+{
+	(void)arg;
+	sim_name("poller");
+	while (!atomic_load(&poller_stop)) {
+		(void)rcb_start_poll();
+		if (sim_rand(2) && rcb_defer(deferred_nothing, NULL) != 0)
+			sim_fail("rcb_defer failed");
+		for (int k = (int)sim_rand(8); k > 0; k--)
+			sim_point();
+	}
+	return NULL;
+}
+
 static void fork_child(void)
 {
 	struct obj *p, *old;
 	int k, dropped = 0, first_dropped = -1;
 
 	sim_name("child");
+	/* The poll head is flagged queued only if the child kept it:
+	 * else no request of the child would ever queue it, and its
+	 * cookies would not elapse (src/gp_poll.c, invariant 8). */
+	if (!rcb__sim_poll_head_consistent())
+		sim_fail("child: the poll head is flagged queued but is in no queue");
+	if (!rcb__sim_defer_heads_consistent())
+		sim_fail("child: a defer queue's drain is flagged queued but is in no queue");
 	if (rcb_register_thread() != 0)
 		sim_fail("child: rcb_register_thread failed");
 	rcb_read_lock();
@@ -756,7 +792,7 @@ static void fork_child(void)
 static void run_fork(void)
 {
 	struct rcb_config cfg = { .boost = boost_on ? 0 : -1 };
-	pthread_t t[16];
+	pthread_t t[16], pt;
 	int n = 0, i, st;
 	pid_t pid;
 
@@ -767,6 +803,7 @@ static void run_fork(void)
 		pthread_create(&t[n++], NULL, reader, (void *)(long)i);
 	for (i = 0; i < nupdaters; i++)
 		pthread_create(&t[n++], NULL, updater, (void *)(long)i);
+	pthread_create(&pt, NULL, poller, NULL);
 	for (i = (int)sim_rand(400); i > 0; i--)
 		sim_point();
 	pid = sim_fork();
@@ -781,6 +818,8 @@ static void run_fork(void)
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		sim_fail("the child of fork() failed (status 0x%x; its report is above)",
 			 st);
+	atomic_store(&poller_stop, 1);
+	pthread_join(pt, NULL);
 	join_and_finish(t, n);
 }
 
