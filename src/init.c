@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "urcu_compat.h"
@@ -104,13 +105,34 @@ static unsigned long misuse_count(const char *call, const char *fmt)
 
 __thread const char *rcb__misuse_as;
 
+void rcb__write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Formatted into a buffer and written with one write(2), not fprintf():
+ * a report from a signal handler (rcb_read_unlock() without a lock,
+ * rcb_poll_state() of a forged cookie, both callable there) must not
+ * wait for the stderr lock of the stdio call it interrupted; and a
+ * line from two threads is not interleaved.  errno is kept. */
 void rcb__misuse(const char *call, const char *fmt, ...)
 {
 	char who[48];
 	char msg[256];
 	char as[128];
+	char line[640];
 	va_list ap;
 	unsigned long n = misuse_count(call, fmt);
+	int saved_errno = errno, len;
 
 	rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_MISUSE], 1);
 	if (n > MISUSE_PRINT_ALL && (n & (n - 1)) &&
@@ -125,17 +147,27 @@ void rcb__misuse(const char *call, const char *fmt, ...)
 		call = as;
 	}
 	if (n > MISUSE_PRINT_ALL)
-		fprintf(stderr,
-			"rcuboost: misuse: %s: %s (thread %s; report %lu of this kind, "
-			"only every power of two printed after %d)\n",
-			call, msg, who, n, MISUSE_PRINT_ALL);
+		len = snprintf(line, sizeof(line),
+			       "rcuboost: misuse: %s: %s (thread %s; report %lu of this kind, "
+			       "only every power of two printed after %d)\n",
+			       call, msg, who, n, MISUSE_PRINT_ALL);
 	else
-		fprintf(stderr, "rcuboost: misuse: %s: %s (thread %s)\n", call,
-			msg, who);
+		len = snprintf(line, sizeof(line), "rcuboost: misuse: %s: %s (thread %s)\n",
+			       call, msg, who);
+	if (len >= (int)sizeof(line)) {
+		len = (int)sizeof(line) - 1;
+		line[len - 1] = '\n';
+	}
+	if (len > 0)
+		rcb__write_all(STDERR_FILENO, line, (size_t)len);
 	if (misuse_policy() == RCB_MISUSE_ABORT) {
-		fprintf(stderr, "rcuboost: aborting (RCUBOOST_MISUSE=warn to continue)\n");
+		static const char aborting[] =
+			"rcuboost: aborting (RCUBOOST_MISUSE=warn to continue)\n";
+
+		rcb__write_all(STDERR_FILENO, aborting, sizeof(aborting) - 1);
 		abort();
 	}
+	errno = saved_errno;
 }
 
 /* The liburcu-cds atfork hooks run outside rcuboost's locks: first in

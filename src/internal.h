@@ -253,6 +253,8 @@ void rcb__thread_label(char *buf, size_t len);
 /* A callback or deferred function @fn returned inside a read-side
  * critical section: report it, end the section (registry.c). */
 void rcb__end_leaked_section(const char *what, const void *fn);
+/* write(2) all of @p, retrying EINTR; gives up on an error (init.c). */
+void rcb__write_all(int fd, const char *p, size_t n);
 /* Function @fn as "address (object+offset)" into @buf (registry.c).
  * Takes no lock that dlopen()/dlclose() hold across constructors. */
 void rcb__fn_where(const void *fn, char *buf, size_t len);

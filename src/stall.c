@@ -473,20 +473,6 @@ static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 static char last_report[STALL_BUF]; /* under last_lock */
 static size_t last_len;             /* under last_lock; 0: none */
 
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
 void rcb__stall_check(unsigned long gp, unsigned long long start_ns)
 {
 	struct out o = { .buf = scratch, .len = sizeof(scratch) };
@@ -511,7 +497,7 @@ void rcb__stall_check(unsigned long gp, unsigned long long start_ns)
 		return;
 	if (o.pos >= o.len)
 		o.pos = o.len - 1;
-	write_all(STDERR_FILENO, scratch, o.pos);
+	rcb__write_all(STDERR_FILENO, scratch, o.pos);
 	DTRACE_PROBE4(rcuboost, stall, first, (long)((now - start_ns) / 1000000),
 		      n, scratch);
 	if (pthread_mutex_trylock(&last_lock) == 0) {
