@@ -1071,8 +1071,9 @@ RCB_API uint64_t rcb_get_state(void);
  * callback thread is asked for one (the caller never waits for it).
  * Context: any thread, also inside a
  * read-side critical section.  Never blocks, except that a thread's
- * first call may register it and the process's first call may start
- * the callback thread (as rcb_call()), and so may a forked child's
+ * first call may register it and the first call after an
+ * initialisation (the process's first, or one after rcb_shutdown() and
+ * rcb_init()) may start the callback thread (as rcb_call()), and so may a forked child's
  * first call if the parent's request was still queued at the fork; and
  * when no callback thread can start (said on stderr), a call outside a
  * read-side critical section that queues the request runs the grace
