@@ -23,6 +23,10 @@
  *     per-thread depth counter; the forking thread holds hooks_lock
  *     from the outermost prepare to the matching parent/child, so
  *     hooks never change or run twice meanwhile.
+ *  4. A hook set is registered as often as it is unregistered, as in
+ *     liburcu: liburcu-cds registers the same set once per hash table
+ *     and unregisters it once per cds_lfht_destroy(), so the set stays
+ *     while any table lives (a count per set, under hooks_lock).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -247,6 +251,7 @@ RCB_API const struct rcu_flavor_struct urcu_memb_flavor = {
 
 static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct urcu_atfork *hooks[MAX_HOOKS]; /* under hooks_lock */
+static unsigned long hook_refs[MAX_HOOKS];    /* invariant 4 */
 static int nhooks;
 /* prepare calls of this thread not yet matched by parent/child; this
  * thread holds hooks_lock while it is positive (invariant 3). */
@@ -293,12 +298,14 @@ RCB_API void urcu_memb_register_rculfhash_atfork(struct urcu_atfork *atfork)
 	for (i = 0; i < nhooks; i++)
 		if (hooks[i] == atfork)
 			break;
-	if (i == nhooks) {
-		if (nhooks < MAX_HOOKS)
-			hooks[nhooks++] = atfork;
-		else
-			rcb__misuse("urcu_register_rculfhash_atfork",
-				    "more than %d hook sets", MAX_HOOKS);
+	if (i < nhooks) {
+		hook_refs[i]++;
+	} else if (nhooks < MAX_HOOKS) {
+		hooks[nhooks] = atfork;
+		hook_refs[nhooks++] = 1;
+	} else {
+		rcb__misuse("urcu_register_rculfhash_atfork",
+			    "more than %d hook sets", MAX_HOOKS);
 	}
 	pthread_mutex_unlock(&hooks_lock);
 }
@@ -310,7 +317,12 @@ RCB_API void urcu_memb_unregister_rculfhash_atfork(struct urcu_atfork *atfork)
 	hooks_lock_take("urcu_unregister_rculfhash_atfork");
 	for (i = 0; i < nhooks; i++) {
 		if (hooks[i] == atfork) {
-			hooks[i] = hooks[--nhooks];
+			/* Invariant 4: the last unregistration removes it. */
+			if (--hook_refs[i] == 0) {
+				nhooks--;
+				hooks[i] = hooks[nhooks];
+				hook_refs[i] = hook_refs[nhooks];
+			}
 			break;
 		}
 	}
