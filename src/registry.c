@@ -47,8 +47,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <link.h>
+#include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -107,6 +110,29 @@ static void update_fast(void)
 					  memory_order_relaxed);
 }
 
+/* Runs of thread_exit() on this thread (glibc runs key destructors in
+ * at most PTHREAD_DESTRUCTOR_ITERATIONS rounds). */
+static __thread unsigned exit_runs;
+
+/* A registration after thread_exit() ran in the last round of key
+ * destructors could never be undone: the thread would leave its record
+ * (in its static TLS, freed or reused with its stack) on the registry,
+ * for every later grace period to read.  Stop, saying why. */
+static void registered_after_last_exit_round(void)
+{
+	char who[48];
+
+	rcb__thread_label(who, sizeof(who));
+	fprintf(stderr,
+		"rcuboost: fatal: thread %s entered a read-side critical section after "
+		"rcuboost's thread-exit handling ran in the last of the %d rounds of "
+		"thread-specific-data destructors: the thread could not be unregistered, "
+		"and every later grace period would read its freed record.  A destructor "
+		"that reads under RCU must not re-arm itself into the last round.\n",
+		who, PTHREAD_DESTRUCTOR_ITERATIONS);
+	abort();
+}
+
 int rcb__register_self(void)
 {
 	pid_t tid;
@@ -114,6 +140,8 @@ int rcb__register_self(void)
 
 	if (self.registered)
 		return 0;
+	if (RCB_UNLIKELY(exit_runs >= PTHREAD_DESTRUCTOR_ITERATIONS))
+		registered_after_last_exit_round();
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
 	tid = gettid();
@@ -227,7 +255,18 @@ static void wake_left_to_unlock(void)
  */
 static void thread_exit(void *arg)
 {
+	sigset_t all;
+
 	(void)arg;
+	/* The thread is leaving: a signal handler's rcb_read_lock() after
+	 * the unregistration below would register it again, and if that
+	 * came after the last round of key destructors (glibc blocks
+	 * signals only after them), nothing would unregister it.  Its
+	 * signals wait from here on (a process-directed one goes to
+	 * another thread). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	exit_runs++;
 	if (rcb_read_ongoing()) {
 		rcb__misuse("thread exit",
 			    "thread exits inside a read-side critical section (nesting %lu); ending it",
