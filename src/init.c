@@ -170,6 +170,12 @@ void rcb__misuse(const char *call, const char *fmt, ...)
 	errno = saved_errno;
 }
 
+/* The forking thread already held the registry lock: a fork() from a
+ * signal handler that interrupted it inside the lock (a scan, a
+ * registration, rcb_stats()); the lock is an error-checking one, so
+ * prepare's lock returned EDEADLK. */
+static __thread bool fork_registry_held;
+
 /* The liburcu-cds atfork hooks run outside rcuboost's locks: first in
  * prepare, last in parent and child (src/urcu_compat.c, invariant 2). */
 static void fork_prepare(void)
@@ -177,12 +183,18 @@ static void fork_prepare(void)
 	rcb__urcu_atfork_prepare();
 	pthread_mutex_lock(&init_lock);
 	rcb__callbacks_fork_prepare();
-	pthread_mutex_lock(&rcb__registry_lock);
+	fork_registry_held = pthread_mutex_lock(&rcb__registry_lock) == EDEADLK;
 }
 
 static void fork_parent(void)
 {
-	pthread_mutex_unlock(&rcb__registry_lock);
+	/* Not the interrupted code's hold: it still runs under the lock
+	 * once the handler returns.  (The child re-creates the lock and
+	 * its registry; an interrupted registration there is not
+	 * supported, as rcuboost(3) says for fork() from a handler.) */
+	if (!fork_registry_held)
+		pthread_mutex_unlock(&rcb__registry_lock);
+	fork_registry_held = false;
 	rcb__callbacks_fork_parent();
 	pthread_mutex_unlock(&init_lock);
 	rcb__urcu_atfork_parent();
