@@ -142,7 +142,12 @@ void rcb__misuse(const char *call, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	rcb__thread_label(who, sizeof(who));
-	if (rcb__misuse_as && strcmp(rcb__misuse_as, call) != 0) {
+	/* The read side's reports never come from a liburcu call the
+	 * drop-in wraps (rcu_read_lock() and rcu_read_unlock() are the
+	 * inline calls themselves): one made by a signal handler during a
+	 * wrapped call is not that call's. */
+	if (rcb__misuse_as && strcmp(rcb__misuse_as, call) != 0 &&
+	    strncmp(call, "rcb_read_", 9) != 0) {
 		snprintf(as, sizeof(as), "%s (liburcu's %s)", call, rcb__misuse_as);
 		call = as;
 	}

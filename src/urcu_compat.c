@@ -73,8 +73,11 @@ RCB_API void urcu_memb_register_thread(void)
 
 RCB_API void urcu_memb_unregister_thread(void)
 {
+	int err;
+
+	RCB__AS_LIBURCU("rcu_unregister_thread", err = rcb_unregister_thread());
 	/* liburcu asserts; its void call cannot return -ENOENT. */
-	if (rcb_unregister_thread() == -ENOENT)
+	if (err == -ENOENT)
 		rcb__misuse("rcu_unregister_thread",
 			    "the thread is not registered; nothing done");
 }
