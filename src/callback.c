@@ -383,8 +383,13 @@ void rcb__cb_wake_late(struct rcb_worker *w)
 {
 	/* Queued to a worker with no thread yet by a call nested in a
 	 * section of the caller's (call(): start_late); a thread started
-	 * meanwhile is woken below. */
-	if (RCB_UNLIKELY(!rcb_load_relaxed(&w->started)))
+	 * meanwhile is woken below.  Never from a callback (invariant 9):
+	 * a stopper may hold rcb__cb_lock while it joins this thread, and
+	 * a callback's call never needs the start (it is never start_late;
+	 * a worker found stopped here was stopped after that call's
+	 * section, so rcb_shutdown() drained the node, or
+	 * rcb_worker_destroy() moved it to the default worker). */
+	if (RCB_UNLIKELY(!rcb_load_relaxed(&w->started)) && !rcb__self()->in_callback)
 		(void)start_listed(w);
 	wake_thread(w);
 	/* [CB-LWR] The caller's last access to a private worker: pairs

@@ -962,6 +962,75 @@ static int load_costs(const char *path)
 
 /* ---- driver ----------------------------------------------------------- */
 
+/*
+ * wshutdown: a callback on a private worker queues to the default worker
+ * (started, asleep), while the driver calls rcb_shutdown(), which stops
+ * the default worker and then joins the private one.  The callback's
+ * wake-up after its section once started a worker it found stopped, on
+ * rcb__cb_lock, which the stopper held while it joined that very
+ * callback's thread: a hang (an expert review, 2026-12-06; callback.c
+ * invariant 9).  Every callback must run once and the shutdown return.
+ */
+static struct rcb_head ws_first, ws_chain, ws_second;
+static atomic_int ws_first_ran, ws_chain_ran, ws_second_ran, ws_queued, ws_in_chain;
+
+static void ws_count(struct rcb_head *h)
+{
+	if (h == &ws_first)
+		atomic_fetch_add(&ws_first_ran, 1);
+	else
+		atomic_fetch_add(&ws_second_ran, 1);
+}
+
+static void ws_chain_cb(struct rcb_head *h)
+{
+	(void)h;
+	atomic_fetch_add(&ws_chain_ran, 1);
+	atomic_store(&ws_in_chain, 1);
+	if (rcb_call(&ws_second, ws_count) != 0)
+		sim_fail("a callback's rcb_call failed");
+}
+
+static void *ws_thread(void *arg)
+{
+	struct rcb_worker *w = arg;
+
+	sim_name("wsthread");
+	if (rcb_worker_set_thread(w) != 0)
+		sim_fail("rcb_worker_set_thread failed");
+	if (rcb_call(&ws_chain, ws_chain_cb) != 0)
+		sim_fail("rcb_call to the private worker failed");
+	atomic_store(&ws_queued, 1);
+	return NULL;
+}
+
+static void run_wshutdown(void)
+{
+	struct rcb_worker_attr attr = { .size = sizeof(attr) };
+	struct rcb_worker *w;
+	pthread_t t;
+
+	if (rcb_init(NULL) != 0)
+		sim_fail("rcb_init failed");
+	/* The default worker's thread runs, then sleeps. */
+	if (rcb_call(&ws_first, ws_count) != 0 || rcb_barrier() != 0)
+		sim_fail("rcb_call/rcb_barrier on the default worker failed");
+	if (rcb_worker_create(&attr, &w) != 0)
+		sim_fail("rcb_worker_create failed");
+	pthread_create(&t, NULL, ws_thread, w);
+	/* The shutdown begins while the callback is in its call, or a few
+	 * points before or after. */
+	while (!atomic_load(&ws_in_chain))
+		sim_point();
+	if (rcb_shutdown() != 0)
+		sim_fail("rcb_shutdown failed");
+	pthread_join(t, NULL);
+	if (ws_first_ran != 1 || ws_chain_ran != 1 || ws_second_ran != 1)
+		sim_fail("callbacks run: first %d, chain %d, its second %d (each once)",
+			 atomic_load(&ws_first_ran), atomic_load(&ws_chain_ran),
+			 atomic_load(&ws_second_ran));
+}
+
 static const char *const workloads[] = { "rw", "hog", "shutdown", "signal" };
 
 static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
@@ -1008,6 +1077,8 @@ static int run_one(unsigned long long seed, const char *wl, int ncpu_opt,
 		run_fork();
 	else if (!strcmp(wl, "burst"))
 		run_burst();
+	else if (!strcmp(wl, "wshutdown"))
+		run_wshutdown();
 #ifndef RCB_SIM_PRE_RT_API
 	else if (!strcmp(wl, "cbhog"))
 		run_cbhog();
@@ -1170,7 +1241,9 @@ static void usage(FILE *f)
 		"                    backlog bounded with --boost (not in mix);\n"
 		"                    burst: registered updaters queue callbacks back\n"
 		"                    to back (local mode), barriers and order checked\n"
-		"                    (not in mix)\n"
+		"                    (not in mix); wshutdown: a private worker's\n"
+		"                    callback queues to the default worker during\n"
+		"                    rcb_shutdown() (not in mix)\n"
 		"  --costs FILE      cost model: \"name ns\" lines (rcuboost-calib\n"
 		"                    output, plus \"point\": ns per simulation point)\n"
 		"  --cpus N          virtual CPUs (default: the seed chooses 1-4)\n"
