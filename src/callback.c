@@ -852,8 +852,12 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 	if (on && !markers_held && !rcb__cb_local_markers_pending())
 		rcb__gp_policy_wait(&w->gpp, true, false);
 	/* Off because liburcu's timing came on (fixed_wait_us()): the
-	 * batch formed last may hold call_rcu() callbacks. */
-	if (!on && (fixed = fixed_wait_us()) != 0)
+	 * batch formed last may hold call_rcu() callbacks.  Not while a
+	 * barrier's marker is in it, nor once the thread is stopping, as
+	 * in the normal loop: a bump cuts one wait short, and the cycles
+	 * that drain local mode would each wait again (a review). */
+	if (!on && !markers_held && !rcb_load_relaxed(&w->stop) &&
+	    (fixed = fixed_wait_us()) != 0)
 		rcb__gp_policy_wait_fixed(&w->gpp, fixed);
 	(void)synchronize_and_invoke(w, self, lead);
 	formed = form_local_batch(w, &markers_held, &taken, lead);

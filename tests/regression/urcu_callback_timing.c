@@ -28,6 +28,12 @@
  *            call_rcu_data_free() of a worker holding a callback, each
  *            take under 500 ms (a barrier and a stop cut the wait; were
  *            it slept out, one worker after the other, 5 s and 1 s).
+ *   shutdown RCUBOOST_URCU_CALLBACK_DELAY_US=1000000: a native stream
+ *            puts the default worker in local mode, call_rcu() turns
+ *            liburcu's timing on, the stream stops; rcb_shutdown() takes
+ *            under 500 ms (a review, 2026-12-06: the cycles that drain
+ *            local mode each waited the fixed wait, the stop's bump
+ *            cutting only the first: 1 s or more).
  */
 #define _GNU_SOURCE
 #include <rcuboost/urcu.h>
@@ -248,8 +254,31 @@ int main(int argc, char **argv)
 		CHECK_EQ(atomic_load(&ran), 1);
 		for (int i = 1; i < 4; i++)
 			call_rcu_data_free(crdp[i]);
+	} else if (strcmp(mode, "shutdown") == 0) {
+		struct timespec ts = { 0, 100000000 };
+		pthread_t t;
+		uint64_t t0;
+
+		CHECK_EQ(pthread_create(&t, NULL, streamer, NULL), 0);
+		nanosleep(&ts, NULL); /* local mode under way */
+		call_rcu(&o.rcu, urcu_cb); /* liburcu's timing on */
+		atomic_store(&stream_stop, 1);
+		CHECK_EQ(pthread_join(t, NULL), 0);
+		rcu_unregister_thread();
+		t0 = now_ns();
+		CHECK_EQ(rcb_shutdown(), 0);
+		printf("rcb_shutdown() took %.1f ms\n", (double)(now_ns() - t0) / 1e6);
+		CHECK_EQ(atomic_load(&ran), 1);
+		if (now_ns() - t0 >= 500000000ull) {
+			fprintf(stderr, "FAIL: rcb_shutdown() took %.0f ms\n",
+				(double)(now_ns() - t0) / 1e6);
+			return 1;
+		}
+		printf("ok %s\n", mode);
+		return 0;
 	} else {
-		fprintf(stderr, "usage: %s default|native|off|long|mixed|barrier\n", argv[0]);
+		fprintf(stderr, "usage: %s default|native|off|long|mixed|barrier|shutdown\n",
+			argv[0]);
 		return 2;
 	}
 	rcu_unregister_thread();
