@@ -190,6 +190,12 @@ static void child_worker(struct rcb_worker *w, bool forked_here,
 	 * for a positive count), and a later wake-up could race a destroy
 	 * in that child. */
 	rcb_store_relaxed(&w->late_wakers, 0);
+	/* A destroy the fork caught half-way (another thread's
+	 * rcb_worker_destroy() waiting for its grace period) has no
+	 * thread in the child to finish it: the worker is live again
+	 * there, withdrawn from CPUs and threads, so that the child can
+	 * use or destroy it (a review). */
+	w->dying = false;
 	rcb_store_relaxed(&w->q.stub.next, queued.first);
 	rcb_store_relaxed(&w->q.tail, queued.last ? queued.last : &w->q.stub);
 	chain_track(&queued);
