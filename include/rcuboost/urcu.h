@@ -269,8 +269,12 @@ struct urcu_gp_poll_state {
  * call_rcu - invoke @func(@head) from the callback thread after a grace
  * period (rcb_call()).  Writes only @head's two words.  Context: any
  * thread, also inside a read-side critical section; never blocks for a
- * grace period.  A misuse (NULL @func, after rcb_shutdown()) is reported
- * and the callback dropped.
+ * grace period, except where liburcu would stop the process: with no
+ * memory for its node, or no callback thread able to start, it waits
+ * for a grace period and runs @func in the caller (inside a read-side
+ * critical section that is reported instead, and @func never runs).  A
+ * misuse (NULL @func, after rcb_shutdown()) is reported and the
+ * callback dropped.
  */
 RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 				void (*func)(struct rcu_head *head));
