@@ -36,6 +36,11 @@ _Atomic bool rcb__running;
 bool rcb__early_start;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+/* rcb_shutdown() between its clearing of rcb__running and the end of its
+ * stops; an explicit rcb_init() waits for it on shutdown_done (both
+ * under init_lock). */
+static bool shutting_down;
+static pthread_cond_t shutdown_done = PTHREAD_COND_INITIALIZER;
 
 
 __attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
@@ -216,6 +221,9 @@ static void fork_child(void)
 	rcb__boost_after_fork_child();
 	rcb__stall_after_fork_child();
 	pthread_mutex_init(&init_lock, NULL);
+	/* No rcb_shutdown() runs in the child: its thread is not there. */
+	shutting_down = false;
+	pthread_cond_init(&shutdown_done, NULL);
 	rcb__urcu_atfork_child();
 	/* Last: its threads find the child's state complete. */
 	rcb__booster_restart_after_fork();
@@ -322,6 +330,13 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 		return err;
 	}
 	pthread_mutex_lock(&init_lock);
+	/* An explicit rcb_init() that meets an rcb_shutdown() half-way
+	 * waits for it: re-initialised between the shutdown's flag and its
+	 * stops, it returned 0 for a library whose workers and boosters
+	 * the shutdown then stopped (a review).  A lazy one returns below:
+	 * the library is initialised, and not running. */
+	while (!lazy && shutting_down)
+		pthread_cond_wait(&shutdown_done, &init_lock);
 	if (lazy && rcb_load_relaxed(&rcb__initialized)) {
 		pthread_mutex_unlock(&init_lock);
 		return 0;
@@ -445,6 +460,7 @@ RCB_API int rcb_shutdown(void)
 		return -EALREADY;
 	}
 	rcb_store_relaxed(&rcb__running, false);
+	shutting_down = true;
 	pthread_mutex_unlock(&init_lock);
 	/* rcb_call() checks rcb__running inside a read-side critical
 	 * section: after this grace period, no enqueue can still be on its
@@ -452,6 +468,10 @@ RCB_API int rcb_shutdown(void)
 	rcb_synchronize();
 	err = rcb__callbacks_stop();
 	rcb__booster_stop();
+	pthread_mutex_lock(&init_lock);
+	shutting_down = false;
+	pthread_cond_broadcast(&shutdown_done);
+	pthread_mutex_unlock(&init_lock);
 	return err;
 }
 
