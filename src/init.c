@@ -267,15 +267,34 @@ int rcb__atfork_register(void)
  * still false and no library thread runs.  Context: init_lock held,
  * rcb__running false.
  */
+/*
+ * rcb__settings = *@s, writing only the bytes that change.  A
+ * re-initialisation after rcb_shutdown() runs while other threads may
+ * still be inside sections, and their unlocks read settings that are
+ * fixed for the life of the process (boost_machine, the flavor:
+ * rcb__settings_fixed() refused any change): a whole-struct copy wrote
+ * those too, the same values, and ThreadSanitizer saw a race with the
+ * readers (CI, regression_own_call_shutdown_race).
+ */
+static void settings_assign(const struct rcb__settings *s)
+{
+	const unsigned char *src = (const unsigned char *)s;
+	unsigned char *dst = (unsigned char *)&rcb__settings;
+
+	for (size_t i = 0; i < sizeof(*s); i++)
+		if (dst[i] != src[i])
+			dst[i] = src[i];
+}
+
 static int commit_settings(const struct rcb__settings *s, bool start)
 {
 	struct rcb__settings old = rcb__settings;
 	int err;
 
 	/* The boosters read the settings (pthread_create orders them). */
-	rcb__settings = *s;
+	settings_assign(s);
 	if (start && (err = rcb__booster_start_init()) != 0) {
-		rcb__settings = old;
+		settings_assign(&old);
 		return err;
 	}
 	rcb_store_relaxed(&rcb__running, true);
