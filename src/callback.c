@@ -773,16 +773,9 @@ static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
  */
 static void callback_thread_killed(void *arg)
 {
-	char where[320];
-
 	(void)arg;
-	rcb__fn_where(rcb__cb_current, where, sizeof(where));
-	fprintf(stderr,
-		"rcuboost: fatal: callback %s ended the callback thread "
-		"(pthread_exit() or cancellation inside a callback); the callbacks "
-		"queued after it could never run\n",
-		where);
-	abort();
+	rcb__fn_ended_thread("callback", "the callback thread",
+			     "; the callbacks queued after it could never run");
 }
 
 /* Wait for a grace period, then invoke @w's batch, in_callback set

@@ -70,7 +70,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,17 +172,11 @@ bool rcb__defer_refuses(const char *call)
  */
 static void deferred_fn_ended_thread(void *arg)
 {
-	char where[320];
-
 	(void)arg;
-	rcb__fn_where(rcb__cb_current, where, sizeof(where));
-	fprintf(stderr,
-		"rcuboost: fatal: deferred function %s ended its thread (pthread_exit() or "
-		"cancellation inside a deferred function) while holding its defer queue's "
-		"lock; every later rcb_defer_barrier() and the queue's next owner would "
-		"wait forever\n",
-		where);
-	abort();
+	rcb__fn_ended_thread("deferred function", "its thread",
+			     " while holding its defer queue's lock; every later "
+			     "rcb_defer_barrier() and the queue's next owner would wait "
+			     "forever");
 }
 
 /* drain_locked()'s loop. */

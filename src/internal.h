@@ -258,6 +258,13 @@ void rcb__write_all(int fd, const char *p, size_t n);
 /* Function @fn as "address (object+offset)" into @buf (registry.c).
  * Takes no lock that dlopen()/dlclose() hold across constructors. */
 void rcb__fn_where(const void *fn, char *buf, size_t len);
+/* The user function rcb__cb_current (@what: "callback", "deferred
+ * function") ended @thread, the thread running it, which leaves
+ * @consequence (appended as is): said, naming the function, and the
+ * process stopped (registry.c).  For the cleanup handlers around the
+ * library's calls of user functions. */
+__attribute__((noreturn)) void rcb__fn_ended_thread(const char *what, const char *thread,
+						     const char *consequence);
 /* The user function the calling thread runs for the library (a callback,
  * a deferred function): named if it ends the thread (callback.c). */
 extern __thread const void *rcb__cb_current

@@ -331,6 +331,19 @@ void rcb__fn_where(const void *fn, char *buf, size_t len)
 		snprintf(buf, len, "%p", fn);
 }
 
+void rcb__fn_ended_thread(const char *what, const char *thread,
+			  const char *consequence)
+{
+	char where[320];
+
+	rcb__fn_where(rcb__cb_current, where, sizeof(where));
+	fprintf(stderr,
+		"rcuboost: fatal: %s %s ended %s (pthread_exit() or cancellation "
+		"inside a %s)%s\n",
+		what, where, thread, what, consequence);
+	abort();
+}
+
 /*
  * @fn, a callback or deferred function this thread ran outside any
  * read-side critical section, returned inside one (an rcb_read_lock()
