@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,6 +52,30 @@ static inline int rcbt_child_stderr(void (*child)(void), int timeout_ms, char *t
 	text[got] = '\0';
 	close(fds[0]);
 	return st;
+}
+
+/*
+ * rcbt_child_stderr() for a child that must stop the process within
+ * @timeout_ms with SIGABRT (a fatal report), its stderr holding both
+ * @want1 and @want2.  Prints the stderr and how the child ended; fails
+ * the test otherwise.
+ */
+static inline void rcbt_child_aborts(void (*child)(void), int timeout_ms,
+				     const char *want1, const char *want2)
+{
+	char text[4096];
+	bool timed_out;
+	int st = rcbt_child_stderr(child, timeout_ms, text, sizeof(text), &timed_out);
+
+	if (timed_out)
+		printf("the child still waited after %d ms: killed\n", timeout_ms);
+	CHECK(!timed_out);
+	printf("child's stderr:\n%s", text);
+	printf("child ended by %s %d\n", WIFSIGNALED(st) ? "signal" : "exit status",
+	       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+	CHECK(strstr(text, want1) != NULL);
+	CHECK(strstr(text, want2) != NULL);
 }
 
 #endif /* RCB_TEST_CHILD_STDERR_H */

@@ -6,8 +6,9 @@
  * never free it, while rcb_barrier() still started its thread.  Now the
  * child's worker is live again.
  *
- * A reader holds a section for 300 ms so that the destroy waits in its
- * grace period; the main thread forks meanwhile, and the child must be
+ * A reader holds a section (tests/gp_holder.h) so that the destroy waits
+ * in its grace period until the child is done; the main thread forks
+ * meanwhile, and the child must be
  * able to queue a callback on w, run it, and destroy w.  Public API. */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -19,19 +20,10 @@
 
 #include "rcuboost.h"
 #include "tests/check.h"
+#include "tests/gp_holder.h"
 
 static struct rcb_worker *w;
-static atomic_int in_section, ran;
-
-static void *reader(void *arg)
-{
-	(void)arg;
-	rcb_read_lock();
-	atomic_store(&in_section, 1);
-	usleep(300000);
-	rcb_read_unlock();
-	return NULL;
-}
+static atomic_int ran;
 
 static void *destroyer(void *arg)
 {
@@ -65,7 +57,8 @@ static int child(void)
 
 int main(void)
 {
-	pthread_t r, d;
+	struct gp_holder holder;
+	pthread_t d;
 	void *ret;
 	pid_t pid;
 	int st;
@@ -76,9 +69,7 @@ int main(void)
 #endif
 	alarm(30);
 	CHECK_EQ(rcb_worker_create(NULL, &w), 0);
-	CHECK_EQ(pthread_create(&r, NULL, reader, NULL), 0);
-	while (!atomic_load(&in_section))
-		usleep(1000);
+	gp_holder_start(&holder);
 	CHECK_EQ(pthread_create(&d, NULL, destroyer, NULL), 0);
 	usleep(100000); /* the destroy marked w dying and waits */
 	pid = fork();
@@ -86,7 +77,7 @@ int main(void)
 	if (pid == 0)
 		_exit(child());
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
-	CHECK_EQ(pthread_join(r, NULL), 0);
+	gp_holder_release(&holder);
 	CHECK_EQ(pthread_join(d, &ret), 0);
 	CHECK_EQ((long)ret, 0); /* the parent's destroy completes */
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
