@@ -1429,9 +1429,13 @@ int rcb__call_own(struct rcb_head *h, void (*func)(struct rcb_head *h))
 
 /*
  * Wait for the callbacks queued on @w before the call.  0 or an error.
+ * @id is the worker's creation number, read under rcb__cb_lock when @w
+ * was found: @w may have been destroyed and freed since, and its memory
+ * given to a newer worker, so @w is dereferenced only once it is found
+ * listed with that same number (ids are never reused).
  * Context: not a callback, outside read-side critical sections.
  */
-static int barrier_one(struct rcb_worker *w)
+static int barrier_one(struct rcb_worker *w, unsigned long id)
 {
 	struct rcb__cb_marker m = { .done = 0 };
 	struct rcb__waiter waiter;
@@ -1441,7 +1445,7 @@ static int barrier_one(struct rcb_worker *w)
 	/* Invariant 8: the marker is enqueued under rcb__cb_lock, while the
 	 * thread runs and has not been told to stop. */
 	pthread_mutex_lock(&rcb__cb_lock);
-	if (!rcb__cb_listed(w)) {
+	if (!rcb__cb_listed(w) || w->id != id) {
 		/* Destroyed meanwhile: its callbacks went to the default
 		 * worker, which rcb_barrier() waits for last. */
 		pthread_mutex_unlock(&rcb__cb_lock);
@@ -1516,17 +1520,23 @@ RCB_API int rcb_barrier(void)
 		for (w = rcb__cb_workers; w; w = w->next)
 			if (w->id > last && (!next || w->id < next->id))
 				next = w;
+		/* Read under the lock: once it is dropped, a concurrent
+		 * rcb_worker_destroy() may free @next, and a number read
+		 * from freed (or reused) memory would skip the workers
+		 * after it, and the barrier return early. */
+		if (next)
+			last = next->id;
 		pthread_mutex_unlock(&rcb__cb_lock);
 		if (!next)
 			break;
-		last = next->id;
-		/* Not dereferenced before barrier_one() finds it listed.
-		 * A worker whose thread cannot start does not stop the
-		 * others from being waited for; its error is returned. */
-		if ((e = barrier_one(next)) != 0 && !err)
+		/* Not dereferenced before barrier_one() finds it listed
+		 * under the same number.  A worker whose thread cannot
+		 * start does not stop the others from being waited for;
+		 * its error is returned. */
+		if ((e = barrier_one(next, last)) != 0 && !err)
 			err = e;
 	}
-	if ((e = barrier_one(&rcb__cb_default)) != 0 && !err)
+	if ((e = barrier_one(&rcb__cb_default, 0)) != 0 && !err)
 		err = e;
 	return err;
 }
