@@ -8,7 +8,7 @@ PREFIX  ?= /usr/local
 JOBS    ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench install install-urcu-compat models-deep sim scale clean
+.PHONY: all deps configure build test demo bench soak install install-urcu-compat models-deep sim scale clean
 
 all: build
 
@@ -29,6 +29,14 @@ demo: build
 
 bench: build
 	$(BUILD)/tools/bench/rcuboost-bench --json $(BUILD)/bench.json --plot-dir $(BUILD)
+
+# The soak test for longer than make test runs it (tests/soak/soak.c):
+# every public call at once from many threads.  SOAK_SEED reruns a seed
+# that a failure printed.
+SOAK_SECONDS ?= 600
+SOAK_THREADS ?= 6
+soak: build
+	$(BUILD)/tests/soak/soak --seconds $(SOAK_SECONDS) --threads $(SOAK_THREADS) $(if $(SOAK_SEED),--seed $(SOAK_SEED))
 
 # As root, refresh the dynamic linker's cache, else a program linked
 # against a new SONAME in /usr/local/lib does not start.
