@@ -22,7 +22,7 @@
  *     booster would never be boosted), under booster_lock;
  *     booster_started is set ([BST-KR]) only after every booster has
  *     reported that it runs or that it was refused real-time priority.
- *  3. Idle (issue 13 item 6).  A booster makes no pass and sleeps with
+ *  3. Idle.  A booster makes no pass and sleeps with
  *     no timeout while no grace period waits for readers
  *     (rcb__gp_wait_start_ns == 0), pressure mode is off and no reader
  *     is queued on its elements: a process with no waiting grace

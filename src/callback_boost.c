@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Boosted callback invocation, booster mode (issue 13 item 4): a callback
+ * Boosted callback invocation, booster mode: a callback
  * worker that runs at normal attributes and has work, but has been kept
  * off its CPU for about a booster period, is raised by booster 0 to the
  * level readers get (rcb__boost_first_level()), and lowers itself back

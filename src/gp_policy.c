@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * When the callback thread starts a grace period: the grace-period start
- * policy (issue 12).  Callbacks must not cost the readers more than
+ * policy.  Callbacks must not cost the readers more than
  * liburcu's call_rcu(), whose thread sleeps 10 ms after every batch
  * (about 100 grace periods per second, 5 ms median callback latency),
  * and yet a callback that arrives when nothing else is in flight should

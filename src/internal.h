@@ -22,7 +22,7 @@
 /*
  * The read side reads rcb__gp on every outermost lock and unlock: no
  * variable that is written often may share its cache line, or every
- * such write costs each running reader a cache miss (issue 12:
+ * such write costs each running reader a cache miss (once,
  * rcb__cb_q, whose tail every rcb_call() exchanges, sat 16 bytes after
  * it).  128 bytes: the line and its neighbour, which x86's adjacent-line
  * prefetcher fetches in pairs.  rcb__gp and every often-written

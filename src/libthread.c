@@ -57,7 +57,7 @@ _Atomic long rcb__caps_raised;
  * copies the creator's CPU affinity, policy and priority, and the
  * library starts lazily: the first rcb_synchronize() or rcb_call() of a
  * SCHED_FIFO thread pinned to one CPU would make the callback thread a
- * SCHED_FIFO thread on that CPU and pin every booster there (issue 12's
+ * SCHED_FIFO thread on that CPU and pin every booster there (the
  * "rcb_init(NULL) anomaly": the same program ran at different speeds
  * depending on which thread initialised the library).  So the CPU set
  * is RCUBOOST_CPUS if given, else the current one of the process's
