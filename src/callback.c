@@ -197,6 +197,9 @@ pthread_mutex_t rcb__cb_splice_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Advanced after each barrier marker is reached; barrier waiters sleep on
  * it (invariant 10). */
 static _Atomic int barrier_seq;
+/* Markers rcb_barrier() queued on the default worker itself, not handed
+ * over to local mode: counted after each enqueue (queued_marker_since()). */
+static _Atomic unsigned long default_markers;
 
 _Atomic unsigned long long rcb__cb_queued_gone, rcb__cb_queued_gone_bytes;
 _Atomic unsigned long long rcb__cb_invoked, rcb__cb_invoked_bytes;
@@ -729,15 +732,45 @@ static bool local_capable(struct rcb_worker *w)
 }
 
 /*
+ * Local mode: did rcb_barrier() queue a marker on the default worker
+ * directly since the last look?  Called by its thread just before each
+ * of its splices (the normal loop's only to start afresh at local
+ * mode's entry), so that the batch formed knows it may hold one
+ * (callback_local.c, L6): a cycle waits (the coalescing wait, or the
+ * fixed wait of liburcu's timing) before it invokes the batch formed by
+ * the cycle before, and the marker's bump may have cut the wait before
+ * that earlier batch, leaving the marker's own batch to wait in full
+ * (1 s of RCUBOOST_URCU_CALLBACK_DELAY_US per barrier; issue 31).
+ * A marker in this splice whose count the look misses: its bump, made
+ * after the count, was seen by no wait (nor rcb__gp_policy_taking())
+ * before the look, as one that saw it would make the look see the
+ * count, and so cuts the next wait, the one before this batch.  A
+ * count seen whose marker an earlier splice took costs one wait
+ * skipped.
+ */
+static bool queued_marker_since(void)
+{
+	static unsigned long seen; /* the default worker's thread alone */
+	/* [CB-DMA] pairs with [CB-DM] in barrier_one(): the marker
+	 * counted is in this splice or an earlier one. */
+	unsigned long n = rcb_load_acquire(&default_markers);
+	bool since = n != seen;
+
+	seen = n;
+	return since;
+}
+
+/*
  * Local mode: form the batch the next cycle invokes (callback_local.c,
  * L5, L6): the lists taken, the queue, the markers due.  Under
  * rcb__cb_splice_lock, like take_batch() (invariant 11).  False if
- * empty.
+ * empty.  *@markers: the batch may hold a barrier's marker.
  */
 static bool form_local_batch(struct rcb_worker *w, bool *markers,
 			     unsigned long *taken, struct rcb__cb_lead *lead)
 {
 	struct rcb_head *first = NULL, *last = NULL, *f, *l, *mf, *ml;
+	bool queued_marker = queued_marker_since();
 
 	pthread_mutex_lock(&rcb__cb_splice_lock);
 	*taken = rcb__cb_local_steal(&f, &l, &mf, &ml, lead);
@@ -745,7 +778,7 @@ static bool form_local_batch(struct rcb_worker *w, bool *markers,
 	if (rcb__cb_splice(w, &f, &l))
 		rcb__cb_chain_append(&first, &last, f, l);
 	rcb__cb_chain_append(&first, &last, mf, ml);
-	*markers = mf != NULL;
+	*markers = mf != NULL || queued_marker;
 	if (first) {
 		rcb_store_relaxed(&w->batch.last, last);
 		rcb_store_relaxed(&w->batch.todo, first);
@@ -820,8 +853,9 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 			bool entry, uint64_t *since_ns, unsigned long long *rate,
 			struct rcb__cb_lead *lead)
 {
-	/* This thread's alone: markers in the batch formed; the last
-	 * flip's mode and time, and the time of the one before. */
+	/* This thread's alone: the batch to invoke may hold a marker
+	 * (handed over or queued); the last flip's mode and time, and the
+	 * time of the one before. */
 	static bool markers_held, last_on;
 	static uint64_t flip_ns, prev_flip_ns;
 	bool on = *rate >= RCB__CB_LOCAL_RATE && local_capable(w);
@@ -831,8 +865,11 @@ static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
 
 	/* Entry: what was queued is taken before the flip, and waits for
 	 * this cycle's grace period only (L5 holds: the lists taken below
-	 * are those of the off mode before the flip, empty). */
+	 * are those of the off mode before the flip, empty).  A marker
+	 * counted since the last look (the normal loop's last take) is in
+	 * it. */
 	if (entry) {
+		markers_held = queued_marker_since();
 		(void)take_batch(w);
 		lead->cpu = -1;
 	}
@@ -945,6 +982,10 @@ static void *worker_thread(void *arg)
 		if (stop && rcb_load_relaxed(&w->abandon))
 			break;
 		rcb__gp_policy_taking(&w->gpp);
+		/* Markers queued so far are in this take or an earlier
+		 * one, none in local mode's next (its entry). */
+		if (w == &rcb__cb_default)
+			(void)queued_marker_since();
 		if (!take_batch(w)) {
 			if (stop)
 				break;
@@ -1470,6 +1511,10 @@ static int barrier_one(struct rcb_worker *w, unsigned long id)
 	 * may hold earlier callbacks (callback_local.c, L6). */
 	if (w != &rcb__cb_default || !rcb__cb_local_barrier(&m)) {
 		enqueue(w, &m.head);
+		/* [CB-DM] After the enqueue, before the bump below: pairs
+		 * with [CB-DMA] in queued_marker_since(). */
+		if (w == &rcb__cb_default)
+			rcb_add_release(&default_markers, 1);
 		if (rcb_load_seq_cst(&w->futex) == -1) /* [CB-F] */
 			wake_thread(w);
 	}

@@ -71,7 +71,12 @@
  *      after flip tag + 1; the marker goes at the end of the batch that
  *      take forms (after its spliced nodes, which hold the direct
  *      ones).  The take after a flip to off takes every marker: nothing
- *      is appended in its mode.
+ *      is appended in its mode.  Otherwise the marker is queued, and
+ *      counted (callback.c, queued_marker_since()): a batch that holds
+ *      a marker, handed over or queued, is invoked without a wait
+ *      before it (neither the coalescing wait nor a fixed one), as a
+ *      barrier's bump cuts only the wait it finds, which may be the one
+ *      before the batch formed earlier.
  *  L7. The worker neither sleeps on its queue nor exits while in local
  *      mode, so appends need no wake-up; booster mode (callback_boost.c)
  *      counts local mode as work ([CBL-BI]/[CBL-BK], as [CBB-K]/[CBB-I]).
