@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/sysinfo.h>
 
@@ -23,19 +24,28 @@
  * loads liburcu-memb, which exports the same names, such a call could
  * reach liburcu's.  They share these static helpers instead.
  */
+
+/* @flags of @call valid?  Else said, errno EINVAL.  liburcu takes any
+ * flags, into the word that also holds its thread's own state (stop,
+ * pause): a bit of those makes a worker that stops at once. */
+static bool flags_valid(const char *call, unsigned long flags)
+{
+	if (!(flags & ~(unsigned long)URCU_CALL_RCU_RT))
+		return true;
+	fprintf(stderr, "rcuboost: %s: flags %#lx are invalid: expected 0 or URCU_CALL_RCU_RT\n",
+		call, flags);
+	errno = EINVAL;
+	return false;
+}
+
 static struct rcb_worker *create(unsigned long flags, int cpu_affinity)
 {
 	struct rcb_worker_attr a = { .size = sizeof(a) };
 	struct rcb_worker *w;
 	int err;
 
-	if (flags & ~(unsigned long)URCU_CALL_RCU_RT) {
-		fprintf(stderr,
-			"rcuboost: create_call_rcu_data: flags %#lx are invalid: expected 0 or "
-			"URCU_CALL_RCU_RT\n", flags);
-		errno = EINVAL;
+	if (!flags_valid("create_call_rcu_data", flags))
 		return NULL;
-	}
 	if (flags & URCU_CALL_RCU_RT)
 		a.flags |= RCB_WORKER_RT;
 	if (cpu_affinity >= 0) {
@@ -130,10 +140,15 @@ RCB_API int urcu_memb_set_cpu_call_rcu_data(int cpu, struct call_rcu_data *crdp)
 	return set_cpu(cpu, W(crdp));
 }
 
+/* liburcu's create_all_cpu_call_rcu_data() returns a negative errno
+ * value, and sets errno too. */
 RCB_API int urcu_memb_create_all_cpu_call_rcu_data(unsigned long flags)
 {
 	int n = get_nprocs_conf();
 
+	/* Before the loop: a worker's EINVAL there means its CPU. */
+	if (!flags_valid("create_all_cpu_call_rcu_data", flags))
+		return -EINVAL;
 	for (int cpu = 0; cpu < n; cpu++) {
 		struct rcb_worker *w;
 
@@ -143,14 +158,19 @@ RCB_API int urcu_memb_create_all_cpu_call_rcu_data(unsigned long flags)
 		if (!w) {
 			if (errno == EINVAL)
 				continue; /* CPU offline: no thread can run there */
-			return -1;
+			return -errno;
 		}
 		if (set_cpu(cpu, w) != 0) {
 			int e = errno;
 
 			data_free(w);
+			/* Another thread set the CPU since our look: theirs
+			 * serves it, as liburcu has it ("created by another
+			 * thread"). */
+			if (e == EEXIST)
+				continue;
 			errno = e;
-			return -1;
+			return -e;
 		}
 	}
 	return 0;

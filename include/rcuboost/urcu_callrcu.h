@@ -8,7 +8,9 @@
  *
  * A struct call_rcu_data * is a struct rcb_worker *.  Differences from
  * liburcu: a failing create_call_rcu_data() returns NULL with errno set
- * (liburcu aborts); call_rcu_data_free() of a freed worker is refused
+ * (liburcu aborts); flags other than 0 and URCU_CALL_RCU_RT are refused
+ * with EINVAL (liburcu keeps them in the word that holds its thread's
+ * stop and pause bits); call_rcu_data_free() of a freed worker is refused
  * (errno ENOENT) instead of freeing twice; the fork helpers do nothing
  * but call the compat layer's own handlers, since rcuboost's
  * pthread_atfork() handlers already keep every worker's callbacks across
@@ -58,7 +60,10 @@ RCB_API pthread_t urcu_memb_get_call_rcu_thread(struct call_rcu_data *crdp);
 RCB_API void urcu_memb_set_thread_call_rcu_data(struct call_rcu_data *crdp);
 /* The worker of @cpu; 0, or -1 with errno (EINVAL, EEXIST, ENOMEM). */
 RCB_API int urcu_memb_set_cpu_call_rcu_data(int cpu, struct call_rcu_data *crdp);
-/* A pinned worker for every CPU without one; 0, or -1 with errno. */
+/* A pinned worker for every CPU without one (a CPU that another thread
+ * sets meanwhile keeps that thread's); 0, or a negative errno value with
+ * errno set too, as liburcu: -EINVAL for @flags other than 0 and
+ * URCU_CALL_RCU_RT (said on stderr), -ENOMEM. */
 RCB_API int urcu_memb_create_all_cpu_call_rcu_data(unsigned long flags);
 /* Withdraw and destroy every CPU's worker. */
 RCB_API void urcu_memb_free_all_cpu_call_rcu_data(void);
