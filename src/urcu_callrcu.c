@@ -72,16 +72,17 @@ static void data_free(struct rcb_worker *w)
 		errno = -err;
 }
 
+/* liburcu's set_cpu_call_rcu_data() returns a negative errno value, and
+ * sets errno too: its own create_all_cpu_call_rcu_data() tests for
+ * -EEXIST, and so may a program. */
 static int set_cpu(int cpu, struct rcb_worker *w)
 {
 	int err;
 
 	RCB__AS_LIBURCU("set_cpu_call_rcu_data", err = rcb_worker_set_cpu(cpu, w));
-	if (err) {
+	if (err)
 		errno = -err;
-		return -1;
-	}
-	return 0;
+	return err;
 }
 
 RCB_API struct call_rcu_data *urcu_memb_create_call_rcu_data(unsigned long flags,

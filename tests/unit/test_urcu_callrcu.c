@@ -99,11 +99,11 @@ int main(void)
 	CHECK(get_default_call_rcu_data() == def);
 
 	/* Per-CPU workers. */
-	CHECK_EQ(set_cpu_call_rcu_data(-1, crdp), -1);
+	CHECK_EQ(set_cpu_call_rcu_data(-1, crdp), -EINVAL);
 	CHECK_EQ(errno, EINVAL);
 	CHECK_EQ(set_cpu_call_rcu_data(0, crdp), 0);
 	CHECK(get_cpu_call_rcu_data(0) == crdp);
-	CHECK_EQ(set_cpu_call_rcu_data(0, def), -1);
+	CHECK_EQ(set_cpu_call_rcu_data(0, def), -EEXIST);
 	CHECK_EQ(errno, EEXIST);
 	CHECK_EQ(set_cpu_call_rcu_data(0, NULL), 0);
 	CHECK_EQ(create_all_cpu_call_rcu_data(0), 0);
