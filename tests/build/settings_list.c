@@ -1,7 +1,8 @@
 /*
  * Prints the settings of src/settings.h, one a line: the environment
  * variable, then "fixed" for one that cannot change for the life of the
- * process.  readme_settings.sh compares this with README.md.
+ * process.  settings_docs.sh compares this with rcuboost(3) and
+ * README.md.
  */
 #include <stdio.h>
 

@@ -460,7 +460,7 @@ static void run_rw(bool hogs, void *(*upd)(void *))
 	join_and_finish(t, n);
 	/* The latency bound under the hog: a reader the hog preempts in a
 	 * section is boosted within elements + 1 booster periods (50 ms at
-	 * the defaults; README "Real-time guarantees"), and a grace period
+	 * the defaults; doc/realtime.md), and a grace period
 	 * also waits out the readers' own sleeps inside sections.  Checked
 	 * at twice the boost bound: seen up to 70 ms with boosting over
 	 * 1,000 seeds, and without boosting a third of the seeds exceed it
