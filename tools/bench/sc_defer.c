@@ -478,6 +478,6 @@ const struct bench_scenario bench_scenario_poll = {
 		"  registered thread asleep outside any section (one membarrier) / in\n"
 		"  back-to-back sections of about 1 us on the other CPU (medians of 40).\n"
 		"  Figures: ns per call.\n"
-		"  Goals (issue 13, absolute): poll_state <= 20 ns, start_poll <= 1 us.",
+		"  Goals (absolute): poll_state <= 20 ns, start_poll <= 1 us.",
 	BENCH_TESTS(poll_tests),
 };
