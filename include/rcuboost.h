@@ -154,8 +154,8 @@ struct rcb_config {
 	 * machine; RCUBOOST_MACHINE. */
 	int boost_machine;
 
-	/* ---- Enhancements (README "Enhancements"); all off by default,
-	 * each needs the 3-state machine. ---- */
+	/* ---- Enhancements (doc/realtime.md, "Choosing a mode"); all off
+	 * by default, each needs the 3-state machine. ---- */
 
 	/* Boosting upon memory pressure: when the callback backlog reaches
 	 * pressure_callbacks callbacks or pressure_bytes bytes, or (with
@@ -207,8 +207,8 @@ struct rcb_config {
 	 * a size past RCB_CONFIG_SIZE_V1, rcb_init() refuses anything else. */
 	int reserved_v1;
 
-	/* ---- Placement of the library's threads (README "Real-time
-	 * guarantees") ---- */
+	/* ---- Placement of the library's threads (doc/realtime.md,
+	 * "CPU placement") ---- */
 
 	/* CPUs the library's threads (boosters, pi helpers, the callback
 	 * thread) run on, bit n for CPU n (CPUs 0 to 63): keep them off
@@ -780,7 +780,7 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags);
 	X(long, boost, RCB_STAT_COUNT)
 
 /* The rest: the 8-state machine's counters, userspace additions and
- * the enhancements (README "Enhancements"). */
+ * the enhancements (doc/realtime.md, "Choosing a mode"). */
 #define RCB_BOOST_STATS_MORE(X) \
 	/* rcb_note_block() before the booster ran */ \
 	X(long, too_early, RCB_STAT_COUNT) \

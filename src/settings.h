@@ -13,7 +13,7 @@
  *  - @fixed: 0, or the rank in which a change after rcb_shutdown() is
  *    refused (the field cannot change for the life of the process);
  *  - the list of environment variables @env that a lint test compares
- *    with README.md's configuration table (tests/build/settings_list.c);
+ *    with rcuboost(3)'s ENVIRONMENT (tests/build/settings_docs.sh);
  *  - @env_spec: RCB__ENV_UINT(lo, hi, default): when the struct
  *    rcb_config field is 0, @env is read as a decimal in [lo, hi], else
  *    the default applies; RCB__ENV_HAND: parsed in settings.c (words, a
