@@ -214,8 +214,13 @@ struct rcb_config {
 	 * thread) run on, bit n for CPU n (CPUs 0 to 63): keep them off
 	 * the CPUs isolated for real-time work.  0 (default): the
 	 * RCUBOOST_CPUS list (e.g. "0-1,3"), else wherever the thread that
-	 * starts them may run.  A CPU outside the process's affinity makes
-	 * the threads' start fail. */
+	 * starts them may run.  rcb_init() refuses (-EINVAL, naming the
+	 * setting and the CPUs allowed) a set with no CPU the process may
+	 * use (its cpuset, the CPUs online); threads run on the usable part
+	 * of one that has some.  If the set loses its last usable CPU later
+	 * (a cpuset change, CPU hot-unplug), threads started meanwhile run
+	 * where they would without it (said once on stderr): no callback
+	 * waits for a thread that cannot start. */
 	unsigned long long thread_cpus;
 	/* Callback workers: SCHED_FIFO priority (1-99) of the default
 	 * worker and of workers created without a policy of their own, so
@@ -560,7 +565,10 @@ struct rcb_worker;
  * millisecond instead of sleeping on a futex, so rcb_call() never makes a
  * system call to wake it (liburcu's URCU_CALL_RCU_RT). */
 #define RCB_WORKER_RT 1u
-/* struct rcb_worker_attr.flags: pin the worker to attr->cpu. */
+/* struct rcb_worker_attr.flags: pin the worker to attr->cpu.  A worker
+ * whose thread restarts (after rcb_shutdown() and rcb_init(), or fork())
+ * once the process may no longer use that CPU (a cpuset change, CPU
+ * hot-unplug) runs unpinned, said once on stderr. */
 #define RCB_WORKER_PIN 2u
 
 /*
@@ -589,7 +597,9 @@ struct rcb_worker_attr {
  * Returns 0, -EDEADLK (inside a read-side critical section, a callback
  * or a deferred function, reported as misuse), -EINVAL (@out NULL,
  * reported as misuse; a bad size, unknown flags, a CPU out of range, a
- * bad policy/priority: the field is named on stderr), -E2BIG (@attr longer than this
+ * bad policy/priority: the field is named on stderr; with RCB_WORKER_PIN,
+ * a CPU the process may not use, as its cpuset or the CPU being offline
+ * says: the message names the CPU), -E2BIG (@attr longer than this
  * library knows with non-zero bytes past it, said on stderr), -ENOMEM, -ESHUTDOWN (after rcb_shutdown()),
  * or the negative errno of pthread_create() (-EPERM: no permission for
  * the real-time policy asked, -EAGAIN).

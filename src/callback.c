@@ -1008,10 +1008,12 @@ static void *worker_thread(void *arg)
 	return NULL;
 }
 
-/* Thread attributes of @w: CPU, and policy and priority (its own, else
- * the library's callback priority), never the creating thread's (see
- * rcb__lib_thread_attr()).  *@rt: a real-time policy set. */
-static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
+/* Thread attributes of @w: CPU (@pin: its own, if pinned), and policy
+ * and priority (its own, else the library's callback priority), never
+ * the creating thread's (see rcb__lib_thread_attr()).  *@rt: a real-time
+ * policy set. */
+static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt,
+		       bool pin)
 {
 	struct sched_param sp = { 0 };
 	int policy = w->policy, prio = w->prio, err;
@@ -1021,7 +1023,7 @@ static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
 		return err;
 	if ((err = rcb__lib_thread_attr(a)))
 		return err; /* SCHED_OTHER; RCUBOOST_CPUS or the process's CPUs */
-	if (w->flags & RCB_WORKER_PIN) {
+	if (pin && (w->flags & RCB_WORKER_PIN)) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
@@ -1044,6 +1046,34 @@ static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt)
 }
 
 static int start_locked(struct rcb_worker *w, bool drain);
+
+/*
+ * Start @w's thread on its pinned CPU; a worker that exists (not one
+ * rcb_worker_create() is making, which returns the error) whose CPU the
+ * process may no longer use (CPU hot-unplug, a cpuset change) starts
+ * unpinned rather than not at all, as liburcu's per-CPU threads run on
+ * when their CPU cannot be had: its callbacks, and the barriers and
+ * polled cookies waiting for them, would wait forever.  Said once per
+ * worker.
+ */
+static int start_pinned(struct rcb_worker *w, pthread_attr_t *a, bool *rt,
+			bool creating)
+{
+	int err = pthread_create(&w->thread, a, worker_thread, w);
+
+	if (err != EINVAL || creating)
+		return err;
+	if (!w->pin_lost)
+		fprintf(stderr,
+			"rcuboost: a callback worker pinned to CPU %d cannot start there (a "
+			"cpuset change or CPU hot-unplug): it starts unpinned, where the "
+			"library's threads run\n", w->cpu);
+	w->pin_lost = true;
+	pthread_attr_destroy(a);
+	if ((err = worker_attr(w, a, rt, false)) == 0)
+		err = rcb__lib_thread_spawn(&w->thread, a, worker_thread, w);
+	return err;
+}
 
 /*
  * Start @w's thread unless it runs.  Without @drain, only while the
@@ -1077,7 +1107,7 @@ static int start_locked(struct rcb_worker *w, bool drain)
 	rcb_store_relaxed(&w->stop, false);
 	rcb_store_relaxed(&w->abandon, false);
 	rcb_store_relaxed(&w->tid_ready, 0);
-	err = worker_attr(w, &a, &rt);
+	err = worker_attr(w, &a, &rt, true);
 	/* Booster mode (callback_boost.c): not for a worker the
 	 * application placed at real-time priority or that polls.  Set
 	 * before the thread exists: its first callback may call rcb_call(),
@@ -1090,7 +1120,7 @@ static int start_locked(struct rcb_worker *w, bool drain)
 	 * sanitizer run).  pthread_create() orders it for the thread. */
 	rcb__gp_policy_init(&w->gpp);
 	if (!err && (w->flags & RCB_WORKER_PIN))
-		err = pthread_create(&w->thread, &a, worker_thread, w);
+		err = start_pinned(w, &a, &rt, w != &rcb__cb_default && !w->id);
 	else if (!err)
 		err = rcb__lib_thread_spawn(&w->thread, &a, worker_thread, w);
 	if (err == EPERM && rt && w == &rcb__cb_default) {
@@ -1115,12 +1145,17 @@ static int start_locked(struct rcb_worker *w, bool drain)
 		/* A worker rcb_worker_create() is making has no id yet. */
 		bool creating = w != &rcb__cb_default && !w->id;
 		struct sched_param sp = { 0 };
-		char at[48] = "";
-		int policy = SCHED_OTHER;
+		char at[64] = "";
+		int policy = SCHED_OTHER, n = 0;
 
+		/* EINVAL for a new pinned worker: its CPU is not one the
+		 * process may use. */
+		if (w->flags & RCB_WORKER_PIN)
+			n = snprintf(at, sizeof(at), " on CPU %d", w->cpu);
 		if (rt && !pthread_attr_getschedpolicy(&a, &policy) &&
 		    !pthread_attr_getschedparam(&a, &sp))
-			snprintf(at, sizeof(at), " at %s priority %d",
+			snprintf(at + n, sizeof(at) - (size_t)n,
+				 " at %s priority %d",
 				 policy == SCHED_RR ? "SCHED_RR" : "SCHED_FIFO",
 				 sp.sched_priority);
 		failures++;

@@ -73,6 +73,9 @@ struct rcb_worker {
 	int cpu, policy, prio;
 	/* rcb_worker_destroy() began (invariant W4); rcb__cb_lock. */
 	bool dying;
+	/* RCB_WORKER_PIN's CPU could not be had at a start, which then
+	 * left it unpinned (said once: start_pinned()); rcb__cb_lock. */
+	bool pin_lost;
 	/* rcb_call*() calls that decided inside their section to wake the
 	 * thread and wake it after (callback.c invariant 4): the worker is
 	 * freed only once none is left (callback_worker.c, W4). */

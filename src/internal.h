@@ -311,14 +311,21 @@ const char *rcb__settings_fixed(const struct rcb__settings *a,
  * set if still permitted (true if it is effective on return). */
 int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
 /* pthread_create() with @attr from rcb__lib_thread_attr(); if the kernel
- * refuses the default CPU set (EINVAL), again without it; if the creator
- * may not give SCHED_OTHER (EPERM), again with its own policy. */
+ * refuses the CPU set (EINVAL): with RCUBOOST_CPUS, again on the initial
+ * thread's CPUs (said once), then again without a CPU set; if the
+ * creator may not give SCHED_OTHER (EPERM), again with its own policy. */
 int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 			  void *(*fn)(void *), void *arg);
 /* Set in @attr what a library thread gets whoever starts it: SCHED_OTHER
  * (explicit, not inherited) and the CPUs of rcb__settings.thread_cpus,
  * else the process's initial thread's.  Returns 0 or a pthread error. */
 int rcb__lib_thread_attr(pthread_attr_t *attr);
+/* The CPUs 0-63 that the process's threads may run on now (its cpuset,
+ * online), into *@mask, asked by a short-lived thread.  0, or a negative
+ * errno when unknown (no thread could start). */
+int rcb__lib_thread_cpus_allowed(unsigned long long *mask);
+/* @mask (CPUs 0-63) as a list such as "0-1,3" in @buf ("" if empty). */
+void rcb__cpulist(unsigned long long mask, char *buf, size_t len);
 /* pthread_join() of a library thread, not a cancellation point: every
  * caller holds a lock across it (pthread_join()'s result). */
 int rcb__lib_thread_join(pthread_t thread);

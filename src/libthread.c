@@ -7,7 +7,15 @@
  * Placement.  rcb__settings.thread_cpus (RCUBOOST_CPUS) is applied at
  * pthread_create() through the thread attributes, so a thread never
  * runs, even for its first instructions, on a CPU outside the set: a
- * CPU isolated for real-time work sees no rcuboost thread at all.
+ * CPU isolated for real-time work sees no rcuboost thread at all.  The
+ * kernel refuses (EINVAL) a set with no CPU the process may use (its
+ * cpuset, the CPUs online).  rcb_init() refuses such a set, naming it
+ * (rcb__lib_thread_cpus_allowed()); a set that loses its last usable CPU
+ * later (a cpuset change, CPU hot-unplug) must not stop a thread from
+ * starting, since callbacks, barriers and polled cookies wait for one:
+ * the thread then starts where it would without the setting, after one
+ * warning (rcb__lib_thread_spawn()).  Threads already running are moved
+ * by the kernel.
  *
  * Privilege drop.  Linux capabilities are per thread, and a booster
  * needs CAP_SYS_NICE (or RLIMIT_RTPRIO) to raise other threads to
@@ -130,15 +138,70 @@ int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
 	return err;
 }
 
+void rcb__cpulist(unsigned long long mask, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (int lo = 0; lo < 64 && at < len; lo++) {
+		int hi = lo;
+
+		if (!(mask >> lo & 1))
+			continue;
+		while (hi < 63 && (mask >> (hi + 1) & 1))
+			hi++;
+		at += (size_t)snprintf(buf + at, len - at,
+				       hi > lo ? "%s%d-%d" : "%s%d",
+				       at ? "," : "", lo, hi);
+		lo = hi;
+	}
+}
+
+/*
+ * rcb__settings.thread_cpus has no CPU left that the process may use:
+ * say so once, and put the initial thread's CPUs (the placement without
+ * the setting) in @attr.  Each later start tries the setting first
+ * (the CPUs may come back).  False if the initial thread's CPUs are
+ * unknown: the caller then leaves the placement to the kernel.
+ */
+static bool cpus_lost(pthread_attr_t *attr)
+{
+	static _Atomic bool told;
+	char want[192], now[192];
+	unsigned long long m = 0;
+	cpu_set_t set;
+
+	if (sched_getaffinity(getpid(), sizeof(set), &set) != 0)
+		return false;
+	if (!rcb_xchg_relaxed(&told, true)) {
+		for (int cpu = 0; cpu < 64; cpu++)
+			if (CPU_ISSET(cpu, &set))
+				m |= 1ull << cpu;
+		rcb__cpulist(rcb__settings.thread_cpus, want, sizeof(want));
+		rcb__cpulist(m, now, sizeof(now));
+		fprintf(stderr,
+			"rcuboost: the library's threads may not run on CPUs %s any more "
+			"(RCUBOOST_CPUS or struct rcb_config thread_cpus; a cpuset change or CPU "
+			"hot-unplug since rcb_init()): while they may not, threads start on "
+			"the CPUs of the process's initial thread (%s)\n",
+			want, now[0] ? now : "none below 64");
+	}
+	return pthread_attr_setaffinity_np(attr, sizeof(set), &set) == 0;
+}
+
 int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 			  void *(*fn)(void *), void *arg)
 {
 	static const cpu_set_t unused;
 	int err = pthread_create(thread, attr, fn, arg), policy;
 
+	/* The CPUs of the setting were lost since rcb_init() checked
+	 * them: a thread that does not start loses work. */
+	if (err == EINVAL && rcb__settings.thread_cpus && cpus_lost(attr))
+		err = pthread_create(thread, attr, fn, arg);
 	/* The initial thread's CPUs may not all be allowed to the
 	 * creator (threaded cgroups): then the kernel places it. */
-	if (err == EINVAL && !rcb__settings.thread_cpus &&
+	if (err == EINVAL &&
 	    /* size 0: glibc drops the attribute's CPU set */
 	    pthread_attr_setaffinity_np(attr, 0, &unused) == 0)
 		err = pthread_create(thread, attr, fn, arg);
@@ -150,6 +213,65 @@ int rcb__lib_thread_spawn(pthread_t *thread, pthread_attr_t *attr,
 	    pthread_attr_setinheritsched(attr, PTHREAD_INHERIT_SCHED) == 0)
 		err = pthread_create(thread, attr, fn, arg);
 	return err;
+}
+
+struct cpus_probe {
+	unsigned long long mask;
+	int err;
+};
+
+static void *cpus_probe_main(void *arg)
+{
+	struct cpus_probe *p = arg;
+	cpu_set_t set;
+
+	/* Every CPU: the kernel keeps those of the process's cpuset, and
+	 * reads back those of them that are online. */
+	memset(&set, 0xff, sizeof(set));
+	if (sched_setaffinity(0, sizeof(set), &set) != 0 ||
+	    sched_getaffinity(0, sizeof(set), &set) != 0) {
+		p->err = errno;
+		return NULL;
+	}
+	for (int cpu = 0; cpu < 64; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			p->mask |= 1ull << cpu;
+	return NULL;
+}
+
+/*
+ * A thread asks: no system call tells another thread's (or the
+ * process's) cpuset, and the caller's own mask may be narrower than the
+ * cpuset (a main() pinned to an isolated CPU, the very case
+ * RCUBOOST_CPUS is for), and must not change.  The probe starts where
+ * its creator runs, at SCHED_OTHER with signals blocked, and is joined
+ * before the call returns.
+ */
+int rcb__lib_thread_cpus_allowed(unsigned long long *mask)
+{
+	static const cpu_set_t unused;
+	struct cpus_probe p = { 0, 0 };
+	pthread_attr_t attr;
+	pthread_t t;
+	int err;
+
+	if ((err = pthread_attr_init(&attr)))
+		return -err;
+	err = rcb__lib_thread_attr(&attr);
+	/* Not the settings' CPUs, which are what is being checked. */
+	if (!err)
+		err = pthread_attr_setaffinity_np(&attr, 0, &unused);
+	if (!err)
+		err = rcb__lib_thread_spawn(&t, &attr, cpus_probe_main, &p);
+	pthread_attr_destroy(&attr);
+	if (!err)
+		err = rcb__lib_thread_join(t);
+	if (!err)
+		err = p.err;
+	if (err)
+		return -err;
+	*mask = p.mask;
+	return 0;
 }
 
 /*

@@ -90,6 +90,30 @@ static int cpus_exist(unsigned long long mask, const char *what)
 }
 
 /*
+ * Some CPU of @mask is one the process may run threads on (its cpuset,
+ * online): else the kernel refuses every library thread (EINVAL), and
+ * callbacks and polled cookies that wait for one would wait forever.
+ * Only some of them: the kernel runs the threads on those.  @what names
+ * the setting.  0, or -EINVAL with the message naming the CPUs allowed.
+ */
+static int cpus_usable(unsigned long long mask, const char *what)
+{
+	unsigned long long allowed;
+	char list[192];
+
+	/* Unknown (no thread could ask): thread starts fall back on their
+	 * own if need be (libthread.c). */
+	if (rcb__lib_thread_cpus_allowed(&allowed) != 0 || (mask & allowed))
+		return 0;
+	rcb__cpulist(allowed, list, sizeof(list));
+	fprintf(stderr,
+		"rcuboost: %s is invalid: this process may run threads on none of these CPUs "
+		"(its cpuset and the CPUs online: it may use CPUs %s)\n",
+		what, list[0] ? list : "above 63 only");
+	return -EINVAL;
+}
+
+/*
  * A CPU list ("0-1,3") into a mask of CPUs 0 to 63 (RCUBOOST_CPUS).
  * Returns 0 with *@out set, or -EINVAL with the message.
  */
@@ -129,7 +153,7 @@ static int env_cpulist(const char *name, unsigned long long *out)
 	if (!mask)
 		return env_error(name, v, range);
 	snprintf(what, sizeof(what), "environment variable %s=\"%s\"", name, v);
-	if (cpus_exist(mask, what))
+	if (cpus_exist(mask, what) || cpus_usable(mask, what))
 		return -EINVAL;
 	*out = mask;
 	return 0;
@@ -417,7 +441,11 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->urcu_callback_delay_us = c.urcu_callback_delay_us < 0 ? 0 : c.urcu_callback_delay_us;
 	s->boost_machine = c.boost_machine;
 	if (c.thread_cpus) {
-		if ((err = cpus_exist(c.thread_cpus, "struct rcb_config field thread_cpus")))
+		static const char field[] =
+			"struct rcb_config field thread_cpus";
+
+		if ((err = cpus_exist(c.thread_cpus, field)) ||
+		    (err = cpus_usable(c.thread_cpus, field)))
 			return err;
 	} else if ((err = env_cpulist("RCUBOOST_CPUS", &c.thread_cpus))) {
 		return err;
