@@ -54,7 +54,8 @@
  *     (models/gppoll.pml, mutations gppoll_giveup_no_request and
  *     gppoll_owed_done).
  *  7. A request that cannot be queued because no callback thread can
- *     start (RLIMIT_NPROC, a pids cgroup) is served by the caller: an
+ *     start (RLIMIT_NPROC, a pids cgroup: any error of the start,
+ *     rcb__thread_start_failed()) is served by the caller: an
  *     rcb_synchronize() before it returns (outside a section; inside
  *     one, rcb_call() queues and the thread starts at the unlock, or,
  *     if that start fails too, at the worker's next use, as for any
@@ -191,7 +192,7 @@ RCB_API uint64_t rcb_start_poll(void)
 		 * would run the request, and the cookie would never elapse.
 		 * The grace period here instead, blocking, as liburcu's
 		 * call_rcu() over rcuboost does then (invariant 7). */
-		if (RCB_UNLIKELY(err == -EAGAIN || err == -ENOMEM || err == -EPERM) &&
+		if (RCB_UNLIKELY(rcb__thread_start_failed(err)) &&
 		    !rcb_read_ongoing())
 			(void)rcb_synchronize();
 	} else

@@ -501,6 +501,16 @@ void rcb__cb_start_inherited(void);
 /* rcb_call() for the library's own heads: -ESHUTDOWN unreported
  * (callback.c). */
 int rcb__call_own(struct rcb_head *h, void (*func)(struct rcb_head *h));
+/* @err from rcb_call*(), rcb_barrier() or a worker's start says that a
+ * callback thread could not start (said on stderr: pthread_create()'s
+ * EAGAIN, EPERM or EINVAL, or ENOMEM), not a misuse or -ESHUTDOWN.
+ * rcb_call*() also returns -EINVAL for a NULL argument: a caller that
+ * may pass one tells the two apart itself. */
+static inline bool rcb__thread_start_failed(int err)
+{
+	return err == -EAGAIN || err == -ENOMEM || err == -EPERM ||
+	       err == -EINVAL;
+}
 /* A deferred function runs on this thread: @call, which waits for the
  * callback threads, is reported and refused (defer.c). */
 bool rcb__defer_refuses(const char *call);

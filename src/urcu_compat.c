@@ -91,11 +91,13 @@ RCB_API void urcu_memb_exit(void)
 {
 }
 
-/* rcb_call() failed for want of a callback thread (its start failed,
- * said on stderr), not for a misuse or after rcb_shutdown(). */
+/* rcb_call() or rcb_barrier() failed for want of a callback thread (its
+ * start failed, said on stderr), not for a misuse or after
+ * rcb_shutdown().  rcb_call()'s -EINVAL for a NULL argument is told
+ * apart by the caller. */
 static bool thread_failed(int err)
 {
-	return err == -EAGAIN || err == -ENOMEM || err == -EPERM;
+	return rcb__thread_start_failed(err);
 }
 
 RCB_API void urcu_memb_barrier(void)
@@ -181,7 +183,8 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 		 */
 		RCB__AS_LIBURCU("call_rcu", err = rcb_call((struct rcb_head *)(void *)head,
 							   (void (*)(struct rcb_head *))func));
-		if (!thread_failed(err))
+		/* A NULL argument: reported by rcb_call(), nothing to run. */
+		if (!head || !func || !thread_failed(err))
 			return;
 	} else {
 		if (!func) {

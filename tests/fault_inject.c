@@ -34,6 +34,7 @@ static atomic_bool fi_sticky; /* every call fails until fi_disarm() */
 static atomic_int fi_mask;
 static atomic_long fi_count;
 static const char *_Atomic fi_failed;
+static atomic_int fi_thread_err = EAGAIN;
 
 /* dlsym() may allocate (its error state) while we resolve: those calls
  * get a small static arena, never freed (free() is not interposed, and
@@ -141,10 +142,16 @@ void fi_arm_sticky(int mask)
 	atomic_store(&fi_sticky, true);
 }
 
+void fi_thread_error(int err)
+{
+	atomic_store(&fi_thread_err, err);
+}
+
 bool fi_disarm(const char **what)
 {
 	const char *f;
 
+	atomic_store(&fi_thread_err, EAGAIN);
 	atomic_store(&fi_sticky, false);
 	atomic_store(&fi_left, 0);
 	atomic_store(&fi_mask, 0);
@@ -287,6 +294,6 @@ FI_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr,
 {
 	resolve();
 	if (inject(FI_THREAD, "pthread_create", __builtin_return_address(0)))
-		return EAGAIN;
+		return atomic_load(&fi_thread_err);
 	return real_pthread_create(t, attr, fn, arg);
 }

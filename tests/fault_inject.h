@@ -5,7 +5,8 @@
  * sanitizer runtime's) found with dlsym(RTLD_NEXT).  The library's calls
  * resolve to these (the executable is first in the symbol search order;
  * link with ENABLE_EXPORTS).  fi_arm(n) makes the n-th interposed call
- * from now fail (allocation: NULL and ENOMEM; pthread_create: EAGAIN);
+ * from now fail (allocation: NULL and ENOMEM; pthread_create: EAGAIN,
+ * or fi_thread_error()'s);
  * every thread's calls count, but only calls made by the library's own
  * code (librcuboost): the allocations of glibc and of the sanitizer
  * runtimes (inside pthread_create(), or ASan's thread start-up) are
@@ -24,6 +25,10 @@ void fi_arm(long n, int mask);
 /* Fail every such call from now until fi_disarm() (a resource that
  * stays exhausted, as RLIMIT_NPROC may). */
 void fi_arm_sticky(int mask);
+/* The error an injected pthread_create() failure returns: EAGAIN unless
+ * set (EINVAL: the CPUs of the thread's attributes cannot be had), until
+ * fi_disarm(). */
+void fi_thread_error(int err);
 /* Stop injecting.  Returns true if a call failed since fi_arm(); *@what
  * (if not NULL) names it ("malloc", "pthread_create", ...). */
 bool fi_disarm(const char **what);
