@@ -130,10 +130,20 @@ enum rcb_flavor_request {
  * A shorter size (a program built against an older layout) leaves the
  * fields past it at their defaults; a longer one (built against a newer
  * library) is accepted if every byte this library does not know is zero,
- * else rcb_init() fails with -E2BIG, as sched_setattr(2) does.  A size
- * from 1 to sizeof(size_t), or above 4096 (a page: no layout will reach
- * it, and the library would read that much of the caller's memory), is
- * refused with -EINVAL in every sized struct.
+ * else rcb_init() fails with -E2BIG, as sched_setattr(2) does.
+ *
+ * Every sized struct (this one, struct rcb_worker_attr, struct
+ * rcb_boost_stats) takes a size of 0, or a multiple of sizeof(size_t)
+ * from its SIZE_V1 to 1024: no layout has been shorter than its first,
+ * the sizeof of a struct that starts with a size_t is such a multiple,
+ * and no layout will pass 1024 bytes (one that would is a new struct).
+ * Any other size is an uninitialised field far more often than a layout:
+ * the call is refused (-EINVAL) and reported as misuse, naming the call
+ * and the field, before it reads or writes anything else of the struct.
+ * Whatever the size, the library never writes past min(size, its own
+ * sizeof): a garbage size that passes the test (a multiple of 8 between
+ * SIZE_V1 and 1024) is not caught, but makes it write at most the
+ * library's own layout.
  */
 struct rcb_config {
 	size_t size; /* sizeof(struct rcb_config), or 0 */
@@ -326,8 +336,9 @@ struct rcb_gp_stats {
  * the active ones; -EBUSY if already initialised with other settings
  * (the message names the first differing setting); -EINVAL for a bad
  * setting or environment variable (the message names it and the accepted
- * range) or a cfg->size from 1 to sizeof(size_t) or above 4096; -E2BIG
- * for a cfg->size past this library's struct with a non-zero byte there;
+ * range), or a cfg->size no layout has (see struct rcb_config; reported
+ * as misuse); -E2BIG for a cfg->size past this library's struct with a
+ * non-zero byte there;
  * -ENOSYS if RCB_FLAVOR_REQUIRE_MEMBARRIER and the kernel lacks
  * membarrier; -ENOMEM; -EAGAIN if a library thread cannot be created.
  * Nothing is started when it fails.
@@ -573,7 +584,8 @@ struct rcb_worker;
 
 /*
  * Attributes of a new worker.  Zero-initialise, set size to
- * sizeof(struct rcb_worker_attr) (0 stands for RCB_WORKER_ATTR_SIZE_V1).
+ * sizeof(struct rcb_worker_attr) (0 stands for RCB_WORKER_ATTR_SIZE_V1;
+ * the sizes accepted: see struct rcb_config).
  * policy 0 (SCHED_OTHER) with prio 0 means the library's callback
  * priority (struct rcb_config.callback_prio, RCUBOOST_CALLBACK_PRIO;
  * default: the creator's normal attributes); SCHED_FIFO or SCHED_RR with
@@ -595,12 +607,13 @@ struct rcb_worker_attr {
  * rcb_worker_tid() is known) when the call returns.  Context: outside
  * read-side critical sections and callbacks; not async-signal-safe.
  * Returns 0, -EDEADLK (inside a read-side critical section, a callback
- * or a deferred function, reported as misuse), -EINVAL (@out NULL,
- * reported as misuse; a bad size, unknown flags, a CPU out of range, a
- * bad policy/priority: the field is named on stderr; with RCB_WORKER_PIN,
- * a CPU the process may not use, as its cpuset or the CPU being offline
- * says: the message names the CPU), -E2BIG (@attr longer than this
- * library knows with non-zero bytes past it, said on stderr), -ENOMEM, -ESHUTDOWN (after rcb_shutdown()),
+ * or a deferred function, reported as misuse), -EINVAL (@out NULL or an
+ * attr->size no layout has, reported as misuse; unknown flags, a CPU out
+ * of range, a bad policy/priority: the field is named on stderr; with
+ * RCB_WORKER_PIN, a CPU the process may not use, as its cpuset or the
+ * CPU being offline says: the message names the CPU), -E2BIG (@attr
+ * longer than this library knows with non-zero bytes past it, said on
+ * stderr), -ENOMEM, -ESHUTDOWN (after rcb_shutdown()),
  * or the negative errno of pthread_create() (-EPERM: no permission for
  * the real-time policy asked, -EAGAIN).
  */
@@ -869,6 +882,7 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags);
  * Boost statistics.  Set size to sizeof(struct rcb_boost_stats) before
  * rcb_boost_stats() (0 means RCB_BOOST_STATS_SIZE_V1): a program built
  * against an older, shorter layout keeps working with a newer library.
+ * The sizes accepted: see struct rcb_config.
  */
 struct rcb_boost_stats {
 	size_t size;
@@ -907,15 +921,20 @@ RCB_API int rcb_booster_set_prio(int prio);
 RCB_API int rcb_booster_tids(pid_t *tids, int n);
 
 /*
- * rcb_boost_stats - fill @out, whose size the caller set: the first
- * out->size bytes are written (size 0: RCB_BOOST_STATS_SIZE_V1), except
- * the size itself; fields this library does not know (a caller built
- * against a newer, longer layout) are zeroed, fields past out->size (a
- * caller built against an older layout) are left alone.  Callable from
- * any thread, also inside a read-side critical section.  Returns 0,
- * -EINVAL (@out NULL, or a size from 1 to sizeof(size_t) or above 4096),
- * or -ENOTSUP when the library was built without boosting (then @out is
- * zeroed as above, idx -1).
+ * rcb_boost_stats - fill @out, whose size the caller set: its fields up
+ * to min(out->size, sizeof this library's struct) are written (size 0:
+ * RCB_BOOST_STATS_SIZE_V1), and not one byte past them, as
+ * sched_getattr(2) does; fields past out->size (a caller built against
+ * an older layout) are left alone.  A caller built against a newer,
+ * longer layout finds out->size lowered to this library's sizeof (as
+ * sched_getattr(2) sets its size): the fields past it, which this library
+ * does not know, are left as the caller had them (and
+ * rcb_boost_stats_format() then ignores them).  Otherwise out->size is
+ * left as set.  Callable from any thread, also inside a read-side
+ * critical section.  Returns 0, -EINVAL (@out NULL, or an out->size no
+ * layout has, see struct rcb_config; reported as misuse, nothing
+ * written), or -ENOTSUP when the library was built without boosting
+ * (then @out is zeroed as above, idx -1).
  */
 RCB_API int rcb_boost_stats(struct rcb_boost_stats *out);
 
@@ -924,9 +943,8 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out);
  * article's rcu_boost_dat_stat_print() lines (@json == 0) or as one JSON
  * object (@json != 0).  @s->size is honoured as by rcb_boost_stats():
  * fields past it print as 0.  Returns the length snprintf() would, or
- * -EINVAL (@s NULL or with a size from 1 to sizeof(size_t) or above 4096,
- * or @buf NULL
- * with @len > 0).
+ * -EINVAL (@s NULL or with a size no layout has, see struct rcb_config,
+ * or @buf NULL with @len > 0; reported as misuse).
  */
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 				   size_t len, int json);

@@ -175,15 +175,11 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
 		return null_arg("rcb_worker_create", "out");
 	*out = NULL;
 	if (attr) {
-		size_t usize = rcb__user_size(attr->size, RCB_WORKER_ATTR_SIZE_V1);
+		size_t usize = rcb__sized_arg("rcb_worker_create", "attr", &attr->size,
+					      RCB_WORKER_ATTR_SIZE_V1, sizeof(a));
 
-		if (!usize) {
-			fprintf(stderr,
-				"rcuboost: rcb_worker_create: attr.size %zu is invalid: expected 0 or the "
-				"caller's sizeof(struct rcb_worker_attr), from %zu to %d (this library's: %zu)\n",
-				attr->size, sizeof(size_t) + 1, RCB__USER_SIZE_MAX, sizeof(a));
+		if (!usize)
 			return -EINVAL;
-		}
 		if (!rcb__sized_in(&a, sizeof(a), attr, usize)) {
 			fprintf(stderr,
 				"rcuboost: rcb_worker_create: attr.size %zu is larger than this "

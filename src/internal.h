@@ -37,24 +37,39 @@
 /*
  * Public structs that may grow start with a size_t size set by the caller
  * (0: the first sized layout, @v1).  Returns the number of bytes of the
- * caller's struct to use, or 0 for an invalid size: 1 to sizeof(size_t),
- * which cannot hold the size itself, or above RCB__USER_SIZE_MAX, which no
- * layout will reach and which is far more likely an uninitialised field
- * than a struct from the future (the library would read or zero that
- * many bytes of the caller's memory).  sched_setattr(2) bounds its
- * struct sched_attr by a page for the same reason.
+ * caller's struct to use, or 0 for a size no layout of the struct has
+ * had or will have, which is far more likely an uninitialised field
+ * (`struct rcb_boost_stats bs; rcb_boost_stats(&bs);`) than a struct
+ * from the future:
+ *  - below @v1: every layout since the first sized one is at least
+ *    that long (layouts only grow), and 1 to sizeof(size_t) cannot even
+ *    hold the size;
+ *  - not a multiple of _Alignof(size_t): a struct that starts with a
+ *    size_t is aligned as one at least, and its sizeof is a multiple of
+ *    its alignment;
+ *  - above RCB__USER_SIZE_MAX: no layout will reach it (a struct that
+ *    would needs a new call), so a caller from the future is below it.
+ *    sched_setattr(2) bounds its struct sched_attr by a page, but a page
+ *    let a garbage 3000 through (issue 31).
+ * A size that passes may still be garbage that happens to look like a
+ * layout: so nothing is written past min(size, the library's sizeof)
+ * (rcb__sized_out()), and the bytes past the library's sizeof are read
+ * only to check that a longer input struct leaves them zero.
  */
-#define RCB__USER_SIZE_MAX 4096
+#define RCB__USER_SIZE_MAX 1024
 static inline size_t rcb__user_size(size_t size, size_t v1)
 {
 	if (size == 0)
 		return v1;
-	return size > sizeof(size_t) && size <= RCB__USER_SIZE_MAX ? size : 0;
+	if (size < v1 || size > RCB__USER_SIZE_MAX || size % _Alignof(size_t))
+		return 0;
+	return size;
 }
 
-/* The size of a caller's sized struct @what (NULL allowed) passed to
+/* The size of a caller's sized struct *@what (NULL allowed) passed to
  * @call: rcb__user_size() of it, or 0 after a misuse report naming the
- * NULL pointer or the size no layout has (an uninitialised field). */
+ * call, the NULL pointer or @what->size and the sizes accepted.  @known:
+ * this library's sizeof of the struct. */
 size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
 		      size_t v1, size_t known);
 
@@ -72,7 +87,11 @@ bool rcb__tids_args_bad(const char *call, const pid_t *tids, int n);
  * past @known is zero (fields of a newer layout left unset). */
 bool rcb__sized_in(void *dst, size_t known, const void *src, size_t usize);
 /* Copy the library's @known-byte struct @src out to the caller's
- * @usize-byte @dst, leaving @dst's size field, zeroing bytes past @known. */
+ * @usize-byte @dst: min(@usize, @known) bytes, and not one past them
+ * (sched_getattr(2)).  @dst's size field is left as the caller set it,
+ * unless it is past @known: then it becomes @known, which tells a caller
+ * built against a newer layout where the fields this library filled end
+ * (the bytes past them are left alone). */
 void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known);
 
 /* ---- fatal errors ------------------------------------------------ */

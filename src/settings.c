@@ -358,15 +358,13 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	int i, err;
 
 	if (cfg) {
-		size_t usize = rcb__user_size(cfg->size, RCB_CONFIG_SIZE_V1);
+		size_t usize = rcb__sized_arg("rcb_init", "cfg", &cfg->size,
+					      RCB_CONFIG_SIZE_V1, sizeof(c));
 
-		if (!usize) {
-			fprintf(stderr,
-				"rcuboost: rcb_init: struct rcb_config field size = %zu is invalid: expected 0 "
-				"or the caller's sizeof(struct rcb_config), from %zu to %d (this library's: %zu)\n",
-				cfg->size, sizeof(size_t) + 1, RCB__USER_SIZE_MAX, sizeof(c));
+		/* Misuse, unlike a bad setting: an uninitialised size says
+		 * nothing of the fields behind it. */
+		if (!usize)
 			return -EINVAL;
-		}
 		/* A caller built with the field named reserved_v1 (a size
 		 * past the SONAME 1 layout) must leave it 0; in an older
 		 * caller's struct it is tail padding, which may hold

@@ -32,9 +32,10 @@ size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
 	usize = rcb__user_size(*size, v1);
 	if (!usize)
 		rcb__misuse(call,
-			    "%s->size %zu is invalid: expected 0 or the caller's sizeof, "
-			    "from %zu to %d (this library's: %zu); nothing done",
-			    what, *size, sizeof(size_t) + 1, RCB__USER_SIZE_MAX, known);
+			    "%s->size %zu is no size this struct has (uninitialised?): "
+			    "expected 0 or the caller's sizeof, a multiple of %zu from %zu "
+			    "to %d (this library's: %zu); nothing done",
+			    what, *size, _Alignof(size_t), v1, RCB__USER_SIZE_MAX, known);
 	return usize;
 }
 
@@ -54,11 +55,15 @@ void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known)
 	unsigned char *d = dst;
 	size_t n = usize < known ? usize : known;
 
-	/* The caller's size field stays as the caller set it. */
 	memcpy(d + sizeof(size_t), (const unsigned char *)src + sizeof(size_t),
 	       n - sizeof(size_t));
+	/* Never a byte past min(usize, known): a size past this library's
+	 * struct may be garbage that looks like a newer layout (issue 31:
+	 * zeroing "the newer fields" of a 3000 wrote 2,448 bytes past a
+	 * caller's struct).  A newer caller learns where the filled fields
+	 * end from its size instead, as from sched_getattr(2)'s. */
 	if (usize > known)
-		memset(d + known, 0, usize - known);
+		memcpy(d, &known, sizeof(known));
 }
 
 RCB_API void rcb_stats(struct rcb_gp_stats *out)
@@ -349,7 +354,9 @@ RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 			    "buf is NULL with len %zu; nothing done", len);
 		return -EINVAL;
 	}
-	rcb__sized_in(&c, sizeof(c), s, usize);
+	/* Nothing past this library's struct is read: it would print as
+	 * nothing anyway. */
+	rcb__sized_in(&c, sizeof(c), s, usize < sizeof(c) ? usize : sizeof(c));
 	c.machine = c.machine == 8 ? 8 : 3;
 	if (len)
 		buf[0] = '\0';

@@ -40,7 +40,7 @@ static void poison(size_t size)
 
 static void stats_sizes(void)
 {
-	const size_t cut = offsetof(struct rcb_boost_stats, stats);
+	const size_t cut = RCB_BOOST_STATS_SIZE_V1;
 	const size_t full = sizeof(struct rcb_boost_stats);
 	char buf[4096];
 	int ret;
@@ -55,12 +55,13 @@ static void stats_sizes(void)
 	CHECK(ret == -ENOTSUP || u.s.nstates == 3 || u.s.nstates == 8);
 	CHECK(all(u.b, cut, sizeof(u.b), POISON));
 
-	/* Newer caller: what this library does not know reads as zero. */
+	/* Newer caller: its size comes back as this library's, and what
+	 * this library does not know is left alone (sched_getattr(2)). */
 	poison(full + EXTRA);
 	ret = rcb_boost_stats(&u.s);
 	CHECK(ret == 0 || ret == -ENOTSUP);
-	CHECK_EQ(u.s.size, full + EXTRA);
-	CHECK(all(u.b, full, full + EXTRA, 0));
+	CHECK_EQ(u.s.size, full);
+	CHECK(all(u.b, full, sizeof(u.b), POISON));
 	CHECK(!all(u.b, sizeof(size_t), full, POISON));
 
 	/* Size 0: the first sized layout, the size left at 0. */
@@ -77,9 +78,11 @@ static void stats_sizes(void)
 		CHECK_MISUSE(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1), -EINVAL);
 		CHECK(all(u.b, sizeof(size_t), sizeof(u.b), POISON));
 	}
-	/* A size no layout will reach (an uninitialised field): refused,
-	 * nothing written past the caller's struct. */
-	const size_t huge[] = { 4097, (size_t)1 << 31, SIZE_MAX };
+	/* A size no layout has or will have (an uninitialised field):
+	 * refused, nothing written.  The first sized layout is the
+	 * shortest, every sizeof is a multiple of 8, none passes 1024. */
+	const size_t huge[] = { 16, RCB_BOOST_STATS_SIZE_V1 - 8, full + 4, 1032,
+				3000, 4097, (size_t)1 << 31, SIZE_MAX };
 
 	for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
 		poison(huge[i]);
@@ -94,42 +97,44 @@ static void stats_sizes(void)
 
 	/* Format: fields past the caller's size print as zero. */
 	memset(&u.s, 0, sizeof(u.s));
-	u.s.size = offsetof(struct rcb_boost_stats, passes);
+	u.s.size = RCB_BOOST_STATS_SIZE_V1;
 	u.s.machine = 3;
 	u.s.nstates = 3;
 	u.s.blocked = 7;
 	u.s.passes = 9;
+	u.s.reraises = 5;
 	ret = rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1);
 	CHECK(ret > 0 && (size_t)ret < sizeof(buf));
 	if (strcmp(buf, "{\"enabled\":false}\n") != 0) {
 		CHECK(strstr(buf, "\"blocked\":7,"));
-		CHECK(strstr(buf, "\"passes\":0,"));
+		CHECK(strstr(buf, "\"passes\":9,"));
 		CHECK(strstr(buf, "\"reraises\":0}\n"));
 	}
 }
 
 static void config_sizes(void)
 {
-	const size_t cut = offsetof(struct rcb_config, stall_ms);
+	const size_t cut = RCB_CONFIG_SIZE_V1;
 	const size_t full = sizeof(struct rcb_config);
 
 	/* Too small, and a newer caller setting a field unknown here:
 	 * refused before anything starts. */
 	memset(u.b, 0, sizeof(u.b));
 	u.c.size = sizeof(size_t);
-	CHECK_EQ(rcb_init(&u.c), -EINVAL);
+	CHECK_MISUSE(rcb_init(&u.c), -EINVAL);
 	u.c.size = SIZE_MAX;
-	CHECK_EQ(rcb_init(&u.c), -EINVAL);
+	CHECK_MISUSE(rcb_init(&u.c), -EINVAL);
 	u.c.size = full + EXTRA;
 	u.b[full + EXTRA - 1] = 1;
 	CHECK_EQ(rcb_init(&u.c), -E2BIG);
 
-	/* An older caller: the field past its size is not read (a -7
-	 * stall_ms would be refused), so it gets the default. */
+	/* An older caller: the fields past its size are not read (a
+	 * negative callback_prio below -1 would be refused), so they get
+	 * their defaults. */
 	memset(u.b, POISON, sizeof(u.b));
 	memset(u.b, 0, cut);
 	u.c.size = cut;
-	CHECK(u.c.stall_ms < -1);
+	CHECK(u.c.callback_prio < -1);
 	CHECK_EQ(rcb_init(&u.c), 0);
 
 	/* The same settings again: a newer caller with zeroes past this

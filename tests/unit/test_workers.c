@@ -139,10 +139,12 @@ static void t_misuse(void)
 	CHECK_EQ(rcb_worker_create(&a, &w), -EINVAL);
 	a.policy = 0;
 	a.prio = 0;
+	/* A size no layout has (uninitialised): misuse. */
 	a.size = 3;
-	CHECK_EQ(rcb_worker_create(&a, &w), -EINVAL);
+	CHECK_MISUSE(rcb_worker_create(&a, &w), -EINVAL);
 	a.size = SIZE_MAX;
-	create_refused(&a, "size");
+	CHECK_MISUSE(rcb_worker_create(&a, &w), -EINVAL);
+	CHECK(w == NULL);
 	a.size = sizeof(a);
 	/* Inside a read-side critical section: reported, refused. */
 	rcb_read_lock();
