@@ -479,12 +479,18 @@ RCB_API int rcb_synchronize(void);
  * fork(), after a failed start).
  * Returns 0, -EINVAL (@head or @func NULL; reported as misuse; nothing is
  * queued), -ESHUTDOWN (after rcb_shutdown(); reported as misuse; nothing
- * is queued, the caller still owns @head), or, in a debug build of the
- * library (RCB_DEBUG) only, -EBUSY when @head is still queued from an
- * earlier rcb_call*() whose callback has not run (reported as misuse;
- * release builds do not check, and such a second call corrupts the
- * queue: callbacks queued between the two may never run and the backlog
- * count stays too high; build with -DRCB_DEBUG=ON to find one).  Also -EAGAIN, -ENOMEM or -EPERM when
+ * is queued, the caller still owns @head), or -EBUSY when @head is
+ * still queued from an earlier rcb_call*() whose callback has not run
+ * (reported as misuse; nothing is queued or written, and the earlier
+ * callback runs once, as queued).  Every build finds a head queued again
+ * while it is the last one queued (in its worker's queue, in the batch
+ * waiting for its grace period, or in the thread's own list in local
+ * mode): the usual double rcb_call() of one object.  One queued again
+ * after other callbacks were is found only by a debug build of the
+ * library (RCB_DEBUG); a release build accepts it, and it corrupts the
+ * queue: callbacks queued between the two may never run, the head's may
+ * run twice, and the backlog count stays too high (build with
+ * -DRCB_DEBUG=ON to find one).  Also -EAGAIN, -ENOMEM or -EPERM when
  * the worker's thread has to be started and cannot be (said on stderr;
  * nothing is queued; a later call tries again).  liburcu's call_rcu()
  * then waits for a grace period and runs the callback itself.  Inside

@@ -20,6 +20,32 @@
  * its thread writes (two lines: the adjacent-line prefetcher). */
 #define RCB__CB_HOT 128
 
+/*
+ * The end mark (callback.c invariant 15): the next of a node queued last
+ * in its worker's queue or in its thread's local list, no successor
+ * linked yet, is the node's own address XOR this key, not NULL.  A
+ * user-space address has bits 47-63 (56-63 with 5-level paging) clear;
+ * the key's top byte is neither 0 nor 0xff, so the mark is no canonical
+ * address (a pointer the application keeps in a head's first word is
+ * never one), and it depends on the node's address (a copy of a queued
+ * head elsewhere, a struct assignment of the object, holds no mark of
+ * its own).  Bit 0 makes it odd: never NULL, never a pointer to a head.
+ * rcb_call*() refuses a head whose next holds its mark.
+ */
+#define RCB__CB_END_KEY 0xa5c3000000000001ull
+
+static inline struct rcb_head *rcb__cb_end(const struct rcb_head *h)
+{
+	return (struct rcb_head *)((uintptr_t)h ^ (uintptr_t)RCB__CB_END_KEY);
+}
+
+/* The successor @next (read from @h->next) is not linked yet. */
+static inline bool rcb__cb_unlinked(const struct rcb_head *h,
+				    const struct rcb_head *next)
+{
+	return !next || next == rcb__cb_end(h);
+}
+
 /* The multi-producer, single-consumer queue with its stub node. */
 struct rcb__cb_queue {
 	struct rcb_head *_Atomic tail;
@@ -281,7 +307,7 @@ static inline bool rcb__cb_local_append(struct rcb__thread *self,
 	atomic_signal_fence(memory_order_seq_cst);
 	l = &self->cb_lists->l[(mode >> 1) & 1];
 	last = rcb_load_relaxed(&l->last);
-	rcb_store_relaxed(&h->next, NULL);
+	rcb_store_relaxed(&h->next, rcb__cb_end(h)); /* invariant 15 */
 	/* [CBL-L] Store-store order for fork()'s copy of memory: a child
 	 * that sees last at @h sees the link to it and @h's next
 	 * (invariant L8).  Plain stores on x86. */

@@ -2,8 +2,10 @@
 /*
  * Debug builds (RCB_DEBUG) only: the set of rcb_heads queued and not yet
  * invoked, so that rcb_call() reports a head queued again before its
- * callback ran as misuse (it would link the queue into a cycle).
- * Release builds compile nothing here (the no-ops are in callback.h).
+ * callback ran as misuse (it would corrupt the queue).  Every build
+ * finds the head queued last by its end mark (callback.c invariant 15);
+ * this set finds the others.  Release builds compile nothing here (the
+ * no-ops are in callback.h).
  *
  * Invariant.  A head is in the set from its rcb_call(), before its
  * enqueue, until the callback thread takes it out of its batch to invoke

@@ -106,7 +106,13 @@ static void chain_take(struct chain *c, struct rcb_head *n,
 		struct rcb_head *next = n == end ? NULL :
 					rcb_load_relaxed(&n->next);
 
-		if (n->func != rcb__cb_barrier_reached) {
+		if (rcb__cb_unlinked(n, next))
+			next = NULL; /* a missing link (or @end) */
+		if (n->func == rcb__cb_barrier_reached) {
+			/* Dropped; its waiter's stack may be reused
+			 * for a head (invariant 15). */
+			rcb_store_relaxed(&n->next, NULL);
+		} else {
 			if (c->last)
 				rcb_store_relaxed(&c->last->next, n);
 			else

@@ -273,8 +273,9 @@ struct urcu_gp_poll_state {
  * memory for its node, or no callback thread able to start, it waits
  * for a grace period and runs @func in the caller (inside a read-side
  * critical section that is reported instead, and @func never runs).  A
- * misuse (NULL @func, after rcb_shutdown()) is reported and the
- * callback dropped.
+ * misuse (NULL @func, after rcb_shutdown(), a @head still queued: see
+ * rcb_call()'s -EBUSY) is reported and the callback dropped; the
+ * earlier queueing of the head still runs once.
  */
 RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 				void (*func)(struct rcu_head *head));
