@@ -308,8 +308,9 @@ static void *rcu_booster(void *arg)
 		 b->id);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
 	rcb_store_relaxed(&b->tid, (pid_t)syscall(SYS_gettid));
-	/* Keep CAP_SYS_NICE across the application's setuid() (libthread.c). */
-	rcb__lib_thread_keep_caps();
+	/* Keep CAP_SYS_NICE across the application's setuid(), and no
+	 * capability we do not need (libthread.c). */
+	rcb__lib_thread_trim_caps();
 	err = pthread_setschedparam(pthread_self(), SCHED_RR, &sp);
 	if (err) {
 		rcb_store_relaxed(&no_permission, true);

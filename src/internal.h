@@ -324,10 +324,12 @@ const char *rcb__settings_fixed(const struct rcb__settings *a,
 				const struct rcb__settings *b, const char *diff);
 
 /* libthread.c: the library's threads.  Create one on the CPUs of
- * rcb__settings.thread_cpus (pthread_create()'s result); keep the
- * calling thread's permitted capabilities across a setuid() of the
- * process; raise CAP_SYS_NICE back into the calling thread's effective
- * set if still permitted (true if it is effective on return). */
+ * rcb__settings.thread_cpus (pthread_create()'s result); a booster's
+ * capabilities: keep CAP_SYS_NICE across a setuid() of the process and
+ * drop the capabilities it does not need (trim), then before each pass
+ * drop CAP_SETUID and CAP_SETGID once the initial thread lost them and
+ * raise CAP_SYS_NICE back into the effective set if still permitted
+ * (refresh: true if it is effective on return). */
 int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
 /* pthread_create() with @attr from rcb__lib_thread_attr(); if the kernel
  * refuses the CPU set (EINVAL): with RCUBOOST_CPUS, again on the initial
@@ -348,7 +350,7 @@ void rcb__cpulist(unsigned long long mask, char *buf, size_t len);
 /* pthread_join() of a library thread, not a cancellation point: every
  * caller holds a lock across it (pthread_join()'s result). */
 int rcb__lib_thread_join(pthread_t thread);
-void rcb__lib_thread_keep_caps(void);
+void rcb__lib_thread_trim_caps(void);
 bool rcb__lib_thread_caps_refresh(void);
 /* A thread the caller creates could raise threads to @prio: CAP_SYS_NICE
  * in the caller's permitted set, or RLIMIT_RTPRIO >= @prio. */

@@ -32,15 +32,35 @@
  *    PR_SET_KEEPCAPS, which keeps the permitted set; the effective set
  *    is cleared whenever the effective user ID leaves 0.
  * So each booster sets PR_SET_KEEPCAPS on itself when it starts
- * (rcb__lib_thread_keep_caps(); the flag is per thread, the
+ * (rcb__lib_thread_trim_caps(); the flag is per thread, the
  * application's threads are unaffected), and before each pass that may
  * boost it raises CAP_SYS_NICE back into its own effective set if it is
- * still permitted (rcb__lib_thread_caps_refresh(), one capget(2)).  The
- * booster's other permitted capabilities are kept, not dropped: it must
- * stay able to follow the application's later ID changes (see above).
+ * still permitted (rcb__lib_thread_caps_refresh(), one capget(2)).
  *
- * Invariant: only the calling thread's own capabilities are ever read
- * or changed here (capget/capset on pid 0).
+ * Only what it needs (issue 31 finding 8: a booster started as root kept
+ * every capability, all of them effective while the process stayed
+ * root, when the rest of the daemon had dropped to one).  A booster
+ * keeps CAP_SYS_NICE, which it uses, and CAP_SETUID and CAP_SETGID, and
+ * those two only while the process's initial thread still holds them
+ * (permitted): glibc's broadcast makes the booster repeat every ID
+ * change the application makes, and aborts the process if the booster
+ * is refused one its caller was allowed (with CAP_SETUID dropped, a
+ * booster's setuid(65534) from root fails, and the application's
+ * setuid() kills it).  Mirroring the initial thread is enough: two
+ * application threads that differ abort the process at their next ID
+ * change anyway, whatever the booster holds; and a thread's permitted
+ * set never grows without execve(2), so once the initial thread has lost
+ * them no thread created later can have them, and the booster drops
+ * them for good.  The effective set is left as the kernel keeps it for
+ * every thread (cleared when the effective user ID leaves 0, restored
+ * from the permitted set when it comes back), but for CAP_SYS_NICE,
+ * raised whenever permitted.  Nothing is inheritable.  Cost: a second
+ * capget(2) per pass (of the initial thread), only while the booster
+ * still holds CAP_SETUID or CAP_SETGID.
+ *
+ * Invariant: only the calling thread's own capabilities are ever
+ * changed here (capset on pid 0); another thread's (the initial one's)
+ * are only read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -292,34 +312,75 @@ int rcb__lib_thread_join(pthread_t thread)
 	return err;
 }
 
-void rcb__lib_thread_keep_caps(void)
+#define CAP_MASK(cap) (1u << ((cap) % 32))
+/* Every capability kept is in the first word of the sets. */
+_Static_assert(CAP_SYS_NICE < 32 && CAP_SETUID < 32 && CAP_SETGID < 32,
+	       "the capabilities a booster keeps are in word 0");
+#define NICE_CAP CAP_MASK(CAP_SYS_NICE)
+#define ID_CAPS (CAP_MASK(CAP_SETUID) | CAP_MASK(CAP_SETGID))
+
+/* Thread @tid's capability sets (0: the caller's); 0 or -1. */
+static int caps_get(pid_t tid, struct __user_cap_data_struct *d)
 {
-	/* Fails only on kernels without the flag: then a setuid() takes
-	 * the booster's capabilities as it takes everyone's. */
-	(void)prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3, .pid = tid,
+	};
+
+	memset(d, 0, sizeof(*d) * _LINUX_CAPABILITY_U32S_3);
+	return (int)syscall(SYS_capget, &hdr, d);
 }
 
-bool rcb__lib_thread_caps_refresh(void)
+/*
+ * Trim the calling booster's sets to what it needs (see the top of the
+ * file) and raise CAP_SYS_NICE into its effective set if permitted.
+ * Returns whether CAP_SYS_NICE is effective on return.
+ */
+static bool caps_trim(void)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0,
 	};
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	const unsigned int bit = 1u << (CAP_SYS_NICE % 32);
-	const int word = CAP_SYS_NICE / 32;
+	struct __user_cap_data_struct lead[_LINUX_CAPABILITY_U32S_3];
+	uint32_t prm, eff;
+	bool raised, changed = false;
 
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &hdr, d) != 0)
+	if (caps_get(0, d) != 0)
 		return false;
-	if (d[word].effective & bit)
-		return true;
-	if (!(d[word].permitted & bit))
-		return false; /* gone for good: RLIMIT_RTPRIO may still do */
-	d[word].effective |= bit;
-	if (syscall(SYS_capset, &hdr, d) != 0)
+	prm = d[0].permitted & (NICE_CAP | ID_CAPS);
+	/* Unknown (the initial thread gone, or /proc hidden from us) is
+	 * not "dropped": keep them, as before. */
+	if ((prm & ID_CAPS) && caps_get(getpid(), lead) == 0)
+		prm &= ~(ID_CAPS & ~lead[0].permitted);
+	eff = (d[0].effective & prm) | (prm & NICE_CAP);
+	raised = (eff & NICE_CAP) && !(d[0].effective & NICE_CAP);
+	for (int w = 0; w < _LINUX_CAPABILITY_U32S_3; w++) {
+		uint32_t p = w ? 0 : prm, e = w ? 0 : eff;
+
+		changed |= d[w].permitted != p || d[w].effective != e ||
+			   d[w].inheritable != 0;
+		d[w].permitted = p;
+		d[w].effective = e;
+		d[w].inheritable = 0;
+	}
+	if (changed && syscall(SYS_capset, &hdr, d) != 0)
 		return false;
-	rcb_add_relaxed(&rcb__caps_raised, 1);
-	return true;
+	if (raised)
+		rcb_add_relaxed(&rcb__caps_raised, 1);
+	return (eff & NICE_CAP) != 0;
+}
+
+void rcb__lib_thread_trim_caps(void)
+{
+	/* Fails only on kernels without the flag: then a setuid() takes
+	 * the booster's capabilities as it takes everyone's. */
+	(void)prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+	(void)caps_trim();
+}
+
+bool rcb__lib_thread_caps_refresh(void)
+{
+	return caps_trim();
 }
 
 bool rcb__lib_thread_may_boost(int prio)
