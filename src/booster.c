@@ -149,11 +149,10 @@ static void report_no_permission(int err)
 {
 	if (rcb_xchg_relaxed(&no_permission_reported, true))
 		return;
-	fprintf(stderr,
-		"rcuboost: priority boosting disabled: no permission for real-time priority "
-		"(sched_setattr SCHED_RR %d: %s; needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d, "
-		"and a cgroup that allows real-time tasks). RCU keeps working unboosted.\n",
-		rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio);
+	rcb__warn("rcuboost: priority boosting disabled: no permission for real-time priority "
+		  "(sched_setattr SCHED_RR %d: %s; needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d, "
+		  "and a cgroup that allows real-time tasks). RCU keeps working unboosted.\n",
+		  rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio);
 }
 
 /*
@@ -188,16 +187,15 @@ void rcb__booster_start_lazy(void)
 		rtprio = rl.rlim_cur;
 	if (rcb_xchg_relaxed(&no_permission_reported, true))
 		return;
-	fprintf(stderr,
-		"rcuboost: priority boosting will be off: no permission for real-time "
-		"priority in the thread that made the first RCU call (no CAP_SYS_NICE, "
-		"RLIMIT_RTPRIO %llu < %d). Give the process CAP_SYS_NICE or "
-		"RLIMIT_RTPRIO >= %d; a daemon that drops its privileges keeps boosting "
-		"if it initialises rcuboost before the drop (rcb_init(), or "
-		"RCUBOOST_EARLY=1). RCUBOOST_BOOST=0 turns boosting off without this "
-		"message. RCU keeps working unboosted.\n",
-		(unsigned long long)rtprio, rcb__settings.boost_prio,
-		rcb__settings.boost_prio);
+	rcb__warn("rcuboost: priority boosting will be off: no permission for real-time "
+		  "priority in the thread that made the first RCU call (no CAP_SYS_NICE, "
+		  "RLIMIT_RTPRIO %llu < %d). Give the process CAP_SYS_NICE or "
+		  "RLIMIT_RTPRIO >= %d; a daemon that drops its privileges keeps boosting "
+		  "if it initialises rcuboost before the drop (rcb_init(), or "
+		  "RCUBOOST_EARLY=1). RCUBOOST_BOOST=0 turns boosting off without this "
+		  "message. RCU keeps working unboosted.\n",
+		  (unsigned long long)rtprio, rcb__settings.boost_prio,
+		  rcb__settings.boost_prio);
 }
 
 /* No grace period waits and pressure mode is off (invariant 3). */

@@ -2,7 +2,8 @@
 /*
  * Lifecycle: configuration (struct rcb_config and the environment),
  * lazy and explicit initialisation, shutdown, fork handling, and the
- * library's two ways of complaining (misuse reports and RCB_DIE).
+ * library's ways of complaining (misuse reports, RCB_DIE, and the
+ * warnings a daemon must not miss: rcb__warn()).
  *
  * Invariants.
  *  1. rcb__settings is written only under init_lock before
@@ -23,6 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -122,6 +126,61 @@ void rcb__write_all(int fd, const char *p, size_t n)
 		p += w;
 		n -= (size_t)w;
 	}
+}
+
+/* The fork() child handler is starting boosters (fork_child()). */
+static _Atomic bool in_fork_child;
+
+/* Standard error leads nowhere: closed, or the null device (a daemon
+ * points it there once detached: named, daemon(3)). */
+static bool stderr_gone(void)
+{
+	struct stat st;
+
+	if (fstat(STDERR_FILENO, &st) != 0)
+		return true;
+	/* Linux's null device is always character device 1:3; comparing
+	 * with it needs no path, which a chroot may lack. */
+	return S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+}
+
+/*
+ * A warning that priority boosting is or will be off (issue 31 finding
+ * 8: a daemon that dropped its privileges and forked was told only on a
+ * stderr it had pointed at /dev/null).  Written on stderr as every
+ * message of the library is, and, only when stderr leads nowhere, also
+ * to syslog(3) at LOG_DAEMON | LOG_WARNING, under the program's own
+ * openlog() identity if it called it.  Not always: every unprivileged
+ * program using the library says boosting is off, and the system log
+ * is for what would otherwise be lost.  Like syslog(3) itself, the
+ * first message opens a connection to the system logger that stays
+ * open (close-on-exec).  Not while the fork() child handler starts the
+ * child's boosters: glibc does not reset syslog(3)'s lock in the child,
+ * and a thread of the parent may have held it.  Context: any thread,
+ * not a signal handler; @fmt's text ends with a newline.
+ */
+void rcb__warn(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	int len, saved_errno = errno;
+
+	va_start(ap, fmt);
+	len = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return;
+	if (len >= (int)sizeof(msg)) {
+		len = (int)sizeof(msg) - 1;
+		msg[len - 1] = '\n';
+	}
+	rcb__write_all(STDERR_FILENO, msg, (size_t)len);
+	if (!rcb_load_relaxed(&in_fork_child) && stderr_gone()) {
+		if (len > 0 && msg[len - 1] == '\n')
+			msg[len - 1] = '\0';
+		syslog(LOG_DAEMON | LOG_WARNING, "%s", msg);
+	}
+	errno = saved_errno;
 }
 
 /* Formatted into a buffer and written with one write(2), not fprintf():
@@ -225,8 +284,12 @@ static void fork_child(void)
 	shutting_down = false;
 	pthread_cond_init(&shutdown_done, NULL);
 	rcb__urcu_atfork_child();
-	/* Last: its threads find the child's state complete. */
+	/* Last: its threads find the child's state complete.  A booster
+	 * refused its priority meanwhile warns without syslog(3), whose
+	 * lock a thread of the parent may have held (rcb__warn()). */
+	rcb_store_relaxed(&in_fork_child, true);
 	rcb__booster_restart_after_fork();
+	rcb_store_relaxed(&in_fork_child, false);
 }
 
 /* pthread_atfork() handlers are registered once: a failed first

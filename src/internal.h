@@ -114,6 +114,9 @@ __attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
  */
 __attribute__((format(printf, 2, 3), cold)) void
 rcb__misuse(const char *call, const char *fmt, ...);
+/* A warning that boosting is or will be off: stderr, and syslog(3)
+ * too when stderr is closed or /dev/null (init.c). */
+__attribute__((format(printf, 1, 2))) void rcb__warn(const char *fmt, ...);
 
 /* ---- per-thread private state ------------------------------------ */
 

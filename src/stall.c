@@ -26,7 +26,9 @@
  * but not running, and the runnable threads found on its CPU (this
  * process's, then the system's where /proc lets us read them) are listed,
  * highest priority first: the thread that starves it is among them.
- * Then the waiting updaters and the callback backlog.
+ * Then the waiting updaters and the callback backlog.  When priority
+ * boosting cannot lift the readers (off, not permitted, no booster
+ * running), the second line says so and why.
  *
  * Invariants.
  *  1. At most one report per grace period: reported_gp is the last
@@ -60,9 +62,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "boost.h"
 #include "internal.h"
 #include "probes.h"
 #include "procfs.h"
@@ -303,6 +307,40 @@ static void sleep_ns(unsigned long long ns)
 }
 
 /*
+ * One line when priority boosting cannot lift the readers: a daemon
+ * whose stderr is gone reads it in rcb_stall_report() (issue 31 finding
+ * 8), and anyone reading a stall learns the first thing to fix.  Only
+ * lock-free reads and getrlimit(2) (invariant 2).
+ */
+static void out_boost_off(struct out *o)
+{
+#if RCB_CONFIG_BOOST
+	struct rlimit rl = { 0, 0 };
+
+	if (!rcb__settings.boost) {
+		out_printf(o, "rcuboost: stall: priority boosting is off "
+			      "(RCUBOOST_BOOST=0, or rcb_config.boost -1)\n");
+	} else if (rcb__booster_no_permission()) {
+		(void)getrlimit(RLIMIT_RTPRIO, &rl);
+		out_printf(o, "rcuboost: stall: priority boosting is off: no permission for "
+			      "real-time priority (no CAP_SYS_NICE in the thread that started "
+			      "the boosters, RLIMIT_RTPRIO %llu, booster priority %d)\n",
+			   (unsigned long long)rl.rlim_cur, rcb__settings.boost_prio);
+	} else if (!rcb__booster_running()) {
+		out_printf(o, "rcuboost: stall: priority boosting is off: no booster runs "
+			      "(not started yet, their start failed, or the library is "
+			      "shut down)\n");
+	} else if (rcb__booster_prio() == 0) {
+		out_printf(o, "rcuboost: stall: priority boosting is off: the booster was "
+			      "moved out of real-time scheduling\n");
+	}
+#else
+	out_printf(o, "rcuboost: stall: priority boosting is off (compiled out: "
+		      "RCB_BOOST=OFF)\n");
+#endif
+}
+
+/*
  * Write the report for grace period @gp, waiting for readers since
  * @start, into @o.  Returns the number of readers holding it (0: nothing
  * written); *@first gets the first one's thread ID.
@@ -385,6 +423,7 @@ static int build_report(struct out *o, unsigned long gp,
 		   "rcuboost: stall: grace period %lu has waited %llu ms for %d reader%s (stall timeout %u ms)\n",
 		   gp >> RCB__NEST_BITS, (now - start) / 1000000, total,
 		   total == 1 ? "" : "s", rcb__settings.stall_ms);
+	out_boost_off(o);
 	for (int i = 0; i < nr; i++) {
 		const struct task_info *ti = &r[i].ti;
 		unsigned long earlier = ((gp - (r[i].ctr & ~RCB__NEST_MASK)) >>
