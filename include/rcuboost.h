@@ -880,7 +880,12 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags);
 	 * (escalation, an expedited or inherited loan above its level, \
 	 * a raised booster priority): each reads, then sets, the thread's \
 	 * attributes, the window of rcuboost(3) BUGS.  Past layout V1. */ \
-	X(long, reraises, RCB_STAT_COUNT)
+	X(long, reraises, RCB_STAT_COUNT) \
+	/* A keeper process serves this process (RCUBOOST_KEEPER=1), and \
+	 * the scheduling changes it made for it, which this process was \
+	 * refused (after it dropped CAP_SYS_NICE and forked). */ \
+	X(int, keeper, RCB_STAT_BOOL) \
+	X(long, keeper_requests, RCB_STAT_COUNT)
 
 #define RCB__STAT_FIELD(type, name, kind) type name;
 

@@ -264,6 +264,20 @@ int rcb__booster_enqueue_now(struct rcb__booster *b, uint64_t now);
 void rcb__expedite_pass(struct rcb__booster *b, int prio, uint64_t now);
 extern _Atomic long rcb__exp_requests, rcb__exp_lends;
 
+/* keeper.c (RCUBOOST_KEEPER=1): a process that keeps CAP_SYS_NICE
+ * and makes, on request, the scheduling changes this process is
+ * refused.  Set thread @tid's attributes (a real thread ID, not 0):
+ * 0, or -EPERM when no keeper serves this process, or the keeper's
+ * -errno. */
+int rcb__keeper_sched_set(pid_t tid, const struct rcb__sched_attr *a);
+/* The same, to real-time @policy at @prio. */
+int rcb__keeper_set_rt(pid_t tid, int policy, int prio);
+/* A keeper serves this process; one was asked for (RCUBOOST_KEEPER=1). */
+bool rcb__keeper_available(void);
+bool rcb__keeper_asked(void);
+void rcb__keeper_after_fork_child(void);
+extern _Atomic long rcb__keeper_requests;
+
 /* booster.c */
 bool rcb__booster_running(void);
 int rcb__booster_prio(void);

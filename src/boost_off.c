@@ -13,6 +13,10 @@ RCB_API void rcb__preempt_boost(void)
 {
 }
 
+void rcb__keeper_start(void)
+{
+}
+
 void rcb__read_unlock_unboost(void)
 {
 }

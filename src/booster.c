@@ -151,8 +151,12 @@ static void report_no_permission(int err)
 		return;
 	rcb__warn("rcuboost: priority boosting disabled: no permission for real-time priority "
 		  "(sched_setattr SCHED_RR %d: %s; needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d, "
-		  "and a cgroup that allows real-time tasks). RCU keeps working unboosted.\n",
-		  rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio);
+		  "and a cgroup that allows real-time tasks)%s. RCU keeps working unboosted.\n",
+		  rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio,
+		  rcb__keeper_asked()
+			  ? ""
+			  : "; a daemon that drops CAP_SYS_NICE before it forks keeps "
+			    "boosting with RCUBOOST_KEEPER=1 (rcuboost(3))");
 }
 
 /*
@@ -179,7 +183,8 @@ void rcb__booster_start_lazy(void)
 
 	if (!rcb__settings.boost)
 		return;
-	if (rcb__lib_thread_may_boost(rcb__settings.boost_prio)) {
+	if (rcb__lib_thread_may_boost(rcb__settings.boost_prio) ||
+	    rcb__keeper_available()) {
 		(void)rcb__booster_start();
 		return;
 	}
@@ -310,6 +315,12 @@ static void *rcu_booster(void *arg)
 	 * capability we do not need (libthread.c). */
 	rcb__lib_thread_trim_caps();
 	err = pthread_setschedparam(pthread_self(), SCHED_RR, &sp);
+	/* Refused (a process that dropped CAP_SYS_NICE and forked): a
+	 * keeper may do it for us (keeper.c). */
+	if (err == EPERM && rcb__keeper_available() &&
+	    rcb__keeper_set_rt(rcb_load_relaxed(&b->tid), SCHED_RR,
+			       sp.sched_priority) == 0)
+		err = 0;
 	if (err) {
 		rcb_store_relaxed(&no_permission, true);
 		report_no_permission(err);
@@ -622,6 +633,7 @@ void rcb__boost_after_fork_child(void)
 	self->boost.level = 0;
 	if (rcb__backend_pi())
 		rcb__pi_after_fork_child();
+	rcb__keeper_after_fork_child();
 	if (self->boost.applied) {
 		struct rcb__sched_attr cur;
 
@@ -662,6 +674,7 @@ void rcb__booster_restart_after_fork(void)
 	if (!restart)
 		return;
 	if (rcb__settings.boost && rcb_load_relaxed(&rcb__running) &&
-	    rcb__lib_thread_may_boost(rcb__settings.boost_prio))
+	    (rcb__lib_thread_may_boost(rcb__settings.boost_prio) ||
+	     rcb__keeper_available()))
 		(void)rcb__booster_start();
 }

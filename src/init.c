@@ -489,6 +489,9 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 		pthread_mutex_unlock(&init_lock);
 		return err;
 	}
+	/* While this thread still has the CAP_SYS_NICE it would need
+	 * (RCUBOOST_KEEPER=1, keeper.c). */
+	rcb__keeper_start();
 	/* [INIT-R] Settings are complete before anyone sees the flag.
 	 * Pairs with [INIT-A] in rcb__ensure_init(). */
 	rcb_store_release(&rcb__initialized, true);

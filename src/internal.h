@@ -350,6 +350,9 @@ int rcb__lib_thread_attr(pthread_attr_t *attr);
 int rcb__lib_thread_cpus_allowed(unsigned long long *mask);
 /* @mask (CPUs 0-63) as a list such as "0-1,3" in @buf ("" if empty). */
 void rcb__cpulist(unsigned long long mask, char *buf, size_t len);
+/* The CPUs of a library thread: rcb__settings.thread_cpus, else the
+ * initial thread's; false if they do not fit in a cpu_set_t. */
+bool rcb__lib_thread_cpus(cpu_set_t *set);
 /* pthread_join() of a library thread, not a cancellation point: every
  * caller holds a lock across it (pthread_join()'s result). */
 int rcb__lib_thread_join(pthread_t thread);
@@ -359,6 +362,10 @@ bool rcb__lib_thread_caps_refresh(void);
  * in the caller's permitted set, or RLIMIT_RTPRIO >= @prio. */
 bool rcb__lib_thread_may_boost(int prio);
 extern _Atomic long rcb__caps_raised;
+
+/* keeper.c: with RCUBOOST_KEEPER=1, start the keeper process (boost.h).
+ * Context: the first initialisation, settings committed. */
+void rcb__keeper_start(void);
 
 /* Settings in force; stable once rcb__initialized is true. */
 extern struct rcb__settings rcb__settings;

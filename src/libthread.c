@@ -110,7 +110,6 @@ _Atomic long rcb__caps_raised;
  */
 int rcb__lib_thread_attr(pthread_attr_t *attr)
 {
-	unsigned long long mask = rcb__settings.thread_cpus;
 	struct sched_param sp = { .sched_priority = 0 };
 	sigset_t all;
 	cpu_set_t set;
@@ -133,15 +132,22 @@ int rcb__lib_thread_attr(pthread_attr_t *attr)
 		return err;
 #endif
 #endif
-	CPU_ZERO(&set);
-	if (mask) {
-		for (int cpu = 0; cpu < 64; cpu++)
-			if (mask & (1ull << cpu))
-				CPU_SET(cpu, &set);
-	} else if (sched_getaffinity(getpid(), sizeof(set), &set) != 0) {
+	if (!rcb__lib_thread_cpus(&set))
 		return 0; /* more than CPU_SETSIZE CPUs: leave it to the kernel */
-	}
 	return pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+}
+
+bool rcb__lib_thread_cpus(cpu_set_t *set)
+{
+	unsigned long long mask = rcb__settings.thread_cpus;
+
+	CPU_ZERO(set);
+	if (!mask)
+		return sched_getaffinity(getpid(), sizeof(*set), set) == 0;
+	for (int cpu = 0; cpu < 64; cpu++)
+		if (mask & (1ull << cpu))
+			CPU_SET(cpu, set);
+	return true;
 }
 
 int rcb__lib_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)

@@ -182,6 +182,8 @@ static void boost_stats_fill(struct rcb_boost_stats *out)
 	out->pi_deadlocks = rcb_load_relaxed(&rcb__pi_deadlocks);
 	out->pi_failures = rcb_load_relaxed(&rcb__pi_failures);
 	out->reraises = rcb_load_relaxed(&rcb__reraises);
+	out->keeper = rcb__keeper_available();
+	out->keeper_requests = rcb_load_relaxed(&rcb__keeper_requests);
 	out->enabled = rcb__settings.boost;
 	out->booster_running = rcb__booster_running();
 	out->no_permission = rcb__booster_no_permission();

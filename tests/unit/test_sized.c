@@ -108,7 +108,8 @@ static void stats_sizes(void)
 	if (strcmp(buf, "{\"enabled\":false}\n") != 0) {
 		CHECK(strstr(buf, "\"blocked\":7,"));
 		CHECK(strstr(buf, "\"passes\":9,"));
-		CHECK(strstr(buf, "\"reraises\":0}\n"));
+		CHECK(strstr(buf, "\"reraises\":0,"));
+		CHECK(strstr(buf, "\"keeper_requests\":0}\n"));
 	}
 }
 
