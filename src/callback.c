@@ -166,9 +166,9 @@
  *     batch's last node before invoking it, so the mark never outlives
  *     the node's time in the library.  rcb_call*() refuses a head whose
  *     next holds its mark (-EBUSY, reported as misuse, nothing written):
- *     one load, of the line its stores write next (issue 31: about
- *     0.24 ns, one cycle, of a 5.1 ns call in local mode, nothing
- *     measurable of 10.2 ns on the queue).  No false report: the mark
+ *     one load, of the line its stores write next (about one cycle of
+ *     a call in local mode, nothing measurable on the queue: the
+ *     figures and the command are in CHANGELOG.md).  No false report: the mark
  *     is no canonical address and is tied to the head's own address
  *     (a fresh head, or a copy of a queued one elsewhere, never holds
  *     it; a forked child's dropped barrier markers lose theirs).  Heads
@@ -771,7 +771,7 @@ static bool local_capable(struct rcb_worker *w)
  * fixed wait of liburcu's timing) before it invokes the batch formed by
  * the cycle before, and the marker's bump may have cut the wait before
  * that earlier batch, leaving the marker's own batch to wait in full
- * (1 s of RCUBOOST_URCU_CALLBACK_DELAY_US per barrier; issue 31).
+ * (1 s of RCUBOOST_URCU_CALLBACK_DELAY_US per barrier).
  * A marker in this splice whose count the look misses: its bump, made
  * after the count, was seen by no wait (nor rcb__gp_policy_taking())
  * before the look, as one that saw it would make the look see the

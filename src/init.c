@@ -145,9 +145,9 @@ static bool stderr_gone(void)
 }
 
 /*
- * A warning that priority boosting is or will be off (issue 31 finding
- * 8: a daemon that dropped its privileges and forked was told only on a
- * stderr it had pointed at /dev/null).  Written on stderr as every
+ * A warning that priority boosting is or will be off (a daemon that
+ * dropped its privileges and forked was once told only on a stderr it
+ * had pointed at /dev/null).  Written on stderr as every
  * message of the library is, and, only when stderr leads nowhere, also
  * to syslog(3) at LOG_DAEMON | LOG_WARNING, under the program's own
  * openlog() identity if it called it.  Not always: every unprivileged

@@ -50,7 +50,7 @@
  *  - above RCB__USER_SIZE_MAX: no layout will reach it (a struct that
  *    would needs a new call), so a caller from the future is below it.
  *    sched_setattr(2) bounds its struct sched_attr by a page, but a page
- *    let a garbage 3000 through (issue 31).
+ *    let a garbage 3000 through.
  * A size that passes may still be garbage that happens to look like a
  * layout: so nothing is written past min(size, the library's sizeof)
  * (rcb__sized_out()), and the bytes past the library's sizeof are read

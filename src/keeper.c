@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The keeper (RCUBOOST_KEEPER=1): priority boosting for a daemon that
- * drops CAP_SYS_NICE and then forks (issue 31 finding 8: BIND 9.20's
- * named in its default daemon mode).
+ * drops CAP_SYS_NICE and then forks (BIND 9.20's named in its default
+ * daemon mode).
  *
  * Capabilities are per thread, and fork() copies only the forking
  * thread: once that thread has dropped CAP_SYS_NICE, no thread of the

@@ -37,7 +37,7 @@
  * boost it raises CAP_SYS_NICE back into its own effective set if it is
  * still permitted (rcb__lib_thread_caps_refresh(), one capget(2)).
  *
- * Only what it needs (issue 31 finding 8: a booster started as root kept
+ * Only what it needs (a booster started as root once kept
  * every capability, all of them effective while the process stayed
  * root, when the rest of the daemon had dropped to one).  A booster
  * keeps CAP_SYS_NICE, which it uses, and CAP_SETUID and CAP_SETGID, and

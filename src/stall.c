@@ -308,8 +308,7 @@ static void sleep_ns(unsigned long long ns)
 
 /*
  * One line when priority boosting cannot lift the readers: a daemon
- * whose stderr is gone reads it in rcb_stall_report() (issue 31 finding
- * 8), and anyone reading a stall learns the first thing to fix.  Only
+ * whose stderr is gone reads it in rcb_stall_report(), and anyone reading a stall learns the first thing to fix.  Only
  * lock-free reads and getrlimit(2) (invariant 2).
  */
 static void out_boost_off(struct out *o)

@@ -58,7 +58,7 @@ void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known)
 	memcpy(d + sizeof(size_t), (const unsigned char *)src + sizeof(size_t),
 	       n - sizeof(size_t));
 	/* Never a byte past min(usize, known): a size past this library's
-	 * struct may be garbage that looks like a newer layout (issue 31:
+	 * struct may be garbage that looks like a newer layout (once,
 	 * zeroing "the newer fields" of a 3000 wrote 2,448 bytes past a
 	 * caller's struct).  A newer caller learns where the filled fields
 	 * end from its size instead, as from sched_getattr(2)'s. */

@@ -7,7 +7,7 @@
 # table) against their documentation:
 #  - rcuboost(3)'s ENVIRONMENT section has an entry (.TP, then .B NAME)
 #    for every setting, and no RCUBOOST_ entry but those and the
-#    variables read outside the table (RCUBOOST_EARLY);
+#    variables read outside the table (RCUBOOST_EARLY, RCUBOOST_KEEPER);
 #  - an entry says "Fixed for the life of the process" exactly when
 #    its setting is fixed;
 #  - README.md's "## Configuration" table lists a few settings, each a
@@ -17,7 +17,7 @@ set -eu
 page=$1
 readme=$2
 prog=$3
-others="RCUBOOST_EARLY"
+others="RCUBOOST_EARLY RCUBOOST_KEEPER"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,4 +1,4 @@
-/* Bug (issue 31 finding 8): a daemon whose boosting was off learned it
+/* Bug (a privilege-dropping daemon): a daemon whose boosting was off learned it
  * only from a line on stderr, which a daemon has pointed at /dev/null by
  * then (named, daemon(3)).  Now the warning also goes to syslog(3), at
  * LOG_DAEMON | LOG_WARNING, when stderr is /dev/null or closed (and only

@@ -1,4 +1,4 @@
-/* Bug (issue 31 finding 8): a booster started as root kept every
+/* Bug (a privilege-dropping daemon): a booster started as root kept every
  * capability in its permitted set, and all of them effective while the
  * process stayed root, when the daemon itself had dropped to
  * CAP_NET_BIND_SERVICE.  A booster needs CAP_SYS_NICE, plus CAP_SETUID

@@ -1,4 +1,4 @@
-/* Bug (issue 31, finding 3): RCUBOOST_CPUS naming only CPUs outside the
+/* Bug : RCUBOOST_CPUS naming only CPUs outside the
  * process's cpuset was accepted, then every library thread failed to
  * start with EINVAL: 0 of 10 call_rcu() callbacks ran, yet rcu_barrier()
  * returned, and rcb_init() returned -EINVAL without naming the variable.

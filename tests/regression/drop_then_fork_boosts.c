@@ -1,4 +1,4 @@
-/* Bug (issue 31 finding 8): a daemon that drops CAP_SYS_NICE and then
+/* Bug (a privilege-dropping daemon): a daemon that drops CAP_SYS_NICE and then
  * forks (BIND 9.20's named in its default daemon mode) boosted nothing
  * in the child: the parent's boosters do not survive fork(), and the
  * child, whose only thread no longer has the capability, could not give

@@ -1,4 +1,4 @@
-/* Bug (issue 31, finding 2): a sized struct whose size held garbage from 9 to 4096 was taken for a newer, longer layout: rcb_boost_stats() zeroed the bytes past its own struct (a size of 3000 wrote 2,448 bytes past a 552-byte struct, or crashed in the memset), and every sized call accepted the size without a report.  Each call must now refuse such a size as misuse, naming the call and the field, and no call may write past min(size, the library's sizeof). */
+/* Bug : a sized struct whose size held garbage from 9 to 4096 was taken for a newer, longer layout: rcb_boost_stats() zeroed the bytes past its own struct (a size of 3000 wrote 2,448 bytes past a 552-byte struct, or crashed in the memset), and every sized call accepted the size without a report.  Each call must now refuse such a size as misuse, naming the call and the field, and no call may write past min(size, the library's sizeof). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-/* Bug (issue 31, finding 3): a callback thread whose start failed with
+/* Bug : a callback thread whose start failed with
  * EINVAL (the CPUs of RCUBOOST_CPUS outside the process's cpuset) was
  * taken for a misuse rather than a start failure: liburcu's call_rcu()
  * over rcuboost dropped its callback silently (0 of 10 ran),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * create_all_cpu_call_rcu_data() with flags it refuses returned 0 and
- * created no worker (issue 31, finding 5): each CPU's worker failed with
+ * created no worker : each CPU's worker failed with
  * EINVAL, which the loop takes for an offline CPU, and skipped.  The
  * call now says so, returns -EINVAL with errno EINVAL, as liburcu 0.13
  * reports its own errors (a negative errno value, errno set too), and
