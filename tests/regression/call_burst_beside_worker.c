@@ -12,7 +12,14 @@
  * 10 a burst with the fix, in 1.0-2.0 ms, on a loaded machine too;
  * before it, 48 to 1,080, in up to 11 ms.  The previous
  * round's rcb_barrier() leaves an urgent bump behind, which cuts the
- * first wait of a round short: the bound allows for that. */
+ * first wait of a round short: the bound allows for that.
+ *
+ * The count is how the scheduler placed two threads on one CPU, so it is
+ * checked in the plain build only (CHECK_PLAIN, tests/check.h): under
+ * TSan the callback thread once ran 173 grace periods in a 132 ms burst
+ * with the fix (bound 152), its slowdown letting the scheduler hand the
+ * CPU back and forth; sanitizer builds check that every callback ran,
+ * with a quarter of the calls. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdbool.h>
@@ -24,7 +31,7 @@
 #include "rcuboost.h"
 #include "tests/check.h"
 
-#define BURST 100000
+#define BURST (RCB_TEST_SANITIZED ? 25000 : 100000)
 #define ROUNDS 6
 
 static atomic_int invoked;
@@ -55,8 +62,8 @@ static void spin_ms(double ms)
  * grace periods than the policy allows: its ramp (about 7 coalescing
  * waits from 50 us to 4 ms) and then at most one per 4 ms, here with
  * room to spare: 20, plus one per millisecond the burst lasted (from
- * the first call to the barrier's return; sanitizer builds call
- * slower, a loaded machine preempts). */
+ * the first call to the barrier's return; a loaded machine preempts).
+ * Plain build only (the comment atop this file). */
 static bool bursts(struct rcb_head *heads, const char *worker)
 {
 	bool ok = true;
@@ -84,8 +91,10 @@ static bool bursts(struct rcb_head *heads, const char *worker)
 		if (gps > 20 + ms) {
 			fprintf(stderr, "%llu grace periods in %.1f ms, more than %.0f: the "
 				"callback thread took its callbacks a few at a time from "
-				"the caller it preempted\n", gps, ms, 20 + ms);
-			ok = false;
+				"the caller it preempted%s\n", gps, ms, 20 + ms,
+				RCB_TEST_SANITIZED ? " (not checked under a sanitizer)" : "");
+			if (!RCB_TEST_SANITIZED)
+				ok = false;
 		}
 	}
 	return ok;

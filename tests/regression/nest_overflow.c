@@ -9,14 +9,6 @@
 #include "rcuboost.h"
 #include "tests/check.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define RCB_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define RCB_TEST_SANITIZED 1
-#endif
-#endif
-
 static atomic_int deep, sync_done, reader_exit;
 
 static unsigned long long now_ns(void)
@@ -35,7 +27,7 @@ static void *reader(void *arg)
 	CHECK(rcb_register_thread() == 0);
 	rcb_read_lock();
 	n--;
-#ifdef RCB_TEST_SANITIZED
+#if RCB_TEST_SANITIZED
 	/* 2^32 instrumented iterations take minutes: start the nesting
 	 * 1000 short of the limit (the same counter the loop would reach). */
 	atomic_store_explicit(&rcb__reader.ctr,
