@@ -72,24 +72,44 @@ static inline int rt_same(const struct rt_attr *a, const struct rt_attr *b)
 	return a->nice == b->nice;
 }
 
+/* Busy-spin until rt_now() reaches @end; bounded whatever happens. */
+static inline void rt_spin_until(double end)
+{
+	while (rt_now() < end)
+		;
+}
+
 /* Busy-spin for @seconds; the clock check bounds it whatever happens. */
 static inline void rt_spin(double seconds)
 {
-	double end = rt_now() + seconds;
-
-	while (rt_now() < end)
-		;
+	rt_spin_until(rt_now() + seconds);
 }
 
 struct rt_hog {
 	pthread_t thread;
 	int cpu, prio;
 	double seconds;
+	/* rt_now() when the spin began and when it ends by the clock,
+	 * written before started is set: checks relative to the hog ("the
+	 * grace period ended before the hog did") need no guess of how
+	 * late a thread of the test saw it start. */
+	_Atomic double start_at, end_at;
 	atomic_int started;
 	/* rt_hog_arm()/rt_hog_fire() only: asleep on its CPU, woken by go;
 	 * ended once it gave its CPU back (fired or not). */
 	atomic_int armed, go, ended;
 };
+
+/* The hog's spin starts now: its window, then started (see rt_hog). */
+static inline double rt_hog_mark_start(struct rt_hog *h)
+{
+	double now = rt_now();
+
+	atomic_store(&h->start_at, now);
+	atomic_store(&h->end_at, now + h->seconds);
+	atomic_store(&h->started, 1);
+	return now + h->seconds;
+}
 
 /* How long an armed hog waits to be fired before it gives up. */
 #define RT_HOG_ARM_S 5.0
@@ -102,8 +122,7 @@ static void *rt_hog_main(void *arg)
 	 * get onto a CPU where a real-time reader spins. */
 	CHECK(rt_set(0, SCHED_FIFO, h->prio, 0) == 0);
 	rt_pin(h->cpu);
-	atomic_store(&h->started, 1);
-	rt_spin(h->seconds);
+	rt_spin_until(rt_hog_mark_start(h));
 	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
 	return NULL;
 }
@@ -116,6 +135,8 @@ static inline void rt_hog_start(struct rt_hog *h, int cpu, int prio,
 	h->cpu = cpu;
 	h->prio = prio;
 	h->seconds = seconds;
+	atomic_store(&h->start_at, 0);
+	atomic_store(&h->end_at, 0);
 	atomic_store(&h->started, 0);
 	CHECK(pthread_create(&h->thread, NULL, rt_hog_main, h) == 0);
 	while (!atomic_load(&h->started))
@@ -142,10 +163,8 @@ static void *rt_hog_armed_main(void *arg)
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 		syscall(SYS_futex, &h->go, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
 	}
-	if (atomic_load(&h->go)) {
-		atomic_store(&h->started, 1);
-		rt_spin(h->seconds);
-	}
+	if (atomic_load(&h->go))
+		rt_spin_until(rt_hog_mark_start(h));
 	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
 	atomic_store(&h->ended, 1);
 	return NULL;
@@ -167,6 +186,8 @@ static inline void rt_hog_arm(struct rt_hog *h, int cpu, int prio,
 	h->cpu = cpu;
 	h->prio = prio;
 	h->seconds = seconds;
+	atomic_store(&h->start_at, 0);
+	atomic_store(&h->end_at, 0);
 	atomic_store(&h->started, 0);
 	atomic_store(&h->armed, 0);
 	atomic_store(&h->go, 0);

