@@ -3,8 +3,8 @@
  * PTHREAD_PRIO_INHERIT mutex held by a SCHED_FIFO 5 thread that a FIFO
  * 40 hog preempts on CPU 0.  The helper waiting on the reader's proxy
  * lock boosts the reader, and the kernel passes the boost on to the
- * mutex's holder, which releases the mutex; the grace period ends well
- * before the hog does.
+ * mutex's holder, which releases the mutex; the grace period ends before
+ * the hog does (well before, in the plain build).
  *
  * Order matters: the hog preempts the holder before the reader blocks.
  * A reader blocked in rcb_mutex_lock() queues itself and is boosted
@@ -30,10 +30,12 @@ static void *holder(void *arg)
 	atomic_store(&locked, 1);
 	while (!atomic_load(&go_unlock) && rt_now() < end)
 		;
-	/* Seen only once boosted through the chain: hold on 200 ms more
-	 * so the watcher sees the inherited priority. */
-	end = rt_now() + 0.2;
-	while (rt_now() < end)
+	/* Seen only once boosted through the chain: hold on until the
+	 * watcher saw the inherited priority, at most 1.5 s of the hog's 2
+	 * (a watcher that is not real-time gets the CPU when load lets it;
+	 * 200 ms used to be its window). */
+	end = rt_now() + 1.5;
+	while (rt_now() < end && !atomic_load(&holder_boosted))
 		;
 	CHECK(pthread_mutex_unlock(&app_mutex) == 0);
 	/* Priority inheritance ended with the unlock. */
@@ -78,7 +80,7 @@ int main(void)
 	pthread_mutexattr_t ma;
 	struct rcb_boost_stats s = { .size = sizeof(s) };
 	pthread_t h, r, w;
-	double t0, gp_ms;
+	double t0, t1, gp_ms;
 
 	rt_require();
 	rt_watchdog(60);
@@ -99,7 +101,8 @@ int main(void)
 	while (!atomic_load(&reader_in))
 		usleep(100);
 	CHECK(rcb_synchronize() == 0);
-	gp_ms = (rt_now() - t0) * 1e3;
+	t1 = rt_now();
+	gp_ms = (t1 - t0) * 1e3;
 	pthread_join(w, NULL);
 	rt_hog_join(&hog);
 	pthread_join(r, NULL);
@@ -109,7 +112,10 @@ int main(void)
 	       "preempts: reader start to grace period end %.1f ms, holder "
 	       "boosted: %d, pi_boosts %ld\n",
 	       gp_ms, atomic_load(&holder_boosted), s.pi_boosts);
-	CHECK(gp_ms < 1000);
+	/* The grace period ended before the hog did; well before, in the
+	 * plain build. */
+	CHECK(t1 < atomic_load(&hog.end_at));
+	CHECK_PLAIN(gp_ms < 1000);
 	CHECK(atomic_load(&holder_boosted));
 	CHECK(s.pi_boosts >= 1);
 	CHECK(rcb_shutdown() == 0);
