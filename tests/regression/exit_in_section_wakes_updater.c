@@ -13,7 +13,9 @@
 #define ITERATIONS 20
 /* The updater's safety timeout is 10 ms; woken by the exit it returns
  * in well under 1 ms.  An iteration over 5 ms counts as slow, and the
- * test allows a quarter of them slow (a loaded machine). */
+ * test allows a quarter of them slow (a loaded machine).  How soon two
+ * normal threads get a CPU is the scheduler's, so the verdict is the
+ * plain build's (tests/check.h): a sanitizer build prints it. */
 #define SLOW_NS (5ull * 1000 * 1000)
 
 static atomic_int in_section, go_exit;
@@ -106,9 +108,12 @@ int main(void)
 		       i, (double)dt / 1e6);
 	}
 	if (slow > ITERATIONS / 4) {
-		fprintf(stderr, "FAIL: %d of %d updaters were not woken by the exit of the reader they waited for (took over %llu ms: the safety timeout)\n",
-			slow, ITERATIONS, SLOW_NS / 1000000);
-		return 1;
+		fprintf(stderr, "%s: %d of %d updaters were not woken by the exit of the reader they waited for (took over %llu ms: the safety timeout)%s\n",
+			RCB_TEST_SANITIZED ? "note" : "FAIL", slow, ITERATIONS,
+			SLOW_NS / 1000000,
+			RCB_TEST_SANITIZED ? " (not checked under a sanitizer)" : "");
+		if (!RCB_TEST_SANITIZED)
+			return 1;
 	}
 	printf("ok: %d of %d slow\n", slow, ITERATIONS);
 	return 0;

@@ -238,8 +238,11 @@ int main(int argc, char **argv)
 	 * 2-CPU VM that gave 84,000 to 97,000 sections in 1.5 s alone and
 	 * 840 to 1,020 beside a CPU hog on each CPU (this check asked for
 	 * 1,000 then).  The violations above are what the test is for;
-	 * this only says the readers had a real share of the run. */
-	CHECK(atomic_load(&sections) > 100);
+	 * this only says the readers had a real share of the run: in the
+	 * plain build; a sanitizer's slowdown on a loaded machine may
+	 * leave them less, so there they must only have run. */
+	CHECK(atomic_load(&sections) > 0);
+	CHECK_PLAIN(atomic_load(&sections) > 100);
 	/* Both kinds of grace period ran: full ones, and calls that found
 	 * no other registered thread (invariant 7). */
 	CHECK(st.grace_periods > 0);

@@ -344,9 +344,11 @@ static void case_rt(void)
 	       (unsigned long long)r.worst_poll_ns);
 	CHECK(r.elapsed >= 1);
 	/* Generous bounds: "never blocks" means no wait for a grace
-	 * period (milliseconds here), not a latency figure. */
-	CHECK(r.worst_poll_ns < 50000000u);
-	CHECK(r.worst_start_ns < 50000000u);
+	 * period (milliseconds here), not a latency figure.  Plain build
+	 * only: a sanitizer's runtime takes locks of its own (allocator,
+	 * thread registry) that a normal thread may hold preempted. */
+	CHECK_PLAIN(r.worst_poll_ns < 50000000u);
+	CHECK_PLAIN(r.worst_start_ns < 50000000u);
 }
 
 int main(void)
