@@ -26,7 +26,9 @@
  * moves it as well.
  * After each phase the callback thread's CPU mask must be the one it
  * had: a move is undone at once.  The run fails if local mode was never
- * on (it would have tested the queue).  Linked with the debug build
+ * on (it would have tested the queue) in ATTEMPTS runs of a phase; a
+ * phase whose outcome is wrong runs again too (phase_retried()), and
+ * CTest runs the test alone (RUN_SERIAL).  Linked with the debug build
  * (rcuboost_debug) to read the mode word.
  *
  * Not in the TSan build (tests/sanitizers.cmake): under its slowdown,
@@ -236,10 +238,35 @@ static double phase(bool fifo, unsigned long *moves)
 	       fifo ? "" : " (second half)", a, o, *moves, atomic_load(&local_seen));
 	CHECK(a + o > 0);
 	if (!atomic_load(&local_seen)) {
-		fprintf(stderr, "local mode was never on: nothing was tested\n");
-		exit(1);
+		printf("local mode was never on: nothing was tested\n");
+		return -2;
 	}
 	return (double)a / (double)(a + o);
+}
+
+/* A phase tests something only once local mode came on, and a loaded
+ * machine may keep it off (the SCHED_FIFO phase of a make test beside
+ * other builds: never on); nor is where the scheduler puts threads
+ * meanwhile ours.  So a phase that did not come out right runs again,
+ * up to ATTEMPTS times: what following is for fails every time without
+ * it (0-14% on the producer's CPU, or moves toward a real-time
+ * producer), a busy scheduler only now and then. */
+#define ATTEMPTS 3
+
+static double phase_retried(bool fifo, unsigned long *moves)
+{
+	double share = -2;
+
+	for (int i = 0; i < ATTEMPTS; i++) {
+		share = phase(fifo, moves);
+		if (share == -1)
+			return share;
+		if (share >= 0 && (fifo ? *moves == 0 : share >= 0.75))
+			break;
+		if (i + 1 < ATTEMPTS)
+			printf("again (attempt %d of %d)\n", i + 2, ATTEMPTS);
+	}
+	return share;
 }
 
 static void mask_of(pid_t tid, cpu_set_t *set)
@@ -271,12 +298,19 @@ int main(int argc, char **argv)
 	CHECK(worker > 0);
 	mask_of(worker, &home);
 
-	share = phase(false, &moves);
+	share = off ? phase(false, &moves) : phase_retried(false, &moves);
 	mask_of(worker, &after);
 	CHECK(CPU_EQUAL(&home, &after));
 	if (off) {
-		printf("following off: %.0f%% on the producer's CPU\n", 100 * share);
+		if (share < 0)
+			printf("following off: local mode never came on\n");
+		else
+			printf("following off: %.0f%% on the producer's CPU\n", 100 * share);
 		return 0;
+	}
+	if (share == -2) {
+		fprintf(stderr, "local mode never came on in %d runs\n", ATTEMPTS);
+		return 1;
 	}
 	if (share < 0.75) {
 		fprintf(stderr, "%.0f%% of the callbacks ran on the producer's "
@@ -285,11 +319,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	share = phase(true, &moves);
-	if (share < 0) {
+	share = phase_retried(true, &moves);
+	if (share == -1) {
 		printf("SCHED_FIFO producer: skipped, no permission for real-time "
 		       "priority (run as root)\n");
 		return 0;
+	}
+	if (share == -2) {
+		fprintf(stderr, "local mode never came on in %d runs with a "
+			"SCHED_FIFO producer\n", ATTEMPTS);
+		return 1;
 	}
 	mask_of(worker, &after);
 	CHECK(CPU_EQUAL(&home, &after));
