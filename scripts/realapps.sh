@@ -50,11 +50,15 @@ if [ "$(id -u)" != 0 ]; then
 	say "(apt-get source, apt-get build-dep multipath-tools knot xfsprogs lttng-tools, libcmocka-dev)"
 	exit 2
 fi
-for tool in apt-get cmake setpriv; do
+for tool in apt-get cmake setpriv taskset chrt; do
 	command -v "$tool" >/dev/null || { say "missing: $tool"; exit 2; }
 done
+if [ "$(nproc)" -lt 2 ]; then
+	say "needs two CPUs: the inversion's hog takes one of them"
+	exit 2
+fi
 
-mkdir -p "$work/src" && : > "$work/summary" || exit 2
+mkdir -p "$work/src" && : > "$work/summary" && : > "$work/boosts" || exit 2
 log=$work/log
 : > "$log"
 
@@ -77,7 +81,8 @@ fi
 say "apt-get update, build dependencies (log: $log)"
 if ! { apt-get update &&
        DEBIAN_FRONTEND=noninteractive apt-get build-dep -y multipath-tools knot xfsprogs lttng-tools &&
-       DEBIAN_FRONTEND=noninteractive apt-get install -y libcmocka-dev dpkg-dev; } >> "$log" 2>&1; then
+       DEBIAN_FRONTEND=noninteractive apt-get install -y libcmocka-dev dpkg-dev \
+		systemtap-sdt-dev; } >> "$log" 2>&1; then
 	say "apt-get failed; see $log"
 	exit 2
 fi
@@ -123,6 +128,229 @@ fetch() {	# fetch PACKAGE [SOURCE]: its source tree's path on stdout
 	 apt-get source "$1" >> "$log" 2>&1) || return 1
 	dir=$(ls -d "$work/src/$src"-[0-9]*/ | head -1)
 	echo "${dir%/}"
+}
+
+# ---- the injected inversion ------------------------------------------------
+# A daemon's own reader thread meets a priority inversion:
+#  - the workload (the caller's): keeps the daemon busy in its read-side
+#    critical sections (queries, commands) and makes grace periods wait
+#    (zone reloads, reconfigures, sessions destroyed);
+#  - the reader: the daemon's thread that serves the workload (for knotd
+#    and multipathd, whose threads have no names: the one that ran
+#    longest during a second of it, from /proc/PID/task/TID/schedstat),
+#    pinned to the last CPU at SCHED_FIFO 10 (taskset -p, chrt -p) and
+#    given back its own CPU mask, policy and priority afterwards;
+#  - the hog: realapps_load hog, SCHED_FIFO 40 on that CPU alone, 150 ms
+#    bursts with 20 ms pauses for $inv_secs seconds, then it exits (and
+#    alarm() ends it two seconds later whatever happens).
+# A reader that the hog preempts inside a critical section holds up every
+# grace period until the burst ends, unless rcuboost's booster (SCHED_RR
+# 50) raises it to SCHED_FIFO 49.  The daemon runs with
+# RCUBOOST_STATS_INTERVAL=1 (its booster prints the library's statistics
+# on stderr every second: the process's boosts are the difference of the
+# statistics' count, "boost: a=.. b=N", across the inversion) and with
+# RCUBOOST_STALL_MS=100.  When bpftrace is there, it counts the USDT probe
+# rcuboost:boost per boosted thread (the probe's first argument): the
+# reader's own boosts.  Then the same with RCUBOOST_BOOST=0.
+inv_secs=10
+hogcpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' |
+	 sed 's/.*-//' | sort -n | tail -1)
+load=$work/realapps_load
+if ! cc -O2 -std=gnu11 -Wall -pthread -o "$load" "$root/scripts/realapps_load.c" >> "$log" 2>&1; then
+	say "scripts/realapps_load.c did not build; see $log"
+	exit 2
+fi
+started=	# PIDs this script started and has not ended yet
+pinned=$work/pinned
+: > "$pinned"
+# On any exit: the pinned threads restored, what we started ended, by PID.
+cleanup() {
+	unpin
+	for p in $started; do kill "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+forget() {	# forget PID: ended, off the list
+	started=$(echo " $started " | sed "s/ $1 / /")
+}
+# stop PID: SIGINT, then SIGTERM, then SIGKILL, each after a few seconds
+# more; waited for, and off the list.
+stop() {
+	for sig in INT TERM KILL; do
+		kill -s $sig "$1" 2>/dev/null || break
+		for _ in $(seq 50); do
+			kill -0 "$1" 2>/dev/null || break 2
+			sleep 0.1
+		done
+	done
+	wait "$1" 2>/dev/null
+	forget "$1"
+}
+
+# own_threads PID: the program's threads, not the library's (rcuboost-*).
+own_threads() {
+	for t in /proc/"$1"/task/*; do
+		case $(cat "$t/comm" 2>/dev/null) in rcuboost*|'') continue ;; esac
+		echo "${t##*/}"
+	done
+}
+
+# busiest PID SECONDS: the program's own thread that ran longest in the
+# next SECONDS (the caller's workload running).
+busiest() {
+	for t in $(own_threads "$1"); do
+		echo "$t $(cut -d' ' -f1 /proc/"$1"/task/"$t"/schedstat 2>/dev/null)"
+	done > "$work/ran"
+	sleep "$2"
+	for t in $(own_threads "$1"); do
+		echo "$t $(cut -d' ' -f1 /proc/"$1"/task/"$t"/schedstat 2>/dev/null)"
+	done | awk 'NR == FNR { r[$1] = $2; next }
+		    ($1 in r) && $2 - r[$1] > best { best = $2 - r[$1]; tid = $1 }
+		    END { if (tid) print tid }' "$work/ran" -
+}
+
+# pin PID TID...: onto the hog's CPU at SCHED_FIFO 10; each thread's
+# policy, priority and CPU mask saved in $pinned for unpin.
+pin() {
+	p=$1; shift
+	for tid; do
+		# proc(5) stat fields 41 (policy) and 40 (rt_priority).
+		pp=$(sed 's/.*) //' /proc/"$p"/task/"$tid"/stat | awk '{ print $39, $38 }')
+		mask=$(taskset -p "$tid" | sed 's/.*: //')
+		echo "$tid $pp $mask" >> "$pinned"
+		taskset -p -c "$hogcpu" "$tid" > /dev/null && chrt -f -p 10 "$tid"
+	done
+}
+
+unpin() {
+	while read -r tid policy prio mask; do
+		case $policy in
+		1) chrt -f -p "$prio" "$tid" ;;
+		2) chrt -r -p "$prio" "$tid" ;;
+		3) chrt -b -p 0 "$tid" ;;
+		5) chrt -i -p 0 "$tid" ;;
+		*) chrt -o -p 0 "$tid" ;;
+		esac
+		taskset -p "$mask" "$tid" > /dev/null
+	done < "$pinned" 2>/dev/null
+	: > "$pinned"
+}
+
+# boosts LOG: the boosts the library's statistics have counted so far
+# (0 before the first line, and with RCUBOOST_BOOST=0: no booster).
+boosts() {
+	n=$(sed -n 's/^rcu_boost_dat: idx=.* boost: a=[0-9]* b=\([0-9]*\)$/\1/p' "$1" | tail -1)
+	echo "${n:-0}"
+}
+
+# stalls LOG: the stall reports so far.
+stalls() {
+	grep -c '^rcuboost: stall: grace period [0-9]* has waited' "$1"
+}
+
+# stalled_readers LOG: the reader threads that the stall reports name.
+stalled_readers() {
+	sed -n 's/^rcuboost: stall: reader \([0-9]*\) .*/\1/p' "$1" | sort -un | tr '\n' ' '
+}
+
+# inversion PID LOG TID GP-COMMAND...: pins the reader TID beside the
+# hog for $inv_secs seconds while GP-COMMAND (which ends by itself
+# after $inv_secs) makes grace periods wait.  Sets inv_boosts (the
+# process's boosts, from its statistics), inv_stalls (its stall
+# reports), inv_named (yes when a stall report names TID), inv_probe
+# (TID's boosts seen by the USDT probe, or why none could be counted),
+# inv_preempted (stall reports of TID while runnable) and inv_bursts.
+# A process's statistics count every boost it gets, also of a thread
+# that the machine's other load preempted; the probe counts TID's.
+inversion() {
+	i_pid=$1 i_log=$2 i_tid=$3
+	shift 3
+	inv_boosts=0 inv_stalls=0 inv_named=no inv_preempted=0 inv_bursts=0
+	bt='' inv_probe="no bpftrace"
+	if command -v bpftrace > /dev/null; then
+		# The map printed every second too: the counts survive if
+		# bpftrace must be killed.
+		bpftrace -e "usdt:$prefix/lib/librcuboost.so:rcuboost:boost
+			     { @[pid, arg0] = count(); }
+			     interval:s:1 { print(@); }" > "$work/bpftrace.out" 2>&1 &
+		bt=$! inv_probe="bpftrace did not attach"
+		started="$started $bt"
+		for _ in $(seq 300); do
+			grep -q '^Attaching' "$work/bpftrace.out" && inv_probe= && break
+			kill -0 "$bt" 2>/dev/null || break
+			sleep 0.1
+		done
+	fi
+	b0=$(boosts "$i_log") s0=$(stalls "$i_log")
+	pin "$i_pid" "$i_tid"
+	"$@" &
+	gp=$!
+	# In the background, so that an interrupt ends it at once.
+	"$load" hog "$hogcpu" 40 "$inv_secs" 150 20 > "$work/bursts" &
+	hog=$!
+	started="$started $hog"
+	wait "$hog"
+	forget "$hog"
+	read -r inv_bursts < "$work/bursts"
+	unpin
+	wait "$gp"
+	# The statistics line after the inversion (one a second).
+	sleep 2
+	inv_boosts=$(( $(boosts "$i_log") - b0 ))
+	inv_stalls=$(( $(stalls "$i_log") - s0 ))
+	inv_named=no
+	for t in $(stalled_readers "$i_log"); do
+		[ "$t" = "$i_tid" ] && inv_named=yes
+	done
+	# Those of the reader when it was runnable (state R), preempted
+	# rather than asleep in its section.
+	inv_preempted=$(grep -c "^rcuboost: stall: reader $i_tid \".*\": [a-z, ]*(R)" "$i_log")
+	if [ -n "$bt" ]; then
+		stop "$bt"
+		if [ -z "$inv_probe" ]; then
+			inv_probe=$(sed -n "s/^@\[$i_pid, $i_tid\]: //p" "$work/bpftrace.out" | tail -1)
+			inv_probe=${inv_probe:-0}
+		fi
+	fi
+}
+
+# inversion_rows NAME BOOST WORKLOAD [PROBLEM]: the row of one run
+# (BOOST 1; 0: RCUBOOST_BOOST=0) from inversion's figures, and its part
+# of the summary of boosts.  WORKLOAD: what the workload did.  PROBLEM:
+# why the run could not be made (the row fails with it).  With
+# boosting, the reader's boosts must be more than none (the probe's
+# count; the process's when there is no probe count); without, a stall
+# report must name the reader, and nothing may be boosted.
+inversion_rows() {
+	case $inv_probe in
+	[0-9]*) counted=$inv_probe ;;
+	*) counted=$inv_boosts ;;
+	esac
+	figures="reader ${i_tid:-?}: $inv_probe boosts (USDT probe); process: $inv_boosts boosts (statistics), $inv_stalls stall reports ($inv_preempted of the reader preempted)"
+	if [ "$2" = 1 ]; then
+		what="$1: its reader boosted under an inversion"
+		good=no
+		[ "$counted" -gt 0 ] && good=yes
+		printf '  %-15s %-17s reader %s: %s boosts (USDT probe); process: %s boosts, %s stall reports (%s of the reader preempted)\n' \
+			"$1" boosting: "${i_tid:-?}" "$inv_probe" "$inv_boosts" "$inv_stalls" \
+			"$inv_preempted" >> "$work/boosts"
+	else
+		what="$1, RCUBOOST_BOOST=0: stall reports name its reader"
+		good=no
+		[ "$inv_stalls" -gt 0 ] && [ $inv_named = yes ] && [ "$counted" = 0 ] &&
+			[ "$inv_boosts" = 0 ] && good=yes
+		figures="$figures, naming the reader: $inv_named"
+		printf '  %-15s %-17s reader %s: %s boosts (USDT probe); process: %s boosts, %s stall reports (%s of the reader preempted)\n' \
+			"" RCUBOOST_BOOST=0: "${i_tid:-?}" "$inv_probe" "$inv_boosts" "$inv_stalls" \
+			"$inv_preempted" >> "$work/boosts"
+	fi
+	if [ -n "${4:-}" ]; then
+		result "$what" FAILED "$4"
+	elif [ $good = yes ]; then
+		result "$what" ok "$figures; $3"
+	else
+		result "$what" FAILED "$figures; $3; $i_log"
+	fi
 }
 
 # ---- multipath-tools -------------------------------------------------------
@@ -259,6 +487,77 @@ EOF
 			result "$name: booster keeps CAP_SYS_NICE" FAILED "$detail; $klog_run"
 		fi
 	done
+
+	# The inversion: knotd (root, then nobody) signs its answers online
+	# (mod-onlinesign, RSA keys): a query is one read-side critical
+	# section of a few milliseconds (process_query_out()).  Its UDP
+	# worker (one) is the reader; realapps_load dns keeps 16 queries
+	# with the DNSSEC OK bit outstanding; one knotc reads
+	# "zone-reload example" every 0.1 s from a pipe, and each reload
+	# frees the old contents after a grace period.
+	sed -e 's/^    listen: .*/&\n    udp-workers: 1\n    tcp-workers: 1\n    background-workers: 1/' \
+	    -e 's/^    file: .*/&\n    module: mod-onlinesign\/rsa/' \
+	    -e '/^zone:/i\
+policy:\
+  - id: rsa\
+    algorithm: rsasha256\
+    ksk-size: 2048\
+    single-type-signing: on\
+    rrsig-lifetime: 1d\
+    rrsig-refresh: 12h\
+mod-onlinesign:\
+  - id: rsa\
+    policy: rsa' "$run/knot.conf" > "$run/knot-sign.conf"
+	chmod 644 "$run/knot-sign.conf"
+	knot_reloads() {
+		end=$((SECONDS + inv_secs))
+		while [ $SECONDS -lt $end ]; do
+			echo "zone-reload example"
+			sleep 0.1
+		done | LD_LIBRARY_PATH=$klibs timeout $((inv_secs + 30)) \
+			"$kbin/knotc" -s "$run/knot.sock" | grep -c '^OK' > "$run/reloads"
+	}
+	for b in 1 0; do
+		klog_run=$run/knotd-inversion-boost$b.log
+		# Its KASP database is written by knotd as nobody.
+		rm -rf "$run/db" && mkdir "$run/db" && chown 65534:65534 "$run/db"
+		LD_LIBRARY_PATH=$klibs RCUBOOST_BOOST=$b RCUBOOST_STATS_INTERVAL=1 \
+			RCUBOOST_STALL_MS=100 \
+			"$kbin/knotd" -c "$run/knot-sign.conf" > "$klog_run" 2>&1 &
+		kpid=$!
+		started="$started $kpid"
+		# A signed answer: the keys are made at the first start.
+		signed=no
+		for _ in $(seq 150); do
+			LD_LIBRARY_PATH=$klibs "$kbin/kdig" @127.0.0.1 -p 53535 +dnssec \
+				+time=1 +retry=0 www.example A 2>/dev/null |
+				grep -q 'RRSIG.*A 8 2' && signed=yes && break
+			sleep 0.2
+		done
+		# Ended after the inversion (it prints its figures on SIGTERM).
+		"$load" dns 127.0.0.1 53535 120 www.example example nx.example \
+			> "$run/dns" &
+		dpid=$!
+		started="$started $dpid"
+		reader=$(busiest "$kpid" 1)
+		uid=$(awk '/^Uid/ {print $2}' /proc/"$kpid"/status 2>/dev/null)
+		problem='' i_tid=$reader i_log=$klog_run
+		inv_boosts=0 inv_stalls=0 inv_named=no inv_preempted=0 inv_probe=- inv_bursts=0
+		echo 0 > "$run/reloads"
+		if [ $signed != yes ] || [ "$uid" != 65534 ] || [ -z "$reader" ]; then
+			problem="signed answers: $signed, uid $uid, reader '$reader'; $klog_run"
+		else
+			inversion "$kpid" "$klog_run" "$reader" knot_reloads
+		fi
+		kill "$dpid"
+		wait "$dpid"
+		forget "$dpid"
+		kill "$kpid" 2>/dev/null
+		wait "$kpid" 2>/dev/null
+		forget "$kpid"
+		read -r sent answered < "$run/dns"
+		inversion_rows knotd $b "as uid 65534; $answered of $sent signed queries answered, $(cat "$run/reloads") zone reloads, $inv_bursts bursts" "$problem"
+	done
 else
 	result "knot: apt-get source" FAILED "see $log"
 fi
@@ -342,4 +641,8 @@ fi
 echo
 say "summary (also in $work/summary):"
 cat "$work/summary"
+echo
+say "boosts that each program's own reader received under the injected inversion"
+say "($inv_secs s of 150 ms SCHED_FIFO 40 bursts on CPU $hogcpu; stall timeout 100 ms):"
+cat "$work/boosts"
 exit $failed
