@@ -357,18 +357,138 @@ inversion_rows() {
 say "multipath-tools: fetch, build, make test"
 if mpt=$(fetch multipath-tools) && [ -n "$mpt" ]; then
 	mlog=$work/multipath-tools.log
+	# plugindir, runtimedir and configdir (its Makefile.inc's
+	# variables): multipathd loads its checkers from the build tree,
+	# keeps its pid file there, and reads its conf.d there, not in
+	# /lib/multipath, /run and /etc/multipath/conf.d.
+	mvars="plugindir=$mpt/plugins runtimedir=$mpt/run configdir=$mpt/conf.d"
 	(cd "$mpt" &&
 	 use_search_paths &&
-	 make -j "$jobs" && make -j "$jobs" test) > "$mlog" 2>&1
+	 make -j "$jobs" $mvars && make -j "$jobs" $mvars test) > "$mlog" 2>&1
 	rc=$?
 	passed=$(cat "$mpt"/tests/*.out 2>/dev/null | grep -c '^\[  PASSED  \]')
 	failures=$(cat "$mpt"/tests/*.out 2>/dev/null | grep -c '^\[  FAILED  \]')
+	# Most of its test programs stub out or do not use liburcu.
+	ntests=0 nlinked=0
+	for t in "$mpt"/tests/*-test; do
+		ntests=$((ntests + 1))
+		ldd "$t" 2>/dev/null | grep -q 'librcuboost\.so' && nlinked=$((nlinked + 1))
+	done
+	detail="$passed cmocka groups passed; $nlinked of its $ntests test programs link librcuboost"
 	if [ $rc = 0 ] && [ "$failures" = 0 ] && [ "$passed" -gt 0 ]; then
-		result "multipath-tools $(basename "$mpt"): make test" ok "$passed cmocka groups passed"
+		result "multipath-tools $(basename "$mpt"): make test" ok "$detail"
 	else
 		result "multipath-tools $(basename "$mpt"): make test" FAILED "exit $rc, $failures groups failed; $mlog"
 	fi
 	check_links multipathd "$mpt/multipathd/multipathd"
+
+	# multipathd started (foreground, -d), reconfigured, stopped by its
+	# own "shutdown" command, through its socket with its own protocol
+	# (realapps_load mpath).  Its RCU-protected object is its
+	# configuration.  The reader: its CLI listener thread, which formats
+	# the configuration inside one read-side critical section for each
+	# "show config" (show_config()), from four connections at once.
+	# "reconfigure", every 0.1 s, makes the main thread load a new one
+	# and queue the old one with call_rcu().  Both take vecs->lock, so
+	# a grace period waits for the listener only if it starts after the
+	# lock is released, once the listener is back in show config:
+	# liburcu's call_rcu thread waits 10 ms before a batch, and so does
+	# rcuboost's (RCUBOOST_URCU_CALLBACK_DELAY_US), which is mostly too
+	# soon (0 to 4 boosts in ten seconds here); 40 ms mostly is not.
+	# multipathd runs its threads at SCHED_RR 99 (the pinned reader's
+	# is restored).  Its conf.d blacklists every device: it manages no
+	# paths and leaves the machine's own alone.  It creates
+	# /etc/multipath/bindings when missing (its path is fixed in
+	# 0.9.4): what it created there is removed afterwards.  On a kernel
+	# without the device-mapper driver (none in /proc/misc), multipathd
+	# exits at its first configuration (libmp_dm_init()); there it runs
+	# with scripts/realapps_nodm.c preloaded, which answers for a
+	# device-mapper with no maps.
+	mkdir -p "$mpt/plugins" "$mpt/run" "$mpt/conf.d" &&
+	cp "$mpt"/libmultipath/checkers/*.so "$mpt"/libmultipath/prioritizers/*.so \
+	   "$mpt"/libmultipath/foreign/*.so "$mpt/plugins/" 2>> "$log"
+	printf 'blacklist {\n\tdevnode ".*"\n}\n' > "$mpt/conf.d/realapps.conf"
+	mlibs=$prefix/lib
+	for d in "$mpt"/lib*/; do mlibs=$mlibs:${d%/}; done
+	mpreload='' nodm=''
+	if ! grep -qw device-mapper /proc/misc; then
+		nodm=" (no device-mapper driver in this kernel: scripts/realapps_nodm.c stands in, with no maps)"
+		mpreload=$work/realapps_nodm.so
+		cc -O2 -Wall -shared -fPIC -o "$mpreload" "$root/scripts/realapps_nodm.c" \
+			-ldl >> "$log" 2>&1 || mpreload=
+	fi
+	etc_had=no etc_files=
+	[ -d /etc/multipath ] && etc_had=yes etc_files=$(ls -A /etc/multipath)
+	mpath_reconfigures() {
+		"$load" mpath "$inv_secs" 100 1 reconfigure > "$work/mpath-reconfigure"
+	}
+	mruns="1 0"
+	if read -r _ other < <("$load" mpath 1 0 1 "show daemon") && [ "$other" != 0 ]; then
+		result "multipathd: started, reconfigured, stopped" FAILED "another multipathd answers on its socket"
+		mruns=
+	fi
+	for b in $mruns; do
+		mdlog=$work/multipathd-boost$b.log
+		LD_LIBRARY_PATH=$mlibs LD_PRELOAD=$mpreload RCUBOOST_BOOST=$b \
+			RCUBOOST_STATS_INTERVAL=1 RCUBOOST_STALL_MS=100 \
+			RCUBOOST_URCU_CALLBACK_DELAY_US=40000 \
+			"$mpt/multipathd/multipathd" -d -s -v2 -B > "$mdlog" 2>&1 &
+		mpid=$!
+		started="$started $mpid"
+		up=no
+		for _ in $(seq 50); do
+			read -r _ n < <("$load" mpath 1 0 1 "show daemon")
+			[ "$n" != 0 ] && up=yes && break
+			kill -0 "$mpid" 2>/dev/null || break
+			sleep 0.2
+		done
+		"$load" mpath 120 0 4 "show config" > "$work/mpath-show" &
+		spid=$!
+		started="$started $spid"
+		reader=$(busiest "$mpid" 1)
+		problem='' i_tid=$reader i_log=$mdlog
+		inv_boosts=0 inv_stalls=0 inv_named=no inv_preempted=0 inv_probe=- inv_bursts=0
+		echo 0 0 > "$work/mpath-reconfigure"
+		if [ $up = yes ] && [ -n "$reader" ]; then
+			inversion "$mpid" "$mdlog" "$reader" mpath_reconfigures
+		else
+			problem="answers on its socket: $up, reader '$reader'; $mdlog"
+		fi
+		stop "$spid"
+		# Its own way out; the PID if that fails.
+		"$load" mpath 1 0 1 shutdown > /dev/null
+		for _ in $(seq 100); do
+			kill -0 "$mpid" 2>/dev/null || break
+			sleep 0.1
+		done
+		stopped=yes
+		kill -0 "$mpid" 2>/dev/null && stopped=no && kill "$mpid"
+		wait "$mpid"
+		rc=$?
+		forget "$mpid"
+		read -r sent replied < "$work/mpath-show"
+		read -r _ reconf < "$work/mpath-reconfigure"
+		# Less its first configuration, at start.
+		done_reconf=$(grep -c 'reconfigure: setting up paths and maps' "$mdlog")
+		[ "$done_reconf" -gt 0 ] && done_reconf=$((done_reconf - 1))
+		if [ $b = 1 ]; then
+			detail="answered on its socket: $up; $reconf reconfigures answered, $done_reconf done; stopped by its shutdown command: $stopped, exit $rc$nodm"
+			if [ $up = yes ] && [ "$done_reconf" -gt 0 ] && [ $stopped = yes ] && [ $rc = 0 ]; then
+				result "multipathd: started, reconfigured, stopped" ok "$detail"
+			else
+				result "multipathd: started, reconfigured, stopped" FAILED "$detail; $mdlog"
+			fi
+		fi
+		inversion_rows multipathd $b "$replied of $sent show config answered, $done_reconf reconfigures done, $inv_bursts bursts" "$problem"
+	done
+	# What multipathd created in /etc/multipath, and only that.
+	if [ $etc_had = no ]; then
+		rm -rf /etc/multipath
+	else
+		for f in bindings wwids prkeys; do
+			echo "$etc_files" | grep -qx "$f" || rm -f "/etc/multipath/$f"
+		done
+	fi
 else
 	result "multipath-tools: apt-get source" FAILED "see $log"
 fi

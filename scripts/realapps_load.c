@@ -21,18 +21,30 @@
  *   of them outstanding, for SECONDS (at most 120) or until SIGTERM, at
  *   the caller's own priority.  Prints the queries sent and the
  *   answers received.
+ *
+ * usage: realapps_load mpath SECONDS PERIOD_MS CONNECTIONS COMMAND
+ *   multipathd's own client protocol (libmpathcmd: a size_t length,
+ *   then the command with its NUL; the reply the same way) on its
+ *   socket (abstract, "/org/kernel/linux/storage/multipathd"):
+ *   CONNECTIONS threads each send COMMAND, read the reply, wait
+ *   PERIOD_MS (0: not at all) and again, for SECONDS (at most 120) or
+ *   until SIGTERM.  Prints the commands sent and the replies read.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,7 +71,8 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: realapps_load hog CPU PRIO SECONDS ON_MS OFF_MS\n"
-		"       realapps_load dns ADDRESS PORT SECONDS NAME...\n");
+		"       realapps_load dns ADDRESS PORT SECONDS NAME...\n"
+		"       realapps_load mpath SECONDS PERIOD_MS CONNECTIONS COMMAND\n");
 	return 2;
 }
 
@@ -189,6 +202,118 @@ static int dns(const char *addr, int port, int secs, char **names, int n)
 	return 0;
 }
 
+/* multipathd's socket (libmpathcmd's DEFAULT_SOCKET), abstract. */
+#define MPATH_SOCKET "/org/kernel/linux/storage/multipathd"
+
+static const char *mp_cmd;
+static int mp_period_ms;
+static double mp_end;
+static atomic_long mp_sent, mp_replied;
+
+static int mp_connect(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	socklen_t len = (socklen_t)(sizeof(sa_family_t) + 1 +
+				    strlen(MPATH_SOCKET));
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	memcpy(&sa.sun_path[1], MPATH_SOCKET, strlen(MPATH_SOCKET));
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, len) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* All of @len bytes; false at an error or the end of the stream. */
+static bool mp_io(int fd, void *buf, size_t len, bool out)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = out ? send(fd, p, len, MSG_NOSIGNAL)
+				: recv(fd, p, len, 0);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p += r;
+		len -= (size_t)r;
+	}
+	return true;
+}
+
+static void *mp_client(void *arg)
+{
+	struct timespec period = { mp_period_ms / 1000,
+				   (mp_period_ms % 1000) * 1000000L };
+	struct timespec retry = { 0, 100000000L };
+	size_t clen = strlen(mp_cmd) + 1;
+	char reply[65536];	/* its content is not looked at */
+	int fd = -1;
+
+	(void)arg;
+	while (!stop && now() < mp_end) {
+		size_t rlen;
+
+		if (fd < 0 && (fd = mp_connect()) < 0) {
+			nanosleep(&retry, NULL);
+			continue;
+		}
+		atomic_fetch_add(&mp_sent, 1);
+		if (!mp_io(fd, &clen, sizeof(clen), true) ||
+		    !mp_io(fd, (void *)mp_cmd, clen, true) ||
+		    !mp_io(fd, &rlen, sizeof(rlen), false)) {
+			close(fd);
+			fd = -1;
+			continue;
+		}
+		/* In pieces: only the stream's framing matters here. */
+		while (rlen) {
+			size_t n = rlen < sizeof(reply) ? rlen : sizeof(reply);
+
+			if (!mp_io(fd, reply, n, false))
+				break;
+			rlen -= n;
+		}
+		if (rlen) {
+			close(fd);
+			fd = -1;
+			continue;
+		}
+		atomic_fetch_add(&mp_replied, 1);
+		if (mp_period_ms)
+			nanosleep(&period, NULL);
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static int mpath(int secs, int period_ms, int conns, const char *cmd)
+{
+	struct sigaction sa_term = { .sa_handler = on_term };
+	pthread_t t[16];
+
+	if (secs < 1 || secs > 120 || period_ms < 0 || period_ms > 10000 ||
+	    conns < 1 || conns > 16 || !*cmd)
+		return usage();
+	sigaction(SIGTERM, &sa_term, NULL);
+	mp_cmd = cmd;
+	mp_period_ms = period_ms;
+	mp_end = now() + secs;
+	for (int i = 0; i < conns; i++)
+		if (pthread_create(&t[i], NULL, mp_client, NULL) != 0) {
+			fprintf(stderr, "realapps_load: pthread_create failed\n");
+			return 1;
+		}
+	for (int i = 0; i < conns; i++)
+		pthread_join(t[i], NULL);
+	printf("%ld %ld\n", atomic_load(&mp_sent), atomic_load(&mp_replied));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 7 && strcmp(argv[1], "hog") == 0)
@@ -197,5 +322,8 @@ int main(int argc, char **argv)
 	if (argc >= 6 && strcmp(argv[1], "dns") == 0)
 		return dns(argv[2], atoi(argv[3]), atoi(argv[4]), &argv[5],
 			   argc - 5);
+	if (argc == 6 && strcmp(argv[1], "mpath") == 0)
+		return mpath(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
+			     argv[5]);
 	return usage();
 }
