@@ -82,7 +82,7 @@ say "apt-get update, build dependencies (log: $log)"
 if ! { apt-get update &&
        DEBIAN_FRONTEND=noninteractive apt-get build-dep -y multipath-tools knot xfsprogs lttng-tools &&
        DEBIAN_FRONTEND=noninteractive apt-get install -y libcmocka-dev dpkg-dev \
-		systemtap-sdt-dev; } >> "$log" 2>&1; then
+		babeltrace2 systemtap-sdt-dev; } >> "$log" 2>&1; then
 	say "apt-get failed; see $log"
 	exit 2
 fi
@@ -156,6 +156,7 @@ inv_secs=10
 hogcpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' |
 	 sed 's/.*-//' | sort -n | tail -1)
 load=$work/realapps_load
+tpapp=$work/realapps_tp
 if ! cc -O2 -std=gnu11 -Wall -pthread -o "$load" "$root/scripts/realapps_load.c" >> "$log" 2>&1; then
 	say "scripts/realapps_load.c did not build; see $log"
 	exit 2
@@ -732,28 +733,134 @@ if lttng=$(fetch lttng-tools ltt-control) && [ -n "$lttng" ]; then
 	sessiond=$lttng/src/bin/lttng-sessiond/.libs/lttng-sessiond
 	[ -x "$sessiond" ] || sessiond=$lttng/src/bin/lttng-sessiond/lttng-sessiond
 	check_links lttng-sessiond "$sessiond"
-	# A session: create, enable every user-space event, start, stop,
-	# destroy (through the libtool wrappers of the build tree).
+	# The session daemon in the foreground (the PID we end is the one
+	# we started; the libtool wrapper execs it), as root with no
+	# kernel tracing; every client call with --no-sessiond, so that
+	# none spawns a daemon of its own (the client binary itself, with
+	# liblttng-ctl's path: the libtool wrapper's shell costs more than
+	# the command).  Its consumer daemon, which links rcuboost too,
+	# writes its own log (through a small wrapper script).  A session
+	# traces the instrumented application (scripts/realapps_tp.c:
+	# lttng-ust, one event a millisecond); babeltrace2 reads what was
+	# recorded.  The inversion: three loops create, enable, start and
+	# destroy sessions while the application runs.  The client thread
+	# ("Client management") is the reader: a start or an enable-event
+	# walks the registered applications under rcu_read_lock() and
+	# talks to each and to the consumer daemon (ust-app.c), and a
+	# destroy frees hash-table nodes with call_rcu(), so that one
+	# loop's destroy makes a grace period wait for the thread while it
+	# serves another loop.  The thread also sleeps inside those
+	# sections, waiting for the consumer daemon or the application:
+	# no boost shortens that, and on a loaded machine such a wait can
+	# pass the stall timeout with boosting on too.
 	slog=$work/lttng-session.log
-	(cd "$lttng" &&
-	 export LTTNG_HOME=$work/lttng-home \
-		LTTNG_SESSION_CONFIG_XSD_PATH=$lttng/src/common/config \
-		LTTNG_SESSIOND_PATH=$lttng/src/bin/lttng-sessiond/lttng-sessiond &&
-	 rm -rf "$LTTNG_HOME" "$work/lttng-trace" && mkdir -p "$LTTNG_HOME" &&
-	 timeout 30 src/bin/lttng-sessiond/lttng-sessiond --daemonize --no-kernel \
-		--consumerd64-path="$lttng/src/bin/lttng-consumerd/lttng-consumerd" &&
-	 l=src/bin/lttng/lttng &&
-	 timeout 30 $l create s1 --output="$work/lttng-trace" &&
-	 timeout 30 $l enable-event -u -a && timeout 30 $l start && sleep 1 &&
-	 timeout 30 $l stop && timeout 30 $l destroy) > "$slog" 2>&1
-	rc=$?
-	# The daemon and its run-as helper.
-	pkill -f "$lttng/src/bin/lttng-sessiond/.libs/lttng-sessiond" 2>/dev/null
-	if [ $rc = 0 ]; then
-		result "lttng-sessiond: a user-space tracing session" ok "create, enable-event, start, stop, destroy"
-	else
-		result "lttng-sessiond: a user-space tracing session" FAILED "exit $rc; $slog"
+	export LTTNG_HOME=$work/lttng-home \
+	       LTTNG_SESSION_CONFIG_XSD_PATH=$lttng/src/common/config
+	l() {
+		LD_LIBRARY_PATH=$lttng/src/lib/lttng-ctl/.libs timeout 60 \
+			"$lttng/src/bin/lttng/.libs/lttng" --no-sessiond "$@" >> "$slog" 2>&1
+	}
+	lttng_sessions() {	# for $1 seconds (default $inv_secs)
+		end=$((SECONDS + ${1:-$inv_secs}))
+		for k in 1 2 3; do
+			n=0
+			while [ $SECONDS -lt $end ]; do
+				n=$((n + 1)) s=rcb-churn$k-$n
+				l create "$s" --output="$work/lttng-churn" &&
+				l enable-event -u -s "$s" 'rcuboost_realapps:*' &&
+				l start "$s" && l destroy "$s" || break
+			done &
+		done
+		wait
+		# The log names each session as it is destroyed.
+		grep -c '^Session rcb-churn.* destroyed' "$slog" > "$work/lttng-churns"
+	}
+	printf '#!/bin/sh\nexec "%s" "$@" 2>> "%s"\n' \
+		"$lttng/src/bin/lttng-consumerd/lttng-consumerd" \
+		"$work/lttng-consumerd.log" > "$work/lttng-consumerd"
+	chmod 755 "$work/lttng-consumerd"
+	lruns="1 0"
+	: > "$slog"
+	if ! cc -O2 -std=gnu11 -Wall -I"$root/scripts" -o "$tpapp" \
+		"$root/scripts/realapps_tp.c" -llttng-ust -ldl >> "$slog" 2>&1; then
+		result "lttng-sessiond: traces an instrumented application" FAILED "scripts/realapps_tp.c did not build; $slog"
+		lruns=
+	elif l list; then
+		result "lttng-sessiond: traces an instrumented application" FAILED "another session daemon answers; $slog"
+		lruns=
 	fi
+	for b in $lruns; do
+		sdlog=$work/lttng-sessiond-boost$b.log
+		rm -rf "$LTTNG_HOME" "$work/lttng-trace" "$work/lttng-churn"
+		mkdir -p "$LTTNG_HOME"
+		: > "$slog"
+		RCUBOOST_BOOST=$b RCUBOOST_STATS_INTERVAL=1 RCUBOOST_STALL_MS=100 \
+			"$lttng/src/bin/lttng-sessiond/lttng-sessiond" --no-kernel \
+			--consumerd64-path="$work/lttng-consumerd" > "$sdlog" 2>&1 &
+		sdpid=$!
+		started="$started $sdpid"
+		up=no
+		for _ in $(seq 100); do
+			l list && up=yes && break
+			kill -0 "$sdpid" 2>/dev/null || break
+			sleep 0.2
+		done
+		traced=no events=0 problem=
+		if [ $up = yes ] &&
+		   l create rcb-trace --output="$work/lttng-trace" &&
+		   l enable-event -u -s rcb-trace 'rcuboost_realapps:*' &&
+		   l start rcb-trace; then
+			traced=yes
+		fi
+		"$tpapp" 120 > "$work/lttng-ticks" 2>> "$slog" &
+		apid=$!
+		started="$started $apid"
+		# Registered: the session daemon lists its event.
+		for _ in $(seq 100); do
+			LD_LIBRARY_PATH=$lttng/src/lib/lttng-ctl/.libs \
+				"$lttng/src/bin/lttng/.libs/lttng" --no-sessiond list -u 2>/dev/null |
+				grep -q 'rcuboost_realapps:tick' && break
+			sleep 0.2
+		done
+		reader=$(grep -l '^Client manageme' /proc/"$sdpid"/task/*/comm 2>/dev/null | head -1)
+		[ -n "$reader" ] && reader=$(basename "$(dirname "$reader")")
+		i_tid=$reader i_log=$sdlog
+		inv_boosts=0 inv_stalls=0 inv_named=no inv_preempted=0 inv_probe=- inv_bursts=0
+		if [ $traced = yes ] && [ -n "$reader" ]; then
+			inversion "$sdpid" "$sdlog" "$reader" lttng_sessions
+		else
+			problem="session daemon up: $up, tracing: $traced, reader '$reader'; $slog"
+		fi
+		stop "$apid"
+		ticks=$(cat "$work/lttng-ticks")
+		if [ $traced = yes ] && l stop rcb-trace && l destroy rcb-trace; then
+			events=$(babeltrace2 "$work/lttng-trace" 2>> "$slog" |
+				 grep -c 'rcuboost_realapps:tick')
+		fi
+		# Its consumer daemon and run-as helper are its children: it
+		# ends them; any left after it are ended by PID.
+		children=$(pgrep -P "$sdpid")
+		kill "$sdpid"
+		for _ in $(seq 100); do
+			kill -0 "$sdpid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -0 "$sdpid" 2>/dev/null && kill -KILL "$sdpid"
+		wait "$sdpid"
+		rc=$?
+		forget "$sdpid"
+		for c in $children; do kill "$c" 2>/dev/null; done
+		if [ $b = 1 ]; then
+			detail="$events events of rcuboost_realapps:tick recorded (babeltrace2) of ${ticks:-?} emitted; session daemon stopped by SIGTERM, exit $rc"
+			if [ "$events" -gt 0 ] && [ $rc = 0 ]; then
+				result "lttng-sessiond: traces an instrumented application" ok "$detail"
+			else
+				result "lttng-sessiond: traces an instrumented application" FAILED "$detail; $slog"
+			fi
+		fi
+		inversion_rows lttng-sessiond $b "$(cat "$work/lttng-churns" 2>/dev/null) sessions created, started and destroyed, $inv_bursts bursts" "$problem"
+	done
+	unset LTTNG_HOME LTTNG_SESSION_CONFIG_XSD_PATH
 else
 	result "lttng-tools: apt-get source" FAILED "see $log"
 fi
