@@ -2,33 +2,95 @@
 # SPDX-License-Identifier: MIT
 #
 # Four real liburcu programs, from Debian's own sources and unchanged, built
-# against this tree's liburcu compatibility install (rcuboost-urcu(7)), then
-# their own test suites:
+# against this tree's liburcu compatibility install (rcuboost-urcu(7)); their
+# own test suites; then their daemons run over rcuboost, and each daemon's
+# own RCU reader meets a priority inversion that the script injects.
 #
-#   multipath-tools  Makefiles that say -lurcu and #include <urcu.h>; no
-#                    pkg-config for the headers.  Switched by the compiler's
-#                    own search paths (C_INCLUDE_PATH, LIBRARY_PATH).
-#                    Its "make test" (cmocka).
-#   Knot DNS         pkg-config liburcu.  Switched by PKG_CONFIG_PATH.
-#                    Its "make check"; then knotd serves a zone as a daemon
-#                    that changes to nobody:nogroup, once without and once
-#                    with RCUBOOST_EARLY=1, and the booster's capabilities
-#                    are read from /proc: it must keep CAP_SYS_NICE; the
-#                    same as a forking daemon (knotd -d), whose child
-#                    drops them; then knotd started as nobody, which must say at once that
-#                    boosting is off (README, "Daemons that drop
-#                    privileges").
-#   xfsprogs         autoconf that looks for <urcu.h> and -lurcu; switched
-#                    like multipath-tools.  mkfs.xfs and xfs_repair on a
-#                    file (it has no test suite of its own).
-#   LTTng-tools      pkg-config liburcu, liburcu-bp, liburcu-cds, and
-#                    _LGPL_SOURCE.  Its unit tests (make -C tests/unit
-#                    check), then a user-space tracing session.
+# What each row proves:
+#
+#   multipath-tools (switched by the compiler's own search paths,
+#   C_INCLUDE_PATH and LIBRARY_PATH: its Makefiles say -lurcu and take no
+#   header flags from pkg-config)
+#     make test           its cmocka suite passes built against the
+#                         compatibility headers.  The row says how many of
+#                         its test programs link librcuboost: one of 18 in
+#                         0.9.4 (dmevents-test, which registers a thread
+#                         and no more), so this row proves the build, not
+#                         RCU at run time.
+#     links librcuboost   multipathd links librcuboost, not urcu-memb.
+#     started, reconfigured, stopped
+#                         multipathd (foreground) answers on its socket;
+#                         "reconfigure", every 0.1 s, replaces its
+#                         configuration and frees the old one with
+#                         call_rcu(); its "shutdown" command ends it with
+#                         exit status 0.
+#   Knot DNS (switched by PKG_CONFIG_PATH)
+#     make check          its test suite passes over rcuboost.
+#     links librcuboost   knotd links librcuboost, not urcu-memb.
+#     booster keeps CAP_SYS_NICE (four rows)
+#                         knotd started as root, which changes to
+#                         nobody:nogroup, answers a query as uid 65534 and
+#                         its booster thread still has CAP_SYS_NICE (read
+#                         from /proc): without and with RCUBOOST_EARLY=1,
+#                         in the foreground and as a forking daemon
+#                         (knotd -d, whose child drops privileges).
+#     says boosting is off
+#                         knotd started as nobody says at its first RCU
+#                         call that boosting will be off (README, "Daemons
+#                         that drop privileges").
+#   xfsprogs (switched like multipath-tools)
+#     mkfs.xfs, xfs_repair -n, xfs_repair
+#                         they run over rcuboost on a file (xfs_repair
+#                         registers its worker threads); it has no test
+#                         suite of its own.  No inversion: its only grace
+#                         periods come when it unmounts (xfs_free_perag(),
+#                         call_rcu()), after its readers are done.
+#   LTTng-tools (switched by PKG_CONFIG_PATH; also liburcu-bp and
+#   liburcu-cds, Debian's, over rcuboost's rcu_flavor, and _LGPL_SOURCE)
+#     unit tests          make -C tests/unit check passes.
+#     links librcuboost   lttng-sessiond links librcuboost.
+#     traces an instrumented application
+#                         a session records the events of an lttng-ust
+#                         application (scripts/realapps_tp.c), counted by
+#                         babeltrace2; the session daemon (and its consumer
+#                         daemon) stop at SIGTERM with exit status 0.
+#
+#   For each of multipathd, knotd (as uid 65534, after the drop) and
+#   lttng-sessiond, two rows of the injected inversion (see "the injected
+#   inversion" below):
+#     its reader boosted under an inversion
+#                         one of the daemon's own reader threads, pinned
+#                         beside a SCHED_FIFO hog and kept inside its
+#                         read-side critical sections by a workload, while
+#                         the workload also makes grace periods wait, is
+#                         boosted by rcuboost: more than none of the USDT
+#                         probe rcuboost:boost for that thread (bpftrace),
+#                         or, without bpftrace, of the process's own boost
+#                         statistics.
+#     RCUBOOST_BOOST=0: stall reports name its reader
+#                         the same with boosting off: grace periods wait
+#                         for the preempted reader past the stall timeout
+#                         (100 ms; a burst of the hog is 150 ms), and the
+#                         stall detector's report names that thread.
+#   The last lines print, per program, the boosts its reader received under
+#   the inversion, the process's boosts and stall reports, and the stall
+#   reports without boosting.
+#
+# What cannot be done here is said in the row: on a kernel without the
+# device-mapper driver (such as the VM this was written on) multipathd
+# exits at its first configuration, so it runs there with
+# scripts/realapps_nodm.c preloaded, a stand-in for a device-mapper with no
+# maps (multipathd itself unchanged).  Without bpftrace (or a kernel that
+# lets it attach uprobes) the reader's own count is missing and the
+# process's statistics decide.
 #
 # Not part of "make test": it downloads Debian source packages and their
-# build dependencies and takes about fifteen minutes.  Needs root (apt-get) and a
-# Debian mirror; on Debian 12 it adds a deb-src entry for the mirror the
-# machine already uses when none is configured.
+# build dependencies and takes about twenty minutes on an unloaded
+# two-CPU machine.  Needs root (apt-get, real-time priorities) and two
+# CPUs, and a Debian mirror; on Debian 12 it adds a deb-src entry for the
+# mirror the machine already uses when none is configured.  It ends only
+# the processes it started, by PID, and restores the scheduling policy,
+# priority and CPU mask of every thread it pinned.
 #
 # Usage: scripts/realapps.sh [WORKDIR]      (default /tmp/rcuboost-realapps)
 # Exit status: 0 when every check printed "ok", 1 otherwise, 2 when it
@@ -707,6 +769,8 @@ if xfs=$(fetch xfsprogs) && [ -n "$xfs" ]; then
 		result "xfsprogs $(basename "$xfs"): mkfs.xfs, xfs_repair -n, xfs_repair" FAILED "exit $rc; $xlog"
 	fi
 	check_links xfs_repair "$xfs/repair/xfs_repair"
+	printf '  %-15s %-17s its only grace periods come at unmount, after its readers\n' \
+		xfs_repair "no inversion:" >> "$work/boosts"
 else
 	result "xfsprogs: apt-get source" FAILED "see $log"
 fi
