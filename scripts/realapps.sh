@@ -36,8 +36,8 @@
 #                         (knotd -d, whose child drops privileges).
 #     says boosting is off
 #                         knotd started as nobody says at its first RCU
-#                         call that boosting will be off (README, "Daemons
-#                         that drop privileges").
+#                         call that boosting will be off (doc/realtime.md,
+#                         "Permission, and daemons that drop privileges").
 #   xfsprogs (switched like multipath-tools)
 #     mkfs.xfs, xfs_repair -n, xfs_repair
 #                         they run over rcuboost on a file (xfs_repair
