@@ -437,7 +437,7 @@ if mpt=$(fetch multipath-tools) && [ -n "$mpt" ]; then
 		ntests=$((ntests + 1))
 		ldd "$t" 2>/dev/null | grep -q 'librcuboost\.so' && nlinked=$((nlinked + 1))
 	done
-	detail="$passed cmocka groups passed; $nlinked of its $ntests test programs link librcuboost"
+	detail="$passed cmocka groups passed; test programs that link librcuboost: $nlinked of $ntests"
 	if [ $rc = 0 ] && [ "$failures" = 0 ] && [ "$passed" -gt 0 ]; then
 		result "multipath-tools $(basename "$mpt"): make test" ok "$detail"
 	else
