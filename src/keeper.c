@@ -291,8 +291,9 @@ static bool keeper_hello(struct pollfd *fds, pid_t *owner, int *n)
 	}
 	if (slot == *n)
 		(*n)++;
-	fds[slot].fd = got;
-	fds[slot].events = POLLIN;
+	/* revents too: a slot past the old end was never polled, and
+	 * keeper_serve() reads it before the next poll(). */
+	fds[slot] = (struct pollfd){ .fd = got, .events = POLLIN };
 	owner[slot] = cred.pid;
 	return true;
 }
@@ -320,8 +321,8 @@ static void keeper_request(struct pollfd *fds, const pid_t *owner, int i,
 
 static void keeper_serve(int door_fd, int chan_fd, pid_t creator, int cap)
 {
-	struct pollfd fds[1 + KEEPER_CHANNELS];
-	pid_t owner[1 + KEEPER_CHANNELS];
+	struct pollfd fds[1 + KEEPER_CHANNELS] = { { .fd = -1 } };
+	pid_t owner[1 + KEEPER_CHANNELS] = { 0 };
 	int n = 2;
 
 	fds[0] = (struct pollfd){ .fd = door_fd, .events = POLLIN };
