@@ -43,7 +43,7 @@ static inline int lt_list(pid_t *tids, char names[][16], int max)
 			continue;
 		tids[n] = (pid_t)atoi(e->d_name);
 		if (names)
-			snprintf(names[n], 16, "%s", comm);
+			snprintf(names[n], 16, "%.15s", comm);
 		n++;
 	}
 	closedir(d);
