@@ -27,6 +27,7 @@ build=$work/build prefix=$work/prefix
 CC=$cc PKG_CONFIG_LIBDIR=$work/nopc PKG_CONFIG_PATH= \
 	cmake -S "$src" -B "$build" -DRCB_BUILD_TOOLS=OFF -DRCB_BUILD_TESTS=OFF \
 	-DRCB_BUILD_STATIC=ON -DCMAKE_C_FLAGS="-isystem $work/nosdt" \
+	-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O0 \
 	>"$work/configure.log" 2>&1 || { cat "$work/configure.log"; fail "configure"; }
 grep -q "sys/sdt.h not found: USDT probes compiled out" "$work/configure.log" ||
 	{ cat "$work/configure.log"; fail "configure did not report the probes compiled out"; }
