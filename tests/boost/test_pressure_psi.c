@@ -1,7 +1,8 @@
 /* Boosting upon memory pressure reported by the kernel (issue 6, part 1,
  * PSI).  A child process thrashes the page cache inside a memory cgroup
  * limited to 16 MiB (it reads a 128 MiB file it wrote, over and over, for
- * at most 6 s), which makes the kernel account memory stalls in
+ * at most 6 s, or until the test sees pressure mode and stops it with
+ * SIGUSR1), which makes the kernel account memory stalls in
  * /proc/pressure/memory.  The library, configured with pressure_psi = 1
  * (1 % stall share) and no backlog at all, must enter pressure mode while
  * the child thrashes and leave it after the child stops.  No mock: the
@@ -17,6 +18,15 @@
 #include "rcuboost.h"
 
 static char cg[256], limit_file[300], procs_file[300], data_file[256];
+static volatile sig_atomic_t thrash_stop;
+
+/* The child's SIGUSR1: pressure mode was seen, the thrash has done its
+ * part (no SA_RESTART: a read in progress returns early). */
+static void on_stop(int sig)
+{
+	(void)sig;
+	thrash_stop = 1;
+}
 
 static int write_str(const char *path, const char *s)
 {
@@ -72,7 +82,8 @@ static bool make_cgroup(void)
 	return true;
 }
 
-/* The child: into the cgroup, write the file, read it until 6 s passed. */
+/* The child: into the cgroup, write the file, read it until 6 s passed
+ * or SIGUSR1 came. */
 static void thrash(void)
 {
 	static char block[1 << 16];
@@ -88,12 +99,18 @@ static void thrash(void)
 	CHECK(fd >= 0);
 	for (size_t i = 0; i < sizeof(block); i++)
 		block[i] = (char)(i * 7);
-	for (int i = 0; i < 128 * 16; i++)
-		CHECK(write(fd, block, sizeof(block)) == (ssize_t)sizeof(block));
+	/* Pressure may come while the file is written already: a write
+	 * that SIGUSR1 cut short ends the thrash there. */
+	for (int i = 0; i < 128 * 16 && !thrash_stop; i++) {
+		ssize_t n = write(fd, block, sizeof(block));
+
+		CHECK(n == (ssize_t)sizeof(block) || thrash_stop);
+	}
 	end = rt_now() + 6;
-	while (rt_now() < end) {
+	while (!thrash_stop && rt_now() < end) {
 		CHECK(lseek(fd, 0, SEEK_SET) == 0);
-		while (rt_now() < end && read(fd, block, sizeof(block)) > 0)
+		while (!thrash_stop && rt_now() < end &&
+		       read(fd, block, sizeof(block)) > 0)
 			;
 	}
 	close(fd);
@@ -104,6 +121,7 @@ int main(void)
 {
 	struct rcb_config cfg = { .boost = 1, .pressure_psi = 1 };
 	struct rcb_boost_stats s = { .size = sizeof(s) };
+	struct sigaction sa = { .sa_handler = on_stop };
 	double t0, t_enter = -1, t_leave = -1;
 	pid_t child;
 	int status;
@@ -119,6 +137,9 @@ int main(void)
 	CHECK(rcb_init(&cfg) == 0);
 	rcb_boost_stats(&s);
 	CHECK(s.pressure_entries == 0 && !s.pressure_active);
+	/* Set before the fork, so that the child has it from its start. */
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
 	child = fork();
 	CHECK(child >= 0);
 	if (child == 0)
@@ -126,8 +147,12 @@ int main(void)
 	t0 = rt_now();
 	while (rt_now() - t0 < 10) {
 		rcb_boost_stats(&s);
-		if (t_enter < 0 && s.pressure_active)
+		if (t_enter < 0 && s.pressure_active) {
 			t_enter = rt_now() - t0;
+			/* Entered while the child thrashes: what is left to
+			 * see is the leaving, once it stopped. */
+			CHECK(kill(child, SIGUSR1) == 0);
+		}
 		if (waitpid(child, &status, WNOHANG) == child) {
 			child = 0;
 			break;
