@@ -43,6 +43,17 @@ extern "C" {
  * their leading size; 2: struct rcb_head lost its bytes word, now in
  * struct rcb_head_sized, which rcb_call_sized() takes). */
 #define RCB_SONAME_MAJOR 2
+/* The version as one number that compares in release order (each part
+ * below 256), and as "MAJOR.MINOR.PATCH". */
+#define RCB_VERSION_NUM(major, minor, patch) \
+	(((major) << 16) | ((minor) << 8) | (patch))
+#define RCB_VERSION_NUMBER \
+	RCB_VERSION_NUM(RCB_VERSION_MAJOR, RCB_VERSION_MINOR, RCB_VERSION_PATCH)
+#define RCB__STR2(x) #x
+#define RCB__STR(x) RCB__STR2(x)
+#define RCB_VERSION_STRING                                          \
+	RCB__STR(RCB_VERSION_MAJOR) "." RCB__STR(RCB_VERSION_MINOR) "." \
+	RCB__STR(RCB_VERSION_PATCH)
 
 #if defined(RCB_BUILDING_LIBRARY)
 #define RCB_API __attribute__((visibility("default")))
@@ -80,6 +91,16 @@ struct rcb_head {
 	RCB__ATOMIC(struct rcb_head *) next;
 	void (*func)(struct rcb_head *head);
 };
+
+/*
+ * rcb_container_of - the struct @type whose @member is at @ptr, e.g.
+ * the object around the struct rcb_head a callback receives.  @ptr is
+ * evaluated once; a @ptr whose type is not a pointer to @member's type
+ * (or void *) does not compile.
+ */
+#define rcb_container_of(ptr, type, member)                        \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member) - \
+			  0 * sizeof((ptr) == &((type *)0)->member)))
 
 /*
  * A head that also counts the object's size in the backlog
@@ -357,6 +378,12 @@ RCB_API int rcb_init(const struct rcb_config *cfg);
  * started; every other worker is drained and stopped all the same.
  */
 RCB_API int rcb_shutdown(void);
+
+/* The library's version: RCB_VERSION_NUMBER and RCB_VERSION_STRING of
+ * the header it was built with (a program may run with a newer one).
+ * Any thread, any context, async-signal-safe; never fails. */
+RCB_API unsigned int rcb_version(void);
+RCB_API const char *rcb_version_string(void);
 
 /* The active read-side flavor (initialises the library if needed). */
 RCB_API enum rcb_flavor rcb_flavor(void);
