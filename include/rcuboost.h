@@ -686,7 +686,7 @@ RCB_API int rcb_worker_destroy(struct rcb_worker *w);
 RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
 
 /*
- * rcb_worker_set_cpu - callbacks queued by threads running on @cpu that
+ * rcb_worker_assign_cpu - callbacks queued by threads running on @cpu that
  * have no worker of their own go to @w; NULL withdraws the CPU's worker
  * (callbacks queued on it stay there).  Returns 0, -EINVAL (@cpu out of
  * range), -ENOENT (@w not a live worker), -EDEADLK (from a callback or
@@ -695,7 +695,7 @@ RCB_API int rcb_worker_set_thread(struct rcb_worker *w);
  * set_cpu_call_rcu_data(); not reported: two threads may race to set
  * it), -ENOMEM.
  */
-RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w);
+RCB_API int rcb_worker_assign_cpu(struct rcb_worker *w, int cpu);
 
 /* The default worker (never NULL once the library initialised; NULL if
  * initialisation fails). */
@@ -953,10 +953,10 @@ RCB_API int rcb_booster_set_prio(int prio);
 /*
  * rcb_booster_tids - store up to @n booster thread IDs in @tids (NULL
  * with @n 0: count only).  Returns the number of boosters running (may
- * exceed @n), or -EINVAL (@n negative, or @tids NULL with @n > 0;
+ * exceed @n), or -EINVAL (@n above INT_MAX, or @tids NULL with @n > 0;
  * reported as misuse).
  */
-RCB_API int rcb_booster_tids(pid_t *tids, int n);
+RCB_API int rcb_booster_tids(pid_t *tids, size_t n);
 
 /*
  * rcb_boost_stats - fill @out, whose size the caller set: its fields up
@@ -1007,12 +1007,12 @@ static inline void rcb_note_block(void);
  * rcb_mutex_lock() notes the block only when the mutex is contended.
  */
 RCB_API int rcb_mutex_lock(pthread_mutex_t *mutex);
-RCB_API int rcb_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
-RCB_API int rcb_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
-			       const struct timespec *abstime);
+RCB_API int rcb_condvar_wait(pthread_cond_t *cond, pthread_mutex_t *mutex);
+RCB_API int rcb_condvar_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+				  const struct timespec *abstime);
 RCB_API int rcb_nanosleep(const struct timespec *req, struct timespec *rem);
 struct pollfd;
-RCB_API int rcb_poll(struct pollfd *fds, unsigned long nfds, int timeout);
+RCB_API int rcb_fd_poll(struct pollfd *fds, unsigned long nfds, int timeout);
 /* FUTEX_WAIT_PRIVATE on @uaddr while it holds @val; 0 or -1/errno. */
 RCB_API int rcb_futex_wait(uint32_t *uaddr, uint32_t val,
 			   const struct timespec *timeout);
@@ -1176,6 +1176,26 @@ RCB_API int rcb_poll_state(uint64_t cookie);
  * when the cookie has elapsed: the call may wait).
  */
 RCB_API int rcb_cond_synchronize(uint64_t cookie);
+
+/* ------------------------------------------------------------------ */
+/* Deprecated names, removed with the next SONAME                      */
+/* ------------------------------------------------------------------ */
+
+#define RCB_DEPRECATED(msg) __attribute__((deprecated(msg)))
+
+/* Same calls under their old names (exported: programs linked against
+ * the previous release keep working). */
+RCB_API int rcb_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex)
+	RCB_DEPRECATED("use rcb_condvar_wait");
+RCB_API int rcb_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+			       const struct timespec *abstime)
+	RCB_DEPRECATED("use rcb_condvar_timedwait");
+RCB_API int rcb_poll(struct pollfd *fds, unsigned long nfds, int timeout)
+	RCB_DEPRECATED("use rcb_fd_poll");
+/* The worker comes first in rcb_worker_assign_cpu(), as in every call
+ * that takes one. */
+RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w)
+	RCB_DEPRECATED("use rcb_worker_assign_cpu (worker first)");
 
 /* ------------------------------------------------------------------ */
 /* Implementation detail: the inline read side.  Not part of the API;  */

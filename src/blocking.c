@@ -27,14 +27,14 @@ RCB_API int rcb_mutex_lock(pthread_mutex_t *mutex)
 	return pthread_mutex_lock(mutex);
 }
 
-RCB_API int rcb_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex)
+RCB_API int rcb_condvar_wait(pthread_cond_t *cond, pthread_mutex_t *mutex)
 {
 	rcb_note_block();
 	return pthread_cond_wait(cond, mutex);
 }
 
-RCB_API int rcb_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
-			       const struct timespec *abstime)
+RCB_API int rcb_condvar_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+				  const struct timespec *abstime)
 {
 	rcb_note_block();
 	return pthread_cond_timedwait(cond, mutex, abstime);
@@ -46,7 +46,7 @@ RCB_API int rcb_nanosleep(const struct timespec *req, struct timespec *rem)
 	return nanosleep(req, rem);
 }
 
-RCB_API int rcb_poll(struct pollfd *fds, unsigned long nfds, int timeout)
+RCB_API int rcb_fd_poll(struct pollfd *fds, unsigned long nfds, int timeout)
 {
 	if (timeout != 0)
 		rcb_note_block();

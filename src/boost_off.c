@@ -56,7 +56,7 @@ RCB_API int rcb_booster_set_prio(int prio)
 	return -ENOTSUP;
 }
 
-RCB_API int rcb_booster_tids(pid_t *tids, int n)
+RCB_API int rcb_booster_tids(pid_t *tids, size_t n)
 {
 	return rcb__tids_args_bad("rcb_booster_tids", tids, n) ? -EINVAL : 0;
 }

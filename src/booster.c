@@ -572,7 +572,7 @@ RCB_API int rcb_booster_set_prio(int prio)
 	return -err;
 }
 
-RCB_API int rcb_booster_tids(pid_t *tids, int n)
+RCB_API int rcb_booster_tids(pid_t *tids, size_t n)
 {
 	int found = 0;
 
@@ -584,7 +584,7 @@ RCB_API int rcb_booster_tids(pid_t *tids, int n)
 
 		if (!rcb__boosters[i].started || !tid)
 			continue;
-		if (found < n)
+		if ((size_t)found < n)
 			tids[found] = tid;
 		found++;
 	}

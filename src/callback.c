@@ -113,7 +113,7 @@
  *     rcb__cb_wake_late()); a start that fails there leaves the
  *     callback queued until the worker's next use, with the message of
  *     rcb__cb_start_locked().  A second such worker in the same section
- *     (the thread's worker follows its CPU, rcb_worker_set_cpu()) is
+ *     (the thread's worker follows its CPU, rcb_worker_assign_cpu()) is
  *     marked start_later and started by rcb__cb_start_later() at the
  *     same unlock, found on the list under the lock: no pointer to it
  *     outlives the section.

@@ -182,7 +182,7 @@ bool rcb__cb_queue_empty(struct rcb_worker *w);
  * (callback_fork.c); cleared when rcb__cb_start_inherited() starts them. */
 extern _Atomic bool rcb__cb_inherited;
 
-/* callback_worker.c: the table of rcb_worker_set_cpu(), and the worker
+/* callback_worker.c: the table of rcb_worker_assign_cpu(), and the worker
  * of the CPU the caller runs on in table @t (else the default). */
 extern _Atomic(struct rcb_worker *_Atomic *) rcb__cb_cpu_table;
 struct rcb_worker *rcb__cb_pick_cpu(struct rcb_worker *_Atomic *t);
@@ -197,7 +197,7 @@ static inline struct rcb_worker *rcb__cb_pick(void)
 
 	if (w)
 		return w;
-	/* [CBW-TA] pairs with [CBW-TR] in rcb_worker_set_cpu(): the table
+	/* [CBW-TA] pairs with [CBW-TR] in rcb_worker_assign_cpu(): the table
 	 * is initialised. */
 	t = rcb_load_acquire(&rcb__cb_cpu_table);
 	if (RCB_UNLIKELY(t != NULL))

@@ -6,7 +6,7 @@
  *
  * Choice.  rcb_call*() queues to the calling thread's worker (struct
  * rcb__thread.cb_worker, rcb_worker_set_thread()), else to the worker of
- * the CPU it runs on (cpu_table, rcb_worker_set_cpu()), else to the
+ * the CPU it runs on (cpu_table, rcb_worker_assign_cpu()), else to the
  * default worker: rcb__cb_pick(), two loads on the common path.
  *
  * Invariants.
@@ -55,7 +55,7 @@
 #include "internal.h"
 
 /* Per-CPU workers: ncpus entries, allocated at the first
- * rcb_worker_set_cpu() and kept for the life of the process. */
+ * rcb_worker_assign_cpu() and kept for the life of the process. */
 _Atomic(struct rcb_worker *_Atomic *) rcb__cb_cpu_table;
 #define cpu_table rcb__cb_cpu_table
 static int ncpus;
@@ -72,7 +72,7 @@ struct rcb_worker *rcb__cb_pick_cpu(struct rcb_worker *_Atomic *t)
 	struct rcb_worker *w;
 	int cpu = sched_getcpu();
 
-	/* [CBW-PA] pairs with [CBW-PR] in rcb_worker_set_cpu(): the
+	/* [CBW-PA] pairs with [CBW-PR] in rcb_worker_assign_cpu(): the
 	 * worker is initialised. */
 	if (cpu >= 0 && cpu < ncpus && (w = rcb_load_acquire(&t[cpu])))
 		return w;
@@ -325,19 +325,19 @@ RCB_API int rcb_worker_set_thread(struct rcb_worker *w)
 	return 0;
 }
 
-RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w)
+RCB_API int rcb_worker_assign_cpu(struct rcb_worker *w, int cpu)
 {
 	struct rcb_worker *_Atomic *tab;
 	int err = 0;
 
 	if (cpu < 0 || cpu >= get_nprocs_conf()) {
-		rcb__misuse("rcb_worker_set_cpu",
+		rcb__misuse("rcb_worker_assign_cpu",
 			    "cpu %d is out of range: this machine has CPUs 0 to %d configured; "
 			    "nothing done",
 			    cpu, get_nprocs_conf() - 1);
 		return -EINVAL;
 	}
-	if (refused_here("rcb_worker_set_cpu"))
+	if (refused_here("rcb_worker_assign_cpu"))
 		return -EDEADLK;
 	pthread_mutex_lock(&rcb__cb_lock);
 	tab = rcb_load_relaxed(&cpu_table);
@@ -364,7 +364,7 @@ RCB_API int rcb_worker_set_cpu(int cpu, struct rcb_worker *w)
 	pthread_mutex_unlock(&rcb__cb_lock);
 	/* -EEXIST is not reported: liburcu's create_all_cpu_call_rcu_data()
 	 * meets it when another thread set the CPU first. */
-	return err == -ENOENT ? not_live("rcb_worker_set_cpu", w) : err;
+	return err == -ENOENT ? not_live("rcb_worker_assign_cpu", w) : err;
 }
 
 RCB_API struct rcb_worker *rcb_worker_default(void)

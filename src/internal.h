@@ -78,9 +78,11 @@ size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
  * enqueue. */
 void rcb__cb_urcu_timing_on(void);
 
-/* rcb_booster_tids()'s arguments: a negative @n, or @tids NULL with
- * @n > 0, is reported as misuse of @call (true: refuse with -EINVAL). */
-bool rcb__tids_args_bad(const char *call, const pid_t *tids, int n);
+/* rcb_booster_tids()'s arguments: @n above INT_MAX (a negative int
+ * count converted, or from a program built when @n was an int), or
+ * @tids NULL with @n > 0, is reported as misuse of @call (true: refuse
+ * with -EINVAL). */
+bool rcb__tids_args_bad(const char *call, const pid_t *tids, size_t n);
 
 /* Copy the caller's @usize-byte struct @src into the library's @known-byte
  * @dst: fields past @usize are zero.  Returns whether every byte of @src

@@ -4,6 +4,7 @@
  * reports, not synchronisation; a snapshot may mix values from slightly
  * different instants.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "internal.h"
@@ -39,12 +40,13 @@ size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
 	return usize;
 }
 
-bool rcb__tids_args_bad(const char *call, const pid_t *tids, int n)
+bool rcb__tids_args_bad(const char *call, const pid_t *tids, size_t n)
 {
-	if (n < 0)
-		rcb__misuse(call, "n %d is negative; nothing stored", n);
+	if (n > INT_MAX)
+		rcb__misuse(call, "n %zu is above INT_MAX (a negative count?); "
+			    "nothing stored", n);
 	else if (!tids && n > 0)
-		rcb__misuse(call, "tids is NULL with n %d; nothing stored", n);
+		rcb__misuse(call, "tids is NULL with n %zu; nothing stored", n);
 	else
 		return false;
 	return true;

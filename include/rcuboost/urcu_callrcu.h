@@ -60,7 +60,7 @@ RCB_API pthread_t urcu_memb_get_call_rcu_thread(struct call_rcu_data *crdp);
 RCB_API void urcu_memb_set_thread_call_rcu_data(struct call_rcu_data *crdp);
 /* The worker of @cpu; 0, or a negative errno value with errno set too,
  * as liburcu: -EINVAL, -EEXIST (@cpu has a worker), -ENOMEM, -ENOENT
- * (@crdp freed), -EDEADLK (see rcb_worker_set_cpu()). */
+ * (@crdp freed), -EDEADLK (see rcb_worker_assign_cpu()). */
 RCB_API int urcu_memb_set_cpu_call_rcu_data(int cpu, struct call_rcu_data *crdp);
 /* A pinned worker for every CPU without one (a CPU that another thread
  * sets meanwhile keeps that thread's); 0, or a negative errno value with

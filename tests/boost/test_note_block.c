@@ -10,7 +10,7 @@
 
 enum how { SLEEP, MUTEX, COND, POLL, FUTEX, SHORT };
 static const char *const names[] = { "rcb_nanosleep", "rcb_mutex_lock",
-				      "rcb_cond_wait", "rcb_poll",
+				      "rcb_condvar_wait", "rcb_fd_poll",
 				      "rcb_futex_wait", "short sleep" };
 
 static pthread_mutex_t mtx = PTHREAD_MUTEX_INITIALIZER;
@@ -39,11 +39,11 @@ static void *reader(void *arg)
 	case COND:
 		pthread_mutex_lock(&mtx);
 		while (!atomic_load(&wake))
-			rcb_cond_wait(&cond, &mtx);
+			rcb_condvar_wait(&cond, &mtx);
 		pthread_mutex_unlock(&mtx);
 		break;
 	case POLL:
-		rcb_poll(NULL, 0, 200);
+		rcb_fd_poll(NULL, 0, 200);
 		break;
 	case FUTEX:
 		rcb_futex_wait(&futex_word, 0, &ts);

@@ -105,7 +105,7 @@ int main(void)
 	CHECK_EQ(rcb_init(NULL), 0);
 	CHECK_EQ(rcb_register_thread(), 0);
 	CHECK_EQ(rcb_worker_create(NULL, &w0), 0);
-	CHECK_EQ(rcb_worker_set_cpu(0, w0), 0);
+	CHECK_EQ(rcb_worker_assign_cpu(w0, 0), 0);
 	fflush(stdout);
 	pid = fork();
 	CHECK(pid >= 0);
@@ -114,7 +114,7 @@ int main(void)
 	CHECK(waitpid(pid, &st, 0) == pid);
 	CHECK(WIFEXITED(st));
 	CHECK(WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == 77);
-	CHECK_EQ(rcb_worker_set_cpu(0, NULL), 0);
+	CHECK_EQ(rcb_worker_assign_cpu(NULL, 0), 0);
 	CHECK_EQ(rcb_worker_destroy(w0), 0);
 	CHECK_EQ(rcb_unregister_thread(), 0);
 	CHECK_EQ(rcb_shutdown(), 0);

@@ -320,7 +320,8 @@ static void op_worker(struct soak_thread *me)
 		REQUIRE(rcb_worker_set_thread(me->worker) == 0);
 		me->worker_is_mine = true;
 		if (rnd(me, 2)) {
-			int e = rcb_worker_set_cpu((int)rnd(me, 2), me->worker);
+			int e = rcb_worker_assign_cpu(me->worker,
+							(int)rnd(me, 2));
 
 			REQUIRE(e == 0 || e == -EEXIST);
 		}

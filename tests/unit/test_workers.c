@@ -157,8 +157,8 @@ static void t_misuse(void)
 	CHECK_MISUSE(rcb_worker_thread(NULL, &th), -EINVAL);
 	CHECK_MISUSE(rcb_worker_thread(rcb_worker_default(), NULL), -EINVAL);
 	CHECK_MISUSE(rcb_worker_tid(NULL), -EINVAL);
-	CHECK_MISUSE(rcb_worker_set_cpu(-1, NULL), -EINVAL);
-	CHECK_MISUSE(rcb_worker_set_cpu(get_nprocs_conf(), NULL), -EINVAL);
+	CHECK_MISUSE(rcb_worker_assign_cpu(NULL, -1), -EINVAL);
+	CHECK_MISUSE(rcb_worker_assign_cpu(NULL, get_nprocs_conf()), -EINVAL);
 	CHECK_MISUSE(rcb_callback_tids(NULL, 3), -EINVAL);
 	/* The boosters' TIDs, likewise. */
 	CHECK_MISUSE(rcb_booster_tids(NULL, 3), -EINVAL);
@@ -175,7 +175,7 @@ static void t_misuse(void)
 	CHECK_EQ(rcb_worker_destroy(w), 0);
 	CHECK_MISUSE(rcb_worker_destroy(w), -ENOENT);
 	CHECK_MISUSE(rcb_worker_set_thread(w), -ENOENT);
-	CHECK_MISUSE(rcb_worker_set_cpu(0, w), -ENOENT);
+	CHECK_MISUSE(rcb_worker_assign_cpu(w, 0), -ENOENT);
 	CHECK_MISUSE(rcb_worker_tid(w), -ENOENT);
 	CHECK_MISUSE(rcb_worker_thread(w, &th), -ENOENT);
 	/* Destroying inside a section is refused. */
@@ -184,7 +184,7 @@ static void t_misuse(void)
 	/* So is every call that takes the lock a worker's stopper holds
 	 * while the worker waits for a grace period. */
 	CHECK_EQ(rcb_worker_set_thread(w2), -EDEADLK);
-	CHECK_EQ(rcb_worker_set_cpu(0, NULL), -EDEADLK);
+	CHECK_EQ(rcb_worker_assign_cpu(NULL, 0), -EDEADLK);
 	CHECK_EQ(rcb_worker_thread(w2, &th), -EDEADLK);
 	CHECK_EQ(rcb_worker_tid(w2), -EDEADLK);
 	CHECK_EQ(rcb_callback_tids(NULL, 0), -EDEADLK);
@@ -250,9 +250,9 @@ static void t_cpu_choice(void)
 	CHECK_EQ(pthread_getaffinity_np(pthread_self(), sizeof(old), &old), 0);
 	CHECK_EQ(rcb_worker_create(&a, &w), 0);
 	CHECK_EQ(rcb_worker_create(NULL, &w2), 0);
-	CHECK_EQ(rcb_worker_set_cpu(0, w), 0);
+	CHECK_EQ(rcb_worker_assign_cpu(w, 0), 0);
 	CHECK(rcb_worker_of_cpu(0) == w);
-	CHECK_EQ(rcb_worker_set_cpu(0, w2), -EEXIST);
+	CHECK_EQ(rcb_worker_assign_cpu(w2, 0), -EEXIST);
 	CHECK(rcb_worker_of_cpu(0) == w);
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
@@ -266,10 +266,10 @@ static void t_cpu_choice(void)
 	CHECK(rcb_worker_current() == w2);
 	CHECK_EQ(rcb_worker_set_thread(NULL), 0);
 	/* Withdraw, then another may take the CPU. */
-	CHECK_EQ(rcb_worker_set_cpu(0, NULL), 0);
+	CHECK_EQ(rcb_worker_assign_cpu(NULL, 0), 0);
 	CHECK(rcb_worker_of_cpu(0) == NULL);
 	CHECK(rcb_worker_current() == rcb_worker_default());
-	CHECK_EQ(rcb_worker_set_cpu(0, w2), 0);
+	CHECK_EQ(rcb_worker_assign_cpu(w2, 0), 0);
 	/* Destroy withdraws it from its CPU. */
 	CHECK_EQ(rcb_worker_destroy(w2), 0);
 	CHECK(rcb_worker_of_cpu(0) == NULL);

@@ -87,7 +87,7 @@ static bool hog_started, spawner_started, ticker_started;
 static unsigned int readers_started, updaters_started;
 static struct tool_sattr spawner_attrs;
 
-/* The ticker wakes rcb_cond_wait() and rcb_cond_timedwait() sleepers
+/* The ticker wakes rcb_condvar_wait() and rcb_condvar_timedwait() sleepers
  * and holds busy_lock half the time, so rcb_mutex_lock() contends. */
 static pthread_mutex_t tick_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t busy_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -209,7 +209,7 @@ static void block_once(uint64_t ns, unsigned int how)
 			abs.tv_nsec -= 1000000000L;
 		}
 		rcb_mutex_lock(&tick_lock);
-		rcb_cond_timedwait(&tick_cond, &tick_lock, &abs);
+		rcb_condvar_timedwait(&tick_cond, &tick_lock, &abs);
 		pthread_mutex_unlock(&tick_lock);
 		break;
 	case 2:
@@ -217,11 +217,11 @@ static void block_once(uint64_t ns, unsigned int how)
 		rcb_mutex_lock(&tick_lock);
 		until = ticks + 2;
 		while (ticks < until && !atomic_load(&ticker_stop))
-			rcb_cond_wait(&tick_cond, &tick_lock);
+			rcb_condvar_wait(&tick_cond, &tick_lock);
 		pthread_mutex_unlock(&tick_lock);
 		break;
 	case 3:
-		rcb_poll(NULL, 0, (int)(ns / NS_PER_MS) + 1);
+		rcb_fd_poll(NULL, 0, (int)(ns / NS_PER_MS) + 1);
 		break;
 	case 4:
 		rcb_futex_wait(&futex_word, 0, &ts);
