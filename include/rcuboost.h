@@ -319,8 +319,9 @@ enum rcb_boost_backend {
 	RCB_BACKEND_PI = 2,
 };
 
-/* Callbacks awaiting a grace period or their invocation. */
+/* Callbacks awaiting a grace period or their invocation (rcb_backlog()). */
 struct rcb_backlog {
+	size_t size;             /* set by rcb_backlog() */
 	uint64_t callbacks;      /* queued by rcb_call*(), not yet invoked */
 	uint64_t bytes;          /* sum of their sizes (rcb_call_sized) */
 	uint64_t peak_callbacks; /* high-water mark since rcb_backlog_reset_peak() */
@@ -328,8 +329,11 @@ struct rcb_backlog {
 	uint64_t invoked;        /* callbacks invoked since initialisation */
 };
 
+#define RCB_BACKLOG_SIZE_V1 48
+
 /* Grace-period and misuse counters (rcb_stats()). */
 struct rcb_gp_stats {
+	size_t size;                /* set by rcb_stats() */
 	uint64_t grace_periods;     /* grace periods completed that had
 				     * other registered threads to look
 				     * at; one that found none (no system
@@ -341,6 +345,8 @@ struct rcb_gp_stats {
 	uint64_t misuse;            /* misuse reports (see rcb_misuse_policy) */
 	uint64_t registered_threads; /* threads currently registered */
 };
+
+#define RCB_GP_STATS_SIZE_V1 56
 
 /* ------------------------------------------------------------------ */
 /* Lifecycle                                                          */
@@ -578,16 +584,46 @@ RCB_API int rcb_barrier(void);
  */
 RCB_API int rcb_synchronize_expedited(void);
 
-/* Fill @out with the callback backlog.  Callable from any thread, also
- * inside read-side critical sections and from callbacks; not
- * async-signal-safe.  Sums the registered threads' own counts under the
- * registry lock: O(registered threads), like a grace period's scan. */
-RCB_API void rcb_backlog(struct rcb_backlog *out);
+/* Out-of-line parts of rcb_backlog() and rcb_stats(): out->size as
+ * for struct rcb_boost_stats (0 is the V1 layout). */
+RCB_API int rcb__backlog_sized(struct rcb_backlog *out);
+RCB_API int rcb__gp_stats_sized(struct rcb_gp_stats *out);
+
+#ifdef RCB__V0_SYMBOLS
+/* The library's own build: the symbols of the unsized layouts, which
+ * programs linked before the structs had a size call. */
+struct rcb__backlog_v0;
+struct rcb__gp_stats_v0;
+RCB_API void rcb_backlog(struct rcb__backlog_v0 *out);
+RCB_API void rcb_stats(struct rcb__gp_stats_v0 *out);
+#else
+/*
+ * rcb_backlog - fill @out with the callback backlog; sets out->size to
+ * the caller's sizeof first, so that a newer library writes only the
+ * fields the caller knows.  Callable from any thread, also inside
+ * read-side critical sections and from callbacks; not async-signal-safe.
+ * O(registered threads) under the registry lock.  Returns 0, or -EINVAL
+ * for @out NULL (reported as misuse).
+ */
+static inline int rcb_backlog(struct rcb_backlog *out)
+{
+	if (out)
+		out->size = sizeof(*out);
+	return rcb__backlog_sized(out);
+}
+
+/* rcb_stats - fill @out with the grace-period counters, as rcb_backlog()
+ * does (same context and returns). */
+static inline int rcb_stats(struct rcb_gp_stats *out)
+{
+	if (out)
+		out->size = sizeof(*out);
+	return rcb__gp_stats_sized(out);
+}
+#endif
+
 /* Restart the backlog high-water marks from the current backlog. */
 RCB_API void rcb_backlog_reset_peak(void);
-
-/* Fill @out with grace-period counters. */
-RCB_API void rcb_stats(struct rcb_gp_stats *out);
 
 /* ------------------------------------------------------------------ */
 /* Callback workers (src/callback_worker.c)                            */
@@ -986,6 +1022,22 @@ RCB_API int rcb_boost_stats(struct rcb_boost_stats *out);
  */
 RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 				   size_t len, int json);
+
+/*
+ * rcb_stats_get - the counter named @key in *@value: "gp.NAME" and
+ * "backlog.NAME" for the fields of struct rcb_gp_stats and struct
+ * rcb_backlog, "boost.NAME" for those of struct rcb_boost_stats.  A key
+ * keeps its name and meaning for good; keys are added in minor releases
+ * and may go in a major one.  Any thread, also in a read-side critical
+ * section; not async-signal-safe.  Returns 0, -ENOENT (no such key in
+ * this library), -ENOTSUP (a "boost." key, boosting compiled out: *@value
+ * as rcb_boost_stats() leaves it) or -EINVAL (a NULL argument; misuse).
+ */
+RCB_API int rcb_stats_get(const char *key, int64_t *value);
+/* rcb_stats_key - the @index-th key rcb_stats_get() knows (0, 1, ...),
+ * NULL past the last: a program lists the keys of the library it runs
+ * with.  Any context; never fails. */
+RCB_API const char *rcb_stats_key(size_t index);
 
 /*
  * rcb__preempt_boost - out of line part of rcb_note_block().

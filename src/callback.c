@@ -1672,7 +1672,7 @@ int rcb__callbacks_stop(void)
 	return err;
 }
 
-RCB_API void rcb_backlog(struct rcb_backlog *out)
+RCB_API void rcb_backlog(struct rcb__backlog_v0 *out)
 {
 	unsigned long long n, bytes;
 

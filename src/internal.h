@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The exported symbols of the unsized layouts (rcuboost.h). */
+#define RCB__V0_SYMBOLS 1
 #include "rcuboost.h"
 #include "atomic.h"
 #include "list.h"
@@ -33,6 +35,17 @@
 #define RCB__HOT_ALIGN __attribute__((aligned(128)))
 
 /* ---- sized public structs ---------------------------------------- */
+
+/* struct rcb_backlog and struct rcb_gp_stats before they had a size:
+ * what the symbols rcb_backlog and rcb_stats fill, for programs linked
+ * against SONAME 2 before the change (src/stats_sized.c). */
+struct rcb__backlog_v0 {
+	uint64_t callbacks, bytes, peak_callbacks, peak_bytes, invoked;
+};
+struct rcb__gp_stats_v0 {
+	uint64_t grace_periods, synchronize_calls, batched, futex_waits,
+		misuse, registered_threads;
+};
 
 /*
  * Public structs that may grow start with a size_t size set by the caller

@@ -251,7 +251,7 @@ static bool kernel_pressure(unsigned int pct, uint64_t now)
 bool rcb__pressure_update(uint64_t now)
 {
 	const struct rcb__settings *st = &rcb__settings;
-	struct rcb_backlog bl;
+	struct rcb__backlog_v0 bl;
 	bool active, high, low, entered = false;
 
 	if (!rcb__pressure_on())

@@ -350,7 +350,7 @@ static int build_report(struct out *o, unsigned long gp,
 	struct reader_snap r[STALL_MAX_READERS];
 	struct cpu_cands cpus[STALL_MAX_CPUS];
 	struct rcb__thread *t;
-	struct rcb_backlog bl;
+	struct rcb__backlog_v0 bl;
 	unsigned long long now, sampled;
 	int nr = 0, total = 0, ncpus = 0, self_pid = (int)getpid();
 	bool any_r = false;

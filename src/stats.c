@@ -68,7 +68,7 @@ void rcb__sized_out(void *dst, size_t usize, const void *src, size_t known)
 		memcpy(d, &known, sizeof(known));
 }
 
-RCB_API void rcb_stats(struct rcb_gp_stats *out)
+RCB_API void rcb_stats(struct rcb__gp_stats_v0 *out)
 {
 	struct rcb__thread *t;
 	uint64_t n = 0;

@@ -79,7 +79,8 @@ static int set_cpu(int cpu, struct rcb_worker *w)
 {
 	int err;
 
-	RCB__AS_LIBURCU("set_cpu_call_rcu_data", err = rcb_worker_assign_cpu(w, cpu));
+	RCB__AS_LIBURCU("set_cpu_call_rcu_data",
+			err = rcb_worker_assign_cpu(w, cpu));
 	if (err)
 		errno = -err;
 	return err;

@@ -4,7 +4,9 @@
  * (dlsym), with the previous prototypes.  Each must still exist and do
  * what its replacement does.  rcb_booster_tids() now takes a size_t
  * count: called through its previous int prototype it still counts, and
- * still refuses a negative count.
+ * still refuses a negative count.  rcb_stats() and rcb_backlog() are
+ * inline now (they set the structs' new size): their symbols still fill
+ * the unsized layouts for older programs.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -12,7 +14,9 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "rcuboost.h"
@@ -45,7 +49,8 @@ static void *signaller(void *arg)
 
 int main(void)
 {
-	struct rcb_config cfg = { .size = sizeof(cfg), .misuse = RCB_MISUSE_WARN };
+	struct rcb_config cfg = { .size = sizeof(cfg),
+				  .misuse = RCB_MISUSE_WARN };
 	int (*cond_wait)(pthread_cond_t *, pthread_mutex_t *);
 	int (*cond_timedwait)(pthread_cond_t *, pthread_mutex_t *,
 			      const struct timespec *);
@@ -56,6 +61,8 @@ int main(void)
 	struct rcb_worker *w;
 	pthread_t t;
 	pid_t tid;
+	void (*stats_v0)(uint64_t *), (*backlog_v0)(uint64_t *);
+	uint64_t v0[8];
 
 	CHECK_EQ(rcb_init(&cfg), 0);
 	*(void **)&cond_wait = sym("rcb_cond_wait");
@@ -87,6 +94,22 @@ int main(void)
 	CHECK_MISUSE(booster_tids_int(&tid, -1), -EINVAL);
 	CHECK_MISUSE(rcb_booster_tids(&tid, (size_t)-1), -EINVAL);
 	CHECK_MISUSE(rcb_booster_tids(&tid, (size_t)INT_MAX + 1), -EINVAL);
+
+	/* The unsized layouts of struct rcb_gp_stats and struct
+	 * rcb_backlog, as an older program's calls fill them: six and five
+	 * counters, and not a byte past them. */
+	CHECK_EQ(rcb_synchronize(), 0);
+	*(void **)&stats_v0 = sym("rcb_stats");
+	*(void **)&backlog_v0 = sym("rcb_backlog");
+	memset(v0, 0xa5, sizeof(v0));
+	stats_v0(v0);
+	CHECK(v0[1] >= 1);                  /* synchronize_calls */
+	CHECK(v0[5] < 1000);                /* registered_threads */
+	CHECK(v0[6] == 0xa5a5a5a5a5a5a5a5ull);
+	memset(v0, 0xa5, sizeof(v0));
+	backlog_v0(v0);
+	CHECK(v0[2] >= v0[0]);              /* peak_callbacks >= callbacks */
+	CHECK(v0[5] == 0xa5a5a5a5a5a5a5a5ull);
 
 	printf("ok: deprecated names still exported and working\n");
 	return 0;

@@ -153,6 +153,59 @@ static void config_sizes(void)
 	CHECK_EQ(rcb_shutdown(), 0);
 }
 
+/* struct rcb_gp_stats and struct rcb_backlog: their out-of-line calls
+ * (which rcb_stats() and rcb_backlog() reach with the caller's sizeof)
+ * with an older, the current and a newer size, size 0 and garbage. */
+static void counter_sizes(void)
+{
+	static union {
+		struct rcb_gp_stats g;
+		struct rcb_backlog b;
+		unsigned char c[256];
+	} v;
+	const size_t gfull = sizeof(struct rcb_gp_stats);
+	const size_t bfull = sizeof(struct rcb_backlog);
+
+	CHECK_EQ(gfull, RCB_GP_STATS_SIZE_V1);
+	CHECK_EQ(bfull, RCB_BACKLOG_SIZE_V1);
+	CHECK_EQ(rcb_synchronize(), 0);
+
+	/* An older caller (here: a layout ending after grace_periods). */
+	memset(v.c, POISON, sizeof(v.c));
+	v.g.size = 16;
+	CHECK_EQ(rcb__gp_stats_sized(&v.g), -EINVAL); /* below V1 */
+	v.g.size = 0;
+	CHECK_EQ(rcb__gp_stats_sized(&v.g), 0);
+	CHECK_EQ(v.g.size, 0);
+	CHECK(all(v.c, gfull, sizeof(v.c), POISON));
+	CHECK(v.g.synchronize_calls >= 1);
+
+	/* A newer caller: size lowered to ours, the rest left alone. */
+	memset(v.c, POISON, sizeof(v.c));
+	v.g.size = gfull + EXTRA;
+	CHECK_EQ(rcb__gp_stats_sized(&v.g), 0);
+	CHECK_EQ(v.g.size, gfull);
+	CHECK(all(v.c, gfull, sizeof(v.c), POISON));
+
+	/* Garbage: refused before anything is written. */
+	memset(v.c, POISON, sizeof(v.c));
+	v.b.size = bfull + 3;
+	CHECK_EQ(rcb__backlog_sized(&v.b), -EINVAL);
+	CHECK(all(v.c, sizeof(size_t), sizeof(v.c), POISON));
+	v.b.size = bfull;
+	CHECK_EQ(rcb__backlog_sized(&v.b), 0);
+	CHECK(all(v.c, bfull, sizeof(v.c), POISON));
+
+	/* The header's calls stamp the caller's sizeof, whatever was there. */
+	memset(v.c, POISON, sizeof(v.c));
+	CHECK_EQ(rcb_stats(&v.g), 0);
+	CHECK_EQ(v.g.size, gfull);
+	memset(v.c, POISON, sizeof(v.c));
+	CHECK_EQ(rcb_backlog(&v.b), 0);
+	CHECK_EQ(v.b.size, bfull);
+	CHECK(v.b.peak_callbacks >= v.b.callbacks);
+}
+
 int main(void)
 {
 	/* The refusals below are misuse reports, which abort by default in
@@ -161,6 +214,7 @@ int main(void)
 	stats_sizes();
 	config_sizes();
 	stats_sizes();
+	counter_sizes();
 	printf("ok\n");
 	return 0;
 }
