@@ -81,6 +81,17 @@ int main()
 	rcu_barrier();
 	CHECK(freed.load() == 198);
 	CHECK(rcb_synchronize() == 0);
+	{
+		struct node {
+			int key;
+			struct rcb_head rh;
+		} n = { 7, {} };
+		const struct rcb_head *h = &n.rh;
+
+		CHECK(rcb_container_of(&n.rh, struct node, rh) == &n);
+		CHECK(rcb_container_of(h, struct node, rh)->key == 7);
+		CHECK(rcb_version() == RCB_VERSION_NUMBER);
+	}
 	delete rcu_xchg_pointer(&gptr, static_cast<obj *>(nullptr));
 	rcu_unregister_thread();
 	std::printf("ok\n");
