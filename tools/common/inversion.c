@@ -79,6 +79,7 @@ struct gp_timer {
 	uint64_t *ns;
 	size_t n, cap;
 	bool oom;
+	bool noprio;    /* could not become SCHED_FIFO sync_prio */
 };
 
 struct sampler {
@@ -259,8 +260,12 @@ static void *updater_main(void *arg)
 static void *gp_timer_main(void *arg)
 {
 	struct gp_timer *g = arg;
+	struct tool_sattr other = { .policy = SCHED_OTHER };
 
-	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+	/* Real-time only while the run lasts: it sleeps between calls. */
+	g->noprio = prm->sync_prio && sattr_fifo(prm->sync_prio) != 0;
+	while (!g->noprio &&
+	       !atomic_load_explicit(&stop, memory_order_relaxed)) {
 		uint64_t t0 = tool_now_ns();
 
 		ops->synchronize();
@@ -279,6 +284,7 @@ static void *gp_timer_main(void *arg)
 		if (prm->sync_pause_us)
 			tool_sleep_ns((uint64_t)prm->sync_pause_us * 1000);
 	}
+	tool_sattr_set(&other);
 	return NULL;
 }
 
@@ -750,6 +756,9 @@ out:
 
 	if (gt.oom)
 		FAIL(res, "out of memory for grace-period times");
+	else if (gt.noprio)
+		FAIL(res, "the synchronize loop could not become SCHED_FIFO %d",
+		     p->sync_prio);
 	else if (!res->series)
 		FAIL(res, "out of memory for the backlog series");
 	else if (!rd.saw_hog)

@@ -109,6 +109,8 @@ struct inv_params {
 	int cb_period_us;  /* the updater retires one object per period */
 	int obj_bytes;     /* size of each object */
 	int sync_pause_us; /* pause between two timed synchronize calls */
+	int sync_prio;     /* the synchronize loop's SCHED_FIFO priority;
+			    * 0: SCHED_OTHER */
 	int warmup_ms;     /* workload alone before the reader and the hog */
 	int tail_ms;       /* workload after the reader left its section */
 	int sample_ms;     /* backlog sampling period */
