@@ -28,7 +28,7 @@ demo: build
 	$(BUILD)/tools/demo/rcuboost-demo --out $(BUILD)/demo-out
 
 bench: build
-	$(BUILD)/tools/bench/rcuboost-bench --json $(BUILD)/bench.json --plot-dir $(BUILD)
+	$(BUILD)/tools/bench/rcuboost-bench --json $(BUILD)/bench.json
 
 # The soak test for longer than make test runs it (tests/soak/soak.c):
 # every public call at once from many threads.  SOAK_SEED reruns a seed

@@ -1,235 +1,383 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Scenario "inversion", run only when named: the priority inversion of
- * tools/common/inversion.h (a SCHED_FIFO reader preempted inside its
- * read-side critical section by a SCHED_FIFO CPU hog) for each hog
- * duration of --hog-ms, three ways: rcuboost with boosting off, with
- * boosting on, and liburcu urcu-memb.  One run each: a run lasts
- * warm-up + hog + tail, and its figures are set by the hog, not by noise.
- *
- * Figures ("rcuboost" is the boosted run; peers urcu-memb and boost-off):
- *   inversion.gp_max.<H>ms         longest synchronize during the run;
- *                                  goal: at most (elements + 1) booster
- *                                  periods, 50 ms at the library defaults
- *   inversion.gp_p99.<H>ms, inversion.backlog.<H>ms (peak callbacks),
- *   inversion.backlog_bytes.<H>ms  informational
- *   inversion.backlog.growth       peak backlog at the longest hog divided
- *                                  by that at the shortest: 1 when the
- *                                  backlog does not depend on the hog, the
- *                                  hogs' ratio when it grows with it; goal:
- *                                  at most the geometric middle, the square
- *                                  root of the hogs' ratio
- * A goal is written as one more JSON entry whose peer is "goal": its
- * peer_value is the bound, its ratio figure / bound, its goal "<=1.00".
+ * Scenarios on the inversion engine (tools/common/inversion.h): a run per
+ * hog duration and configuration of a SCHED_FIFO reader preempted in its
+ * section by a SCHED_FIFO hog while an updater retires objects.
  */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <sched.h>
 
 #include "bench.h"
 
-enum { RUN_OFF, RUN_ON, RUN_MEMB, NRUNS };
+#define RUNS 4
+enum what { HELD, GP_MAX, GP_P99, BACKLOG, BYTES, STEPS };
 
-struct iv_priv {
-	struct bench_ir ir; /* first: see bench_ir_new() */
-	double gp_goal_ms, growth_goal;
+struct ir {
+	struct inv_params prm;
+	unsigned int nhogs, nruns;
+	int hog_ms[BENCH_MAX_HOGS];
+	const char *name[RUNS];
+	struct rcb_config cfg[RUNS]; /* of an rcuboost run */
+	struct inv_flavor_ops ops[RUNS];
+	void (*hook[RUNS])(void *arg); /* a run's prm.hook */
+	int ran[BENCH_MAX_HOGS][RUNS];
+	struct inv_result res[BENCH_MAX_HOGS][RUNS];
+	unsigned int period_ms, elements; /* the booster's */
 };
 
-static const struct bench_scenario sc = {
-	.name = "inversion",
-	.help = "inversion: needs real-time priority; about 20 s.  A SCHED_FIFO reader\n"
-		"  preempted in its read-side critical section by a SCHED_FIFO hog, for each\n"
-		"  --hog-ms duration, run once with boosting off, once with boosting on and\n"
-		"  once with urcu-memb.  Figures: longest and 99th percentile grace period,\n"
-		"  peak callback backlog (callbacks, bytes).  Goals (boosting on):\n"
-		"  inversion.gp_max <= (elements + 1) booster periods (50 ms by default);\n"
-		"  inversion.backlog.growth, the peak backlog at the longest hog / at the\n"
-		"  shortest, <= the square root of the hogs' ratio (nearer independent, 1,\n"
-		"  than linear).  Without real-time permission: n/a, exit status unchanged.",
-};
-
-unsigned int bench_inv_parse_hogs(const char *arg, int *hog_ms)
+/* Every thread of the process to @m. */
+static void set_all(const cpu_set_t *m)
 {
-	const char *s = arg;
-	unsigned int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
 
-	for (;;) {
-		char *end;
-		long v;
-		unsigned int i;
+	while (d && (e = readdir(d)))
+		if (atoi(e->d_name) > 0)
+			sched_setaffinity(atoi(e->d_name), sizeof(*m), m);
+	if (d)
+		closedir(d);
+}
 
-		if (n == BENCH_IR_MAX_HOGS || *s < '0' || *s > '9')
-			goto bad;
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (errno || v < 1 || v > INV_HOG_MS_MAX || (*end && *end != ','))
-			goto bad;
-		for (i = n; i > 0 && hog_ms[i - 1] > v; i--)
-			hog_ms[i] = hog_ms[i - 1];
-		if (i > 0 && hog_ms[i - 1] == v)
-			goto bad;
-		hog_ms[i] = (int)v;
-		n++;
-		if (!*end)
-			return n;
-		s = end + 1;
+static void ir_init(struct ir *ir, const int *hog_ms, unsigned int nhogs)
+{
+	memset(ir, 0, sizeof(*ir));
+	inv_params_default(&ir->prm);
+	ir->nhogs = nhogs;
+	memcpy(ir->hog_ms, hog_ms, nhogs * sizeof(*hog_ms));
+	/* The library's defaults unless set (rcuboost(3)). */
+	ir->period_ms = getenv("RCUBOOST_PERIOD_MS") ?
+				atoi(getenv("RCUBOOST_PERIOD_MS")) : 10;
+	ir->elements = getenv("RCUBOOST_ELEMENTS") ?
+			       atoi(getenv("RCUBOOST_ELEMENTS")) : 4;
+}
+
+/* A run: @ops, or (NULL) rcuboost with ir->cfg[its index]. */
+static void ir_add(struct ir *ir, const char *name,
+		   const struct inv_flavor_ops *ops)
+{
+	unsigned int r = ir->nruns++;
+
+	ir->name[r] = name;
+	ir->cfg[r].size = sizeof(ir->cfg[r]);
+	if (ops)
+		ir->ops[r] = *ops;
+	else
+		inv_flavor_rcuboost_cfg(&ir->ops[r], name, &ir->cfg[r]);
+}
+
+/* Every run at every hog under a watchdog, the process's other threads
+ * (liburcu's call_rcu thread from an earlier run...) kept off the
+ * real-time CPU.  @prio: the highest priority used.  0 or x->status. */
+static int ir_run(struct bench_res *x, struct ir *ir, int prio)
+{
+	struct inv_params chk = ir->prm;
+	cpu_set_t saved, rt_off;
+	unsigned int secs = 30;
+
+	chk.hog_prio = prio;
+	x->status = inv_params_check(&ir->prm, x->why, sizeof(x->why));
+	if (!x->status)
+		x->status = inv_rt_check(&chk, x->why, sizeof(x->why));
+	if (!x->status && sched_getaffinity(0, sizeof(saved), &saved))
+		x->status = -errno;
+	if (x->status) {
+		tool_progress("rcuboost-bench: %s: n/a: %s\n", x->sc->name,
+			      x->why);
+		return x->status;
 	}
-bad:
-	fprintf(stderr,
-		"rcuboost-bench: --hog-ms: expected 1 to %d distinct durations in ms from 1 "
-		"to %d, comma-separated, got '%s'\n", BENCH_IR_MAX_HOGS, INV_HOG_MS_MAX, arg);
+	rt_off = saved;
+	CPU_CLR(INV_RT_CPU, &rt_off);
+	set_all(&rt_off);
+	/* Generous: every run's length plus every internal timeout. */
+	for (unsigned int h = 0; h < ir->nhogs; h++)
+		secs += ir->nruns *
+			((unsigned int)(ir->prm.warmup_ms + ir->hog_ms[h] +
+					ir->prm.tail_ms) /
+				 1000 +
+			 15);
+	inv_watchdog("rcuboost-bench", secs);
+	for (unsigned int h = 0; h < ir->nhogs; h++) {
+		for (unsigned int r = 0; r < ir->nruns; r++) {
+			struct inv_result *res = &ir->res[h][r];
+
+			ir->prm.hog_ms = ir->hog_ms[h];
+			ir->prm.hook = ir->hook[r];
+			tool_progress("rcuboost-bench: %s: hog %d ms, %s: ",
+				      x->sc->name, ir->hog_ms[h], ir->name[r]);
+			ir->ran[h][r] = !inv_run(&ir->ops[r], &ir->prm, res);
+			x->failed |= !ir->ran[h][r] || !res->ok;
+			tool_progress("reader held %.1f ms, gp_max %.1f ms, "
+				      "peak backlog %ld %s%s\n",
+				      res->reader_held_ms, res->gp_max_ms,
+				      res->peak_backlog,
+				      res->ok ? "" : "FAILED: ", res->error);
+		}
+	}
+	inv_watchdog_off();
+	set_all(&saved);
 	return 0;
 }
 
-static const char *na_reason(int status)
+static double ir_val(const struct ir *ir, unsigned int h, unsigned int r,
+		     enum what w)
 {
-	return status == -EPERM ? "needs real-time priority" :
-	       status == -ENODEV ? "needs CPUs 0 and 1" : "could not run";
+	const struct inv_result *v = &ir->res[h][r];
+
+	if (h >= ir->nhogs || r >= ir->nruns || !ir->ran[h][r])
+		return NAN;
+	switch (w) {
+	case HELD: return v->reader_held_ms;
+	case GP_MAX: return v->gp_count ? v->gp_max_ms : NAN;
+	case GP_P99: return v->gp_count ? v->gp_p99_ms : NAN;
+	case BACKLOG: return (double)v->peak_backlog;
+	case BYTES: return (double)v->peak_backlog_bytes;
+	default: return v->have_boost_stats ? (double)v->bs.escalations : NAN;
+	}
 }
 
-static void boost_stats(FILE *out, const struct bench_ir *ir, unsigned int h)
+/* Peak backlog of run @r at the longest hog / at the shortest. */
+static double ir_growth(const struct ir *ir, unsigned int r)
 {
-	const struct inv_result *on = &ir->res[h][RUN_ON];
-
-	if (!ir->ran[h][RUN_ON])
-		return;
-	if (!on->have_boost_stats) {
-		fprintf(out, "  boost-on: no boost statistics (librcuboost built without "
-			     "boosting: RCB_BOOST=OFF)\n");
-		return;
-	}
-	fprintf(out, "  boost statistics of the boost-on run (this run's counters):\n");
-	for (const char *s = on->boost_stats_text; *s;) {
-		const char *nl = strchr(s, '\n');
-		int n = nl ? (int)(nl - s) : (int)strlen(s);
-
-		fprintf(out, "    %.*s\n", n, s);
-		s += n + (nl ? 1 : 0);
-	}
-	if (!on->bs.enabled)
-		fprintf(out, "    (boosting is not enabled: RCUBOOST_BOOST turned it off)\n");
-	else if (on->bs.no_permission)
-		fprintf(out, "    (the booster was refused real-time priority)\n");
+	return bench_ratio(ir_val(ir, ir->nhogs - 1, r, BACKLOG),
+			   ir_val(ir, 0, r, BACKLOG));
 }
 
-static void print_detail(FILE *out, const struct bench_xres *x)
+/* A figure PRE.WHAT.<hog>ms: @w of run 0 at hog @h against the others. */
+static struct bench_fig *ir_fig(struct bench_res *x, const struct ir *ir,
+				unsigned int h, enum what w, const char *pre)
 {
-	static const enum bench_ir_row rows[] = {
-		IRC_HELD, IRC_GP_MAX, IRC_GP_P99, IRC_GP_MEDIAN, IRC_GP_COUNT,
-		IRC_BACKLOG, IRC_BYTES, IRC_RESULT,
-	};
-	const struct iv_priv *pv = x->priv;
-	const struct bench_ir *ir = &pv->ir;
-	const struct inv_params *p = &ir->prm;
+	static const char *const name[] = { "reader_held", "gp_max",
+		"gp_p99", "backlog", "backlog_bytes", "steps" };
+	static const char *const unit[] = { "ms", "ms", "ms", "callbacks",
+					    "bytes", "steps" };
+	struct bench_fig *g = bench_fig(x, unit[w], ir_val(ir, h, 0, w),
+					"%s.%s.%dms", pre, name[w],
+					ir->hog_ms[h]);
 
-	fprintf(out, "\ninversion: a SCHED_FIFO %d reader on CPU %d preempted inside its\n"
-		     "read-side critical section by a SCHED_FIFO %d hog on CPU %d; on CPU %d an\n"
-		     "updater retires one %d-byte object every %d us (call_rcu) and another\n"
-		     "thread times synchronize in a loop.\n",
-		p->reader_prio, INV_RT_CPU, p->hog_prio, INV_RT_CPU, INV_OTHER_CPU,
-		p->obj_bytes, p->cb_period_us);
-	if (x->status) {
-		fprintf(out, "inversion: n/a (%s): %s\n", na_reason(x->status), x->why);
-		return;
-	}
-	fprintf(out, "Each run once: %d ms warm-up, the hog, %d ms tail.  Backlog = objects\n"
-		     "retired and not yet freed, counted the same way for every run.\n",
-		p->warmup_ms, p->tail_ms);
-	bench_ir_print(out, ir, 13, rows, sizeof(rows) / sizeof(rows[0]), boost_stats);
-	fprintf(out, "\nvalue = rcuboost with boosting on.\n"
-		     "gp_max goal: (elements + 1) x booster period = (%u + 1) x %u ms.\n",
-		ir->elements, ir->period_ms);
-	if (ir->nhogs >= 2)
-		fprintf(out, "backlog.growth = peak backlog at the %d ms hog / at the %d ms hog:\n"
-			     "1 if independent of the hog's duration, %.2f if linear in it;\n"
-			     "goal: <= sqrt(%.2f) = %.2f.\n",
-			ir->hog_ms[ir->nhogs - 1], ir->hog_ms[0],
-			(double)ir->hog_ms[ir->nhogs - 1] / ir->hog_ms[0],
-			(double)ir->hog_ms[ir->nhogs - 1] / ir->hog_ms[0], pv->growth_goal);
+	for (unsigned int r = 1; r < ir->nruns; r++)
+		bench_peer(g, ir->name[r], ir_val(ir, h, r, w));
+	return g;
 }
 
-static void json_detail(FILE *f, const struct bench_xres *x)
+static void ir_free(struct ir *ir)
 {
-	const struct iv_priv *pv = x->priv;
-	const struct bench_ir *ir = &pv->ir;
-	const struct inv_params *p = &ir->prm;
-
-	fprintf(f, "    \"reason\": ");
-	tool_json_str(f, x->status ? na_reason(x->status) : NULL);
-	fprintf(f, ",\n    \"params\": {\"hog_ms\": [");
 	for (unsigned int h = 0; h < ir->nhogs; h++)
-		fprintf(f, "%s%d", h ? ", " : "", ir->hog_ms[h]);
-	fprintf(f, "], \"hog_prio\": %d, \"reader_prio\": %d, \"rt_cpu\": %d, "
-		   "\"other_cpu\": %d,\n      \"cb_period_us\": %d, \"obj_bytes\": %d, "
-		   "\"sync_pause_us\": %d, \"warmup_ms\": %d, \"tail_ms\": %d, "
-		   "\"sample_ms\": %d,\n      \"boost_period_ms\": %u, "
-		   "\"boost_elements\": %u, \"gp_goal_ms\": ",
-		p->hog_prio, p->reader_prio, INV_RT_CPU, INV_OTHER_CPU, p->cb_period_us,
-		p->obj_bytes, p->sync_pause_us, p->warmup_ms, p->tail_ms, p->sample_ms,
-		ir->period_ms, ir->elements);
-	tool_json_num(f, pv->gp_goal_ms);
-	fprintf(f, ", \"growth_goal\": ");
-	tool_json_num(f, ir->nhogs >= 2 ? pv->growth_goal : NAN);
-	fprintf(f, "},\n");
-	bench_ir_json_end(f, bench_ir_json_runs(f, x, ir));
+		for (unsigned int r = 0; r < ir->nruns; r++)
+			inv_result_free(&ir->res[h][r]);
 }
 
-static void add_figs(struct bench_xres *x, const struct iv_priv *pv)
-{
-	static const struct {
-		const char *name, *unit;
-	} what[] = {
-		[IR_GP_MAX] = { "gp_max", "ms" },
-		[IR_GP_P99] = { "gp_p99", "ms" },
-		[IR_BACKLOG] = { "backlog", "callbacks" },
-		[IR_BYTES] = { "backlog_bytes", "bytes" },
-	};
-	static const int runs[] = { RUN_ON, RUN_MEMB, RUN_OFF, -1 };
-	const struct bench_ir *ir = &pv->ir;
-	struct bench_xfig *g;
+static struct ir cur;
 
-	for (unsigned int h = 0; h < ir->nhogs; h++) {
-		for (int w = IR_GP_MAX; w <= IR_BYTES; w++) {
-			g = bench_ir_fig(x, ir, what[w].unit, h, (enum bench_ir_what)w, runs,
-					 "inversion.%s.%dms", what[w].name, ir->hog_ms[h]);
-			if (w == IR_GP_MAX)
-				bench_x_peer(g, BENCH_X_GOAL, pv->gp_goal_ms);
+static void run_inversion(struct bench_res *x, const struct bench_params *bp)
+{
+	static const int def[] = { 1000, 3000 };
+	unsigned int n = bp->nhogs ? bp->nhogs : 2;
+	struct bench_fig *g;
+
+	ir_init(&cur, bp->nhogs ? bp->hogs : def, n);
+	ir_add(&cur, "boost-on", &inv_flavor_rcuboost_on);
+	ir_add(&cur, "urcu-memb", &inv_flavor_urcu_memb);
+	ir_add(&cur, "boost-off", &inv_flavor_rcuboost_off);
+	x->vname = "boost-on";
+	if (ir_run(x, &cur, cur.prm.hog_prio))
+		return;
+	for (unsigned int h = 0; h < n; h++) {
+		for (enum what w = GP_MAX; w <= BYTES; w++) {
+			g = ir_fig(x, &cur, h, w, "inversion");
+			/* Within (elements + 1) booster periods: 50 ms. */
+			if (w == GP_MAX)
+				bench_bound(g, (cur.elements + 1.0) *
+						       cur.period_ms);
 		}
 	}
-	if (ir->nhogs < 2)
-		return;
-	g = bench_x_fig(x, "x", bench_ir_growth(ir, RUN_ON), "inversion.backlog.growth");
-	bench_x_peer(g, "urcu-memb", bench_ir_growth(ir, RUN_MEMB));
-	bench_x_peer(g, "boost-off", bench_ir_growth(ir, RUN_OFF));
-	bench_x_peer(g, BENCH_X_GOAL, pv->growth_goal);
-}
-
-static struct bench_xres *run(const struct bench_params *bp)
-{
-	struct bench_xres *x = bench_ir_new(sc.name, sizeof(struct iv_priv), print_detail,
-					    json_detail);
-	struct iv_priv *pv = x->priv;
-	struct bench_ir *ir = &pv->ir;
-	int hogs[BENCH_IR_MAX_HOGS];
-	unsigned int nhogs = bp->nhogs;
-
-	if (nhogs)
-		memcpy(hogs, bp->hogs, sizeof(hogs));
-	else
-		nhogs = bench_inv_parse_hogs(BENCH_INV_DEFAULT_HOGS, hogs);
-	bench_ir_init(ir, hogs, nhogs);
-	bench_ir_add(ir, "boost-off", &inv_flavor_rcuboost_off);
-	bench_ir_add(ir, "boost-on", &inv_flavor_rcuboost_on);
-	bench_ir_add(ir, "urcu-memb", &inv_flavor_urcu_memb);
-	pv->gp_goal_ms = (double)(ir->elements + 1) * ir->period_ms;
-	pv->growth_goal = sqrt((double)hogs[nhogs - 1] / hogs[0]);
-	if (bench_ir_begin(x, ir, 0, 0) == 0) {
-		bench_ir_run_all(x, ir, ir->nhogs * NRUNS);
-		bench_ir_end(ir);
+	if (n >= 2) {
+		/* 1 if the backlog does not depend on the hog, the hogs'
+		 * ratio if linear in it; the goal is the geometric middle. */
+		g = bench_fig(x, "x", ir_growth(&cur, 0),
+			      "inversion.backlog.growth");
+		bench_peer(g, "urcu-memb", ir_growth(&cur, 1));
+		bench_peer(g, "boost-off", ir_growth(&cur, 2));
+		bench_bound(g, sqrt((double)cur.hog_ms[n - 1] / cur.hog_ms[0]));
 	}
-	add_figs(x, pv);
-	return x;
+	ir_free(&cur);
 }
 
-const struct bench_xscenario bench_x_inversion = { &sc, run };
+static void run_pressure(struct bench_res *x, const struct bench_params *bp)
+{
+	static const int hogs[] = { 500, 2000 }, qhogs[] = { 200, 400 };
+	double per_period, thr_bytes;
+	struct bench_fig *g;
+
+	ir_init(&cur, bp->quick ? qhogs : hogs, 2);
+	cur.prm.cb_period_us = 150;
+	cur.prm.warmup_ms = bp->quick ? 100 : 300;
+	cur.prm.tail_ms = bp->quick ? 200 : 500;
+	/* Goal: the threshold plus what the updater queues in a period. */
+	per_period = ceil(cur.period_ms * 1000.0 / cur.prm.cb_period_us);
+	thr_bytes = 64.0 * cur.prm.obj_bytes;
+	cur.cfg[0].boost = cur.cfg[1].boost = cur.cfg[2].boost = 1;
+	cur.cfg[0].pressure_callbacks = 64;
+	cur.cfg[2].pressure_bytes = (unsigned long)thr_bytes;
+	ir_add(&cur, "pressure-cb", NULL);
+	ir_add(&cur, "plain", NULL);
+	ir_add(&cur, "pressure-bytes", NULL);
+	ir_add(&cur, "urcu-memb", &inv_flavor_urcu_memb);
+	x->vname = "pressure-cb";
+	if (ir_run(x, &cur, cur.prm.hog_prio))
+		return;
+	for (unsigned int h = 0; h < cur.nhogs; h++) {
+		bench_bound(ir_fig(x, &cur, h, BACKLOG, "pressure"),
+			    64 + per_period);
+		ir_fig(x, &cur, h, BYTES, "pressure");
+		ir_fig(x, &cur, h, GP_MAX, "pressure");
+		/* The byte threshold's run against its own bound. */
+		g = bench_fig(x, "bytes", ir_val(&cur, h, 2, BYTES),
+			      "pressure.bthr.backlog_bytes.%dms",
+			      cur.hog_ms[h]);
+		bench_bound(g, thr_bytes + per_period * cur.prm.obj_bytes);
+	}
+	g = bench_fig(x, "x", ir_growth(&cur, 0), "pressure.backlog.growth");
+	for (unsigned int r = 1; r < cur.nruns; r++)
+		bench_peer(g, cur.name[r], ir_growth(&cur, r));
+	ir_free(&cur);
+}
+
+#define FIRST_PRIO 20
+
+static int raise_err;
+
+static void raise_booster(void *arg UNUSED)
+{
+	raise_err |= rcb_booster_set_prio(75) != 0;
+}
+
+static void run_escalate(struct bench_res *x, const struct bench_params *bp)
+{
+	static const int hogs[] = { 500, 1000 }, qhogs[] = { 400 };
+	struct bench_fig *g;
+	unsigned int l;
+	double p;
+
+	ir_init(&cur, bp->quick ? qhogs : hogs, bp->quick ? 1 : 2);
+	cur.prm.warmup_ms = bp->quick ? 100 : 300;
+	cur.prm.tail_ms = bp->quick ? 200 : 300;
+	cur.prm.hook_ms = 150;
+	for (int r = 0; r < 3; r++) {
+		/* Booster 50, first boost 20 (below the hog's 40), ceiling
+		 * 45; escalation by one level per period in run 0. */
+		cur.cfg[r] =
+			(struct rcb_config){ .boost = 1,
+					     .boost_prio = 50,
+					     .boost_reader_prio = FIRST_PRIO,
+					     .boost_ceiling = 45 };
+	}
+	cur.cfg[0].escalate_periods = 1;
+	/* Run 2 raises the booster to 75 after 150 ms: first level 20 ->
+	 * 45, above the hog; the reader must finish at the next reboost. */
+	cur.hook[2] = raise_booster;
+	ir_add(&cur, "escalate", NULL);
+	ir_add(&cur, "plain", NULL);
+	ir_add(&cur, "raise", NULL);
+	ir_add(&cur, "urcu-memb", &inv_flavor_urcu_memb);
+	x->vname = "escalate";
+	if (ir_run(x, &cur, 75))
+		return;
+	x->failed |= raise_err;
+	p = cur.period_ms;
+	for (unsigned int h = 0; h < cur.nhogs; h++) {
+		g = ir_fig(x, &cur, h, HELD, "escalate");
+		/* (elements + steps + 2) periods, steps = hog - first + 1 */
+		bench_bound(g, (cur.elements + cur.prm.hog_prio - FIRST_PRIO +
+				3) * p);
+		ir_fig(x, &cur, h, GP_MAX, "escalate");
+		ir_fig(x, &cur, h, STEPS, "escalate");
+		g = bench_fig(x, "periods", ir_val(&cur, h, 0, HELD) / p,
+			      "escalate.periods.%dms", cur.hog_ms[h]);
+		for (unsigned int r = 1; r < cur.nruns; r++)
+			bench_peer(g, cur.name[r],
+				   ir_val(&cur, h, r, HELD) / p);
+	}
+	/* At the longest hog: the raise against waiting out the hog. */
+	l = cur.nhogs - 1;
+	x->vname = "raise";
+	g = bench_fig(x, "ms",
+		      ir_val(&cur, l, 2, HELD) - cur.res[l][2].hook_ran_ms,
+		      "escalate.raise_to_unlock.%dms", cur.hog_ms[l]);
+	bench_peer(g, "plain",
+		   ir_val(&cur, l, 1, HELD) - cur.res[l][2].hook_ran_ms);
+	bench_peer(g, "urcu-memb",
+		   ir_val(&cur, l, 3, HELD) - cur.res[l][2].hook_ran_ms);
+	bench_bound(g, (cur.elements + 1) * p);
+	ir_free(&cur);
+}
+
+/* A run of rcuboost with boosting, inheritance from waiters if
+ * @inherit, its synchronize expedited if @exp. */
+static void add_exp(const char *name, int inherit, int exp)
+{
+	unsigned int r = cur.nruns;
+
+	cur.cfg[r].boost = 1;
+	cur.cfg[r].inherit = inherit ? 1 : -1;
+	cur.cfg[r].expedited = -1;
+	ir_add(&cur, name, NULL);
+	if (exp)
+		cur.ops[r].synchronize = rcb_synchronize_expedited;
+}
+
+static void run_expedited(struct bench_res *x, const struct bench_params *bp)
+{
+	static const char *const names[] = {
+		"expedited.gp.hog40", "inherit.gp.upd80.hog60",
+		"inherit.expedited.gp.upd80.hog60"
+	};
+	int hog = bp->quick ? 300 : 1000;
+	double gp[2][RUNS];
+
+	/* A hog at 40, then at 60 with the synchronize loop at FIFO 80. */
+	for (int k = 0; k < 2; k++) {
+		ir_init(&cur, &hog, 1);
+		cur.prm.warmup_ms = cur.prm.tail_ms = bp->quick ? 100 : 200;
+		cur.prm.hog_prio = k ? 60 : 40;
+		cur.prm.sync_prio = k ? 80 : 0;
+		add_exp(k ? "no inheritance" : "synchronize", 0, 0);
+		add_exp(k ? "inherit" : "expedited", k, !k);
+		if (k)
+			add_exp("inherit.expedited", 1, 1);
+		ir_add(&cur, "urcu-memb", &inv_flavor_urcu_memb);
+		if (ir_run(x, &cur, 80))
+			return;
+		for (unsigned int r = 0; r < cur.nruns; r++)
+			gp[k][r] = ir_val(&cur, 0, r, GP_MAX);
+		gp[k][3] = gp[k][cur.nruns - 1]; /* urcu-memb */
+		ir_free(&cur);
+	}
+	x->vname = "value";
+	for (int f = 0; f < 3; f++) {
+		int k = f > 0;
+		struct bench_fig *g = bench_fig(x, "ms", gp[k][f ? f : 1], "%s",
+						names[f]);
+
+		bench_peer(g, k ? "no inheritance" : "synchronize", gp[k][0]);
+		bench_peer(g, "urcu-memb", gp[k][3]);
+		/* Expedited: 2 ms; inheritance: one booster period more. */
+		bench_bound(g, f == 1 ? cur.period_ms + 2.0 : 2.0);
+	}
+}
+
+const struct bench_scenario bench_sc_inversion = { "inversion",
+	"a FIFO reader preempted by a hog of each --hog-ms",
+	1, run_inversion, NULL, 0 };
+
+const struct bench_scenario bench_sc_pressure = { "pressure",
+	"the inversion with fast retires: pressure thresholds",
+	1, run_pressure, NULL, 0 };
+
+const struct bench_scenario bench_sc_escalate = { "escalate",
+	"a hog above the first boost level: escalation, raise",
+	1, run_escalate, NULL, 0 };
+
+const struct bench_scenario bench_sc_expedited = { "expedited",
+	"expedited grace periods, inheritance from waiters",
+	1, run_expedited, NULL, 0 };
