@@ -353,7 +353,8 @@ RCB_API int rcb_synchronize_expedited(void);
  * argument), -ESHUTDOWN, -EBUSY (@head still queued: "Callback heads"),
  * each misuse, nothing queued; -EAGAIN, -ENOMEM or -EPERM (the worker's
  * thread cannot start; said on stderr). */
-RCB_API int rcb_call(struct rcb_head *head, void (*func)(struct rcb_head *head));
+RCB_API int rcb_call(struct rcb_head *head,
+		     void (*func)(struct rcb_head *head));
 
 /* rcb_call_sized - rcb_call(), and count @bytes in the backlog (and its
  * memory-pressure threshold) until @func, which receives &@head->head,
@@ -777,8 +778,8 @@ RCB_API void rcb__read_lock_nest_overflow(void);
 #define rcb__compiler_barrier() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 #else
 #define rcb__ld_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
-#define rcb__st_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
-#define rcb__st_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
+#define rcb__st_relaxed(p, v) atomic_store_explicit(p, v, memory_order_relaxed)
+#define rcb__st_release(p, v) atomic_store_explicit(p, v, memory_order_release)
 #define rcb__compiler_barrier() atomic_signal_fence(memory_order_seq_cst)
 #endif
 

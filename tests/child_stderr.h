@@ -19,8 +19,8 @@
 
 #include "tests/check.h"
 
-static inline int rcbt_child_stderr(void (*child)(void), int timeout_ms, char *text,
-				    size_t len, bool *timed_out)
+static inline int rcbt_child_stderr(void (*child)(void), int timeout_ms,
+				    char *text, size_t len, bool *timed_out)
 {
 	int fds[2], st = 0, waited_ms = 0;
 	size_t got = 0;
@@ -47,7 +47,8 @@ static inline int rcbt_child_stderr(void (*child)(void), int timeout_ms, char *t
 		kill(pid, SIGKILL);
 		CHECK(waitpid(pid, &st, 0) == pid);
 	}
-	while (got < len - 1 && (n = read(fds[0], text + got, len - 1 - got)) > 0)
+	while (got < len - 1 &&
+	       (n = read(fds[0], text + got, len - 1 - got)) > 0)
 		got += (size_t)n;
 	text[got] = '\0';
 	close(fds[0]);
@@ -65,7 +66,8 @@ static inline void rcbt_child_aborts(void (*child)(void), int timeout_ms,
 {
 	char text[4096];
 	bool timed_out;
-	int st = rcbt_child_stderr(child, timeout_ms, text, sizeof(text), &timed_out);
+	int st = rcbt_child_stderr(child, timeout_ms, text, sizeof(text),
+				   &timed_out);
 
 	if (timed_out)
 		printf("the child still waited after %d ms: killed\n", timeout_ms);

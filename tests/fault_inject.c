@@ -65,8 +65,9 @@ static void resolve(void)
 	real_memalign = dlsym(RTLD_NEXT, "memalign");
 	real_pthread_create = dlsym(RTLD_NEXT, "pthread_create");
 	resolving = 0;
-	if (!real_malloc || !real_calloc || !real_realloc || !real_aligned_alloc ||
-	    !real_posix_memalign || !real_memalign || !real_pthread_create)
+	if (!real_malloc || !real_calloc || !real_realloc ||
+	    !real_aligned_alloc || !real_posix_memalign || !real_memalign ||
+	    !real_pthread_create)
 		abort();
 }
 

@@ -40,8 +40,8 @@ struct call_rcu_data;
  * unless it is -1; @flags 0 or URCU_CALL_RCU_RT.  NULL and errno on
  * failure (see rcb_worker_create()).
  */
-RCB_API struct call_rcu_data *urcu_memb_create_call_rcu_data(unsigned long flags,
-							     int cpu_affinity);
+RCB_API struct call_rcu_data *
+urcu_memb_create_call_rcu_data(unsigned long flags, int cpu_affinity);
 /* Destroy @crdp (rcb_worker_destroy()): its pending callbacks move to
  * the default worker.  NULL and the default worker are ignored. */
 RCB_API void urcu_memb_call_rcu_data_free(struct call_rcu_data *crdp);
@@ -61,7 +61,8 @@ RCB_API void urcu_memb_set_thread_call_rcu_data(struct call_rcu_data *crdp);
 /* The worker of @cpu; 0, or a negative errno value with errno set too,
  * as liburcu: -EINVAL, -EEXIST (@cpu has a worker), -ENOMEM, -ENOENT
  * (@crdp freed), -EDEADLK (see rcb_worker_assign_cpu()). */
-RCB_API int urcu_memb_set_cpu_call_rcu_data(int cpu, struct call_rcu_data *crdp);
+RCB_API int urcu_memb_set_cpu_call_rcu_data(int cpu,
+					    struct call_rcu_data *crdp);
 /* A pinned worker for every CPU without one (a CPU that another thread
  * sets meanwhile keeps that thread's); 0, or a negative errno value with
  * errno set too, as liburcu: -EINVAL for @flags other than 0 and

@@ -36,7 +36,8 @@ struct urcu_gp_poll_state {
  * when, and the one case where it blocks). */
 RCB_API struct urcu_gp_poll_state urcu_memb_start_poll_synchronize_rcu(void);
 /* rcb_poll_state(@state.grace_period_id) == 1. */
-RCB_API bool urcu_memb_poll_state_synchronize_rcu(struct urcu_gp_poll_state state);
+RCB_API bool
+urcu_memb_poll_state_synchronize_rcu(struct urcu_gp_poll_state state);
 
 #ifdef __cplusplus
 }

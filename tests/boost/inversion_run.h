@@ -30,7 +30,8 @@ struct inv_test_run {
 	 * the hog's spin: under hog_ms, something lifted it above the hog
 	 * (both times are taken by real-time threads on the hog's CPU). */
 	double resumed_ms, hog_ms;
-	double rate_per_ms;       /* callbacks the updater really queued per ms */
+	/* callbacks the updater really queued per ms */
+	double rate_per_ms;
 	/* Callbacks queued while the timed grace period ran, and while the
 	 * hog spun. */
 	long queued_gp, queued_hog;
@@ -63,7 +64,8 @@ static void *itr_reader(void *arg)
 	atomic_store(&itr_resumed_at, rt_now());
 	rcb_read_unlock();
 	CHECK(rt_get(0, &after) == 0);
-	atomic_store(&itr_restored, after.policy == SCHED_FIFO && after.prio == 10);
+	atomic_store(&itr_restored,
+		     after.policy == SCHED_FIFO && after.prio == 10);
 	CHECK(rcb_unregister_thread() == 0);
 	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
 	return NULL;
@@ -81,7 +83,8 @@ static void *itr_updater(void *arg)
 	while (!atomic_load(&itr_stop_updater)) {
 		struct rcb_head_sized *h = malloc(sizeof(*h));
 
-		CHECK(h && rcb_call_sized(h, itr_free, (size_t)itr_cb_bytes) == 0);
+		CHECK(h &&
+		      rcb_call_sized(h, itr_free, (size_t)itr_cb_bytes) == 0);
 		atomic_fetch_add(&itr_queued, 1);
 		if (atomic_load(&itr_gp_on))
 			atomic_fetch_add(&itr_queued_gp, 1);
@@ -149,7 +152,8 @@ static struct inv_test_run inv_test_run(const struct rcb_config *cfg,
 	res.peak_bytes = bl.peak_bytes;
 	atomic_store(&itr_stop_updater, 1);
 	pthread_join(u, NULL);
-	res.rate_per_ms = (double)atomic_load(&itr_queued) / ((rt_now() - u0) * 1e3);
+	res.rate_per_ms =
+		(double)atomic_load(&itr_queued) / ((rt_now() - u0) * 1e3);
 	res.queued_gp = atomic_load(&itr_queued_gp);
 	res.queued_hog = atomic_load(&itr_queued_hog);
 	/* The backlog drained, pressure mode (if on) ends at a booster

@@ -153,7 +153,8 @@ int main(void)
 	CHECK(pthread_create(&up, NULL, updater, NULL) == 0);
 	for (int i = 0; i < n; i++) {
 		w[i].seed = 1234u + (unsigned)i;
-		CHECK(pthread_create(&w[i].thread, NULL, worker_main, &w[i]) == 0);
+		CHECK(pthread_create(&w[i].thread, NULL, worker_main, &w[i]) ==
+		      0);
 	}
 	for (int i = 0; i < 20; i++) {
 		pthread_t t;

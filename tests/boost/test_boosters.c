@@ -36,7 +36,8 @@ static void *reader(void *arg)
 		rcb_note_block();
 	atomic_fetch_add(&blocked, 1);
 	while (!atomic_load(&release_word))
-		syscall(SYS_futex, &release_word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+		syscall(SYS_futex, &release_word, FUTEX_WAIT_PRIVATE, 0, NULL,
+			NULL, 0);
 	CHECK(rt_get(0, &a) == 0);
 	if (a.policy == SCHED_FIFO)
 		atomic_fetch_add(&boosted_seen, 1);
@@ -112,7 +113,8 @@ static void run(int booster_cpus, int want_boosters)
 		usleep(500);
 	}
 	atomic_store(&release_word, 1);
-	syscall(SYS_futex, &release_word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+	syscall(SYS_futex, &release_word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL,
+		NULL, 0);
 	for (int i = 0; i < NREADERS; i++)
 		pthread_join(th[i], NULL);
 	pthread_join(sy, NULL);

@@ -41,7 +41,8 @@ static void *updater(void *arg)
 
 		CHECK(h && rcb_call(h, free_cb) == 0);
 		atomic_fetch_add(&queued, 1);
-		if (atomic_load(&hog.started) && rt_now() < atomic_load(&hog.end_at))
+		if (atomic_load(&hog.started) &&
+		    rt_now() < atomic_load(&hog.end_at))
 			atomic_fetch_add(&queued_hog, 1);
 		usleep(1000);
 	}
@@ -86,7 +87,8 @@ int main(int argc, char **argv)
 	 * this one held less than half of them (and 20 for the counters'
 	 * relaxed reads); at most PEAK_BOUND in the plain build, where
 	 * the updater's pace is about what it asks for. */
-	CHECK(bl.peak_callbacks * 2 <= (unsigned long long)atomic_load(&queued_hog) + 20);
+	CHECK(bl.peak_callbacks * 2 <=
+	      (unsigned long long)atomic_load(&queued_hog) + 20);
 	CHECK_PLAIN(bl.peak_callbacks < PEAK_BOUND);
 	CHECK_EQ(rcb_worker_destroy(w), 0);
 	CHECK_EQ(rcb_shutdown(), 0);

@@ -126,7 +126,8 @@ int main(void)
 	rt_require();
 	CPU_ZERO(&allowed);
 	CHECK_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
-	if (get_nprocs() < 2 || !CPU_ISSET(0, &allowed) || !CPU_ISSET(1, &allowed)) {
+	if (get_nprocs() < 2 || !CPU_ISSET(0, &allowed) ||
+	    !CPU_ISSET(1, &allowed)) {
 		fprintf(stderr, "skip: needs CPUs 0 and 1\n");
 		return 77;
 	}

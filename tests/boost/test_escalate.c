@@ -56,7 +56,8 @@ int main(void)
 	       "into the hog, %ld escalations\n"
 	       "  booster raised to 75 (rcb_booster_set_prio): grace period %.1f ms\n"
 	       "  booster raised to 75 (sched_setscheduler, as chrt): grace period %.1f ms\n",
-	       p.gp_ms, e.gp_ms, e.resumed_ms, e.bs.escalations, a.gp_ms, c.gp_ms);
+	       p.gp_ms, e.gp_ms, e.resumed_ms, e.bs.escalations, a.gp_ms,
+	       c.gp_ms);
 	/* Below the hog, unescalated: the reader waited for the whole hog,
 	 * the grace period for the reader. */
 	/* Where the reader ran is the scheduler's outcome: a sanitizer

@@ -42,7 +42,8 @@ static _Atomic double resumed_at; /* the reader went on in its section */
  * when the wait ended. */
 struct run {
 	double ms, resumed_ms, hog_left_ms;
-	double resumed_left_ms; /* the hog's time left when the reader went on */
+	/* the hog's time left when the reader went on */
+	double resumed_left_ms;
 };
 
 static void *reader(void *arg)
@@ -97,7 +98,8 @@ static struct run run(int hog_prio, int updater_prio, int expedited)
 		CHECK(h && rcb_call(h, cb_free) == 0);
 		CHECK(rcb_barrier() == 0);
 	} else {
-		CHECK((expedited ? rcb_synchronize_expedited() : rcb_synchronize()) == 0);
+		CHECK((expedited ? rcb_synchronize_expedited() :
+				   rcb_synchronize()) == 0);
 	}
 	t1 = rt_now();
 	res.ms = (t1 - t0) * 1e3;
@@ -105,11 +107,13 @@ static struct run run(int hog_prio, int updater_prio, int expedited)
 	rt_hog_join(&hog);
 	pthread_join(r, NULL);
 	res.resumed_ms = (atomic_load(&resumed_at) - t0) * 1e3;
-	res.resumed_left_ms = (atomic_load(&hog.end_at) - atomic_load(&resumed_at)) * 1e3;
+	res.resumed_left_ms =
+		(atomic_load(&hog.end_at) - atomic_load(&resumed_at)) * 1e3;
 	CHECK(atomic_load(&restored));
 	CHECK(rt_get(0, &self) == 0);
 	if (updater_prio) {
-		CHECK(self.policy == SCHED_FIFO && (int)self.prio == updater_prio);
+		CHECK(self.policy == SCHED_FIFO &&
+		      (int)self.prio == updater_prio);
 		CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
 	} else {
 		CHECK(self.policy == SCHED_OTHER);
@@ -160,8 +164,8 @@ int main(void)
 	       "updater 80, hog 60: no inheritance %.2f ms, inheritance %.2f ms "
 	       "(reader on at %.2f ms), inheritance + expedited %.2f ms (%.2f ms), "
 	       "rcb_barrier() with inheritance %.2f ms (%.2f ms)\n",
-	       e.ms, e.resumed_ms, n.ms, i.ms, i.resumed_ms, ie.ms, ie.resumed_ms,
-	       b.ms, b.resumed_ms);
+	       e.ms, e.resumed_ms, n.ms, i.ms, i.resumed_ms, ie.ms,
+	       ie.resumed_ms, b.ms, b.resumed_ms);
 	/* Case 1: aging would lift the reader 300 ms or more after the
 	 * wait began; the expedited wait did it at once (the waiter,
 	 * the booster and the reader are all that run in between). */
@@ -176,6 +180,7 @@ int main(void)
 	/* How soon, in the plain build: the waiter is a normal thread in
 	 * case 1, the callback thread runs the barrier's grace period. */
 	CHECK_PLAIN(e.ms < 200 && i.ms < 200 && ie.ms < 200 && b.ms < 200);
-	CHECK_PLAIN(i.resumed_ms < 200 && ie.resumed_ms < 200 && b.resumed_ms < 200);
+	CHECK_PLAIN(i.resumed_ms < 200 && ie.resumed_ms < 200 &&
+		    b.resumed_ms < 200);
 	return 0;
 }

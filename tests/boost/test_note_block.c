@@ -50,7 +50,8 @@ static void *reader(void *arg)
 		break;
 	case SHORT:
 		for (int i = 0; i < 20; i++)
-			rcb_nanosleep(&brief, NULL), rcb_read_unlock(), rcb_read_lock();
+			rcb_nanosleep(&brief, NULL), rcb_read_unlock(),
+				rcb_read_lock();
 		break;
 	}
 	rcb_read_unlock();

@@ -56,8 +56,9 @@ static void *watcher(void *arg)
 		pid_t tid = atomic_load(&reader_tid);
 		int p = pi_kernel_prio(tid);
 
-		if (p != -1000 && p < pi_prio_of_rt(40) && rt_get(tid, &a) == 0 &&
-		    a.policy == SCHED_FIFO && a.prio == 10)
+		if (p != -1000 && p < pi_prio_of_rt(40) &&
+		    rt_get(tid, &a) == 0 && a.policy == SCHED_FIFO &&
+		    a.prio == 10)
 			atomic_store(&boosted_seen, 1);
 		usleep(500);
 	}

@@ -30,14 +30,16 @@ static void *worker(void *arg)
 	CHECK(rt_get(0, &orig) == 0);
 	CHECK(rcb_register_thread() == 0);
 	for (int i = 0; i < ITERS; i++) {
-		struct timespec ts = { 0, (long)(rand_r(&seed) % 3000) * 1000L };
+		struct timespec ts = { 0,
+				       (long)(rand_r(&seed) % 3000) * 1000L };
 
 		if ((rand_r(&seed) & 15) == 0)
 			ts.tv_nsec = 12000000; /* long enough to escalate */
 
 		rcb_read_lock();
 		if (rand_r(&seed) & 1)
-			rcb_read_lock(); /* nested: only the outermost unboosts */
+			/* nested: only the outermost unboosts */
+			rcb_read_lock();
 		rcb_note_block();
 		nanosleep(&ts, NULL);
 		if (rcb_read_ongoing() && (rand_r(&seed) & 3) == 0)
@@ -71,9 +73,12 @@ static void *updater(void *arg)
 
 int main(void)
 {
-	struct rcb_config cfg = { .boost = 1, .boost_backend = RCB_BACKEND_PI,
-				  .boost_period_ms = 1, .boost_elements = 2,
-				  .escalate_periods = 2, .boost_reader_prio = 20,
+	struct rcb_config cfg = { .boost = 1,
+				  .boost_backend = RCB_BACKEND_PI,
+				  .boost_period_ms = 1,
+				  .boost_elements = 2,
+				  .escalate_periods = 2,
+				  .boost_reader_prio = 20,
 				  .pi_helpers = 2 };
 	struct rcb_boost_stats s = { .size = sizeof(s) };
 	pthread_t u, t[THREADS];
@@ -96,8 +101,9 @@ int main(void)
 	rcb_boost_stats_format(&s, buf, sizeof(buf), 0);
 	printf("%ld sections: pi_boosts %ld pi_handoffs %ld pi_syscalls %ld "
 	       "escalations %ld boost %ld unboosted %ld, still boosted after unlock: %ld\n%s",
-	       atomic_load(&sections), s.pi_boosts, s.pi_handoffs, s.pi_syscalls,
-	       s.escalations, s.boost, s.unboosted, atomic_load(&residual), buf);
+	       atomic_load(&sections), s.pi_boosts, s.pi_handoffs,
+	       s.pi_syscalls, s.escalations, s.boost, s.unboosted,
+	       atomic_load(&residual), buf);
 	CHECK(atomic_load(&residual) == 0);
 	CHECK(s.pi_boosts >= 10);
 	CHECK(s.pi_handoffs <= s.pi_boosts);

@@ -70,7 +70,8 @@ int main(void)
 		char buf[4096];
 
 		for (int i = 0; i < 3; i++) {
-			rcb_boost_stats_format(&runs[i]->bs, buf, sizeof(buf), 1);
+			rcb_boost_stats_format(&runs[i]->bs, buf, sizeof(buf),
+					       1);
 			printf("--- %s: boost statistics (cumulative) after the run\n%s\n", names[i], buf);
 		}
 	}

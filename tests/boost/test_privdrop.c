@@ -91,7 +91,8 @@ static int child(enum mode mode, bool forks)
 	rt_watchdog(30);
 	rt_pin(1);
 	if (mode == MODE_EARLY) {
-		CHECK(rcb_booster_tids(NULL, 0) >= 1); /* started before main() */
+		/* started before main() */
+		CHECK(rcb_booster_tids(NULL, 0) >= 1);
 	} else if (mode == MODE_LAZY) {
 		CHECK(rcb_booster_tids(NULL, 0) == 0);
 		CHECK(rcb_synchronize() == 0); /* the first use */
@@ -146,7 +147,8 @@ static int child(enum mode mode, bool forks)
 	gp_ms = (t1 - t0) * 1e3;
 	rt_hog_join(&hog);
 	pthread_join(r, NULL);
-	resumed_ms = (atomic_load(&resumed_at) - atomic_load(&hog.start_at)) * 1e3;
+	resumed_ms =
+		(atomic_load(&resumed_at) - atomic_load(&hog.start_at)) * 1e3;
 	CHECK(rcb_boost_stats(&s) == 0);
 	printf("%s%s, %s backend, after setuid(65534): grace period %.1f ms "
 	       "(hog 500 ms), reader on at %.1f ms into the hog, boosts %ld, "

@@ -32,8 +32,9 @@ int main(void)
 	seen = rcb_dereference(shared);
 	rcb_read_unlock();
 	rcb_assign_pointer(shared, NULL);
-	if (seen != it || seen->value != 42 || rcb_call(&it->head, item_free) != 0 ||
-	    rcb_barrier() != 0 || freed != 1 || rcb_synchronize() != 0)
+	if (seen != it || seen->value != 42 ||
+	    rcb_call(&it->head, item_free) != 0 || rcb_barrier() != 0 ||
+	    freed != 1 || rcb_synchronize() != 0)
 		return 1;
 	printf("ok %s\n", rcb_flavor_name(rcb_flavor()));
 	return rcb_unregister_thread();

@@ -104,7 +104,8 @@ static void *worker(void *arg)
 		n = cds_lfht_iter_get_node(&iter);
 		CHECK(n && cds_lfht_del(ht, n) == 0);
 		rcu_read_unlock();
-		call_rcu(&caa_container_of(n, struct item, node)->rcu, free_item);
+		call_rcu(&caa_container_of(n, struct item, node)->rcu,
+			 free_item);
 	}
 	rcu_unregister_thread();
 	return NULL;
@@ -144,7 +145,8 @@ static void test_hash_table(void)
 			  NULL);
 	CHECK(ht);
 	for (i = 0; i < NTHREADS; i++)
-		CHECK(pthread_create(&t[i], NULL, worker, (void *)(long)i) == 0);
+		CHECK(pthread_create(&t[i], NULL, worker, (void *)(long)i) ==
+		      0);
 	for (i = 0; i < NTHREADS; i++)
 		CHECK(pthread_join(t[i], NULL) == 0);
 	for (k = 0; k < NTHREADS * PER_THREAD; k++)
@@ -175,7 +177,8 @@ static void test_hash_table(void)
 	}
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	CHECK(atomic_load(&hooks_before) == 1 && atomic_load(&hooks_parent) == 1);
+	CHECK(atomic_load(&hooks_before) == 1 &&
+	      atomic_load(&hooks_parent) == 1);
 	/* Registered twice, unregistered once: kept, as liburcu keeps it
 	 * (a review, 2026-12-06: liburcu-cds registers its hooks once per
 	 * table and unregisters once per cds_lfht_destroy(); the first
@@ -186,13 +189,15 @@ static void test_hash_table(void)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0)
-		_exit(atomic_load(&hooks_child) == 1 ? 0 : 4); /* counts from the parent's 0 */
+		/* counts from the parent's 0 */
+		_exit(atomic_load(&hooks_child) == 1 ? 0 : 4);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	printf("hooks after one of two unregistrations: before %d, parent %d, child %s\n",
 	       atomic_load(&hooks_before), atomic_load(&hooks_parent),
 	       WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ran" : "did not run");
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	CHECK(atomic_load(&hooks_before) == 2 && atomic_load(&hooks_parent) == 2);
+	CHECK(atomic_load(&hooks_before) == 2 &&
+	      atomic_load(&hooks_parent) == 2);
 	/* The last unregistration removes them. */
 	urcu_unregister_rculfhash_atfork(&my_hooks);
 	pid = fork();
@@ -201,7 +206,8 @@ static void test_hash_table(void)
 		_exit(atomic_load(&hooks_child) == 0 ? 0 : 5);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	CHECK(atomic_load(&hooks_before) == 2 && atomic_load(&hooks_parent) == 2);
+	CHECK(atomic_load(&hooks_before) == 2 &&
+	      atomic_load(&hooks_parent) == 2);
 
 	/* Empty and destroy the table. */
 	/* Not cds_lfht_for_each_entry(): its container_of of the final
@@ -209,8 +215,8 @@ static void test_hash_table(void)
 	rcu_read_lock();
 	for (cds_lfht_first(ht, &iter); cds_lfht_iter_get_node(&iter);
 	     cds_lfht_next(ht, &iter)) {
-		it = caa_container_of(cds_lfht_iter_get_node(&iter), struct item,
-				      node);
+		it = caa_container_of(cds_lfht_iter_get_node(&iter),
+				      struct item, node);
 		CHECK(cds_lfht_del(ht, &it->node) == 0);
 		call_rcu(&it->rcu, free_item);
 		count++;
@@ -264,7 +270,8 @@ static void test_queue_and_stack(void)
 			sched_yield();
 			continue;
 		}
-		call_rcu(&caa_container_of(qn, struct item, qnode)->rcu, free_item);
+		call_rcu(&caa_container_of(qn, struct item, qnode)->rcu,
+			 free_item);
 		n++;
 	}
 	for (i = 0; i < 2; i++)

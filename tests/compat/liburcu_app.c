@@ -70,7 +70,8 @@ static unsigned long hash_key(unsigned long k)
 
 static int match_key(struct cds_lfht_node *n, const void *key)
 {
-	return caa_container_of(n, struct knode, node)->key == *(const unsigned long *)key;
+	return caa_container_of(n, struct knode, node)->key ==
+	       *(const unsigned long *)key;
 }
 
 static void free_knode(struct rcu_head *h)
@@ -96,7 +97,8 @@ static int ht_lookup(unsigned long key, int must)
 	n = cds_lfht_iter_get_node(&it);
 	found = n != NULL;
 	if (n)
-		CHECK(caa_container_of(n, struct knode, node)->value == key * 3 + 1);
+		CHECK(caa_container_of(n, struct knode, node)->value ==
+		      key * 3 + 1);
 	rcu_read_unlock();
 	if (must)
 		CHECK(found);
@@ -117,7 +119,8 @@ static void *ht_thread(void *arg)
 		n->value = k * 3 + 1;
 		cds_lfht_node_init(&n->node);
 		rcu_read_lock();
-		ret = cds_lfht_add_unique(ht, hash_key(k), match_key, &k, &n->node);
+		ret = cds_lfht_add_unique(ht, hash_key(k), match_key, &k,
+					  &n->node);
 		rcu_read_unlock();
 		CHECK(ret == &n->node);
 		if (k % 16 == 0) {
@@ -128,7 +131,8 @@ static void *ht_thread(void *arg)
 			*d = *n;
 			cds_lfht_node_init(&d->node);
 			rcu_read_lock();
-			ret = cds_lfht_add_unique(ht, hash_key(k), match_key, &k, &d->node);
+			ret = cds_lfht_add_unique(ht, hash_key(k), match_key,
+						  &k, &d->node);
 			rcu_read_unlock();
 			CHECK(ret == &n->node);
 			free(d);
@@ -150,7 +154,8 @@ static void *ht_thread(void *arg)
 		CHECK(n);
 		CHECK(cds_lfht_del(ht, n) == 0);
 		rcu_read_unlock();
-		call_rcu(&caa_container_of(n, struct knode, node)->rcu, free_knode);
+		call_rcu(&caa_container_of(n, struct knode, node)->rcu,
+			 free_knode);
 		/* Someone else's key, maybe being deleted: if found, intact. */
 		ht_lookup((k * 7 + 12345) % HT_KEYS, 0);
 	}
@@ -177,7 +182,8 @@ static void test_lfht(void)
 	 * chains are as long as its resize worker is late, and on a loaded
 	 * machine the adds went quadratic past a minute (with liburcu as
 	 * with rcuboost).  80,000 keys still make it resize several times. */
-	ht = cds_lfht_new(1024, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+	ht = cds_lfht_new(1024, 1, 0,
+			  CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
 	CHECK(ht);
 	CHECK(pthread_barrier_init(&ht_bar, NULL, HT_THREADS + 1) == 0);
 	for (unsigned long i = 0; i < HT_THREADS; i++)
@@ -284,9 +290,11 @@ static void test_lfq(void)
 	CHECK(cds_lfq_dequeue_rcu(&q) == NULL);
 	rcu_read_unlock();
 	rcu_barrier();
-	CHECK(atomic_load(&q_ndeq) == Q_ITEMS && atomic_load(&q_nfreed) == Q_ITEMS);
+	CHECK(atomic_load(&q_ndeq) == Q_ITEMS &&
+	      atomic_load(&q_nfreed) == Q_ITEMS);
 	for (unsigned long v = 0; v < Q_ITEMS; v++)
-		CHECK(atomic_load(&q_seen[v]) == 1 && atomic_load(&q_freed[v]) == 1);
+		CHECK(atomic_load(&q_seen[v]) == 1 &&
+		      atomic_load(&q_freed[v]) == 1);
 	CHECK(cds_lfq_destroy_rcu(&q) == 0);
 	printf("lfq: %lu items each dequeued once, every node freed once\n", Q_ITEMS);
 }
@@ -412,7 +420,9 @@ static void test_fork(void)
 		rcu_read_unlock();
 		/* h2 ran here once; h1 (queued before the fork) at most
 		 * once, before the fork or here. */
-		_exit(atomic_load(&f_ran2) == 1 && atomic_load(&f_ran1) <= 1 ? 0 : 1);
+		_exit(atomic_load(&f_ran2) == 1 && atomic_load(&f_ran1) <= 1 ?
+			      0 :
+			      1);
 	}
 	call_rcu_after_fork_parent();
 	CHECK(waitpid(pid, &st, 0) == pid);

@@ -1,4 +1,14 @@
-/* Bug: fork handlers that an application registers before its first RCU call, and that wait for callbacks (liburcu's idiom: rcu_barrier(); call_rcu_before_fork(); in the prepare handler), ran while rcuboost's own prepare handler held the callback lock (rcuboost registered its handlers at its first initialisation, after them, and glibc runs prepare handlers in reverse order): rcb_barrier() there hung; in the child, the application's handlers ran before rcuboost re-created its locks.  The library's handlers are now registered before main().  Each of the three handlers here calls rcb_barrier() (the child's also rcb_synchronize_expedited(), rcb_backlog() and rcb_cond_synchronize()); parent and child must both get through and run their callbacks. */
+/* Bug: fork handlers that an application registers before its first RCU call,
+ * and that wait for callbacks (liburcu's idiom: rcu_barrier();
+ * call_rcu_before_fork(); in the prepare handler), ran while rcuboost's own
+ * prepare handler held the callback lock (rcuboost registered its handlers at
+ * its first initialisation, after them, and glibc runs prepare handlers in
+ * reverse order): rcb_barrier() there hung; in the child, the application's
+ * handlers ran before rcuboost re-created its locks. The library's handlers are
+ * now registered before main(). Each of the three handlers here calls
+ * rcb_barrier() (the child's also rcb_synchronize_expedited(), rcb_backlog()
+ * and rcb_cond_synchronize()); parent and child must both get through and run
+ * their callbacks. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

@@ -1,4 +1,7 @@
-/* Bug: a reader that changed its own scheduling attributes right after the booster raised it (as it may: it sees the boost at once) had them undone at its outermost unlock, because the booster read the attributes back after setting them and took the application's change for its own. */
+/* Bug: a reader that changed its own scheduling attributes right after the
+ * booster raised it (as it may: it sees the boost at once) had them undone at
+ * its outermost unlock, because the booster read the attributes back after
+ * setting them and took the application's change for its own. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdatomic.h>
@@ -51,7 +54,9 @@ static void *reader(void *arg)
 
 int main(void)
 {
-	struct rcb_config cfg = { .boost = 1, .boost_period_ms = 1, .boost_elements = 2 };
+	struct rcb_config cfg = { .boost = 1,
+				  .boost_period_ms = 1,
+				  .boost_elements = 2 };
 	pthread_t r;
 
 	rt_require();

@@ -1,4 +1,8 @@
-/* Bug: rcb_barrier() racing rcb_shutdown() hung: the callback thread, told to stop, found its queue empty and exited; a barrier that had seen the thread running queued its marker after that check and waited forever.  Rounds of init, call, then barrier in one thread against shutdown in another; a watchdog turns a hang into a failure. */
+/* Bug: rcb_barrier() racing rcb_shutdown() hung: the callback thread, told to
+ * stop, found its queue empty and exited; a barrier that had seen the thread
+ * running queued its marker after that check and waited forever. Rounds of
+ * init, call, then barrier in one thread against shutdown in another; a
+ * watchdog turns a hang into a failure. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>

@@ -1,4 +1,10 @@
-/* Bug: rcb_barrier()'s waiter slept on a word in its own stack frame, and the callback thread set that word and then issued FUTEX_WAKE on it: the waiter, seeing the word set, could return (and its thread exit) before the wake-up, which then targeted a stack slot the waiter had left.  The library must never wake a futex in the stack of a thread that called rcb_barrier(): the test gives that thread a stack of its own and watches every futex wake-up the library issues. */
+/* Bug: rcb_barrier()'s waiter slept on a word in its own stack frame, and the
+ * callback thread set that word and then issued FUTEX_WAKE on it: the waiter,
+ * seeing the word set, could return (and its thread exit) before the wake-up,
+ * which then targeted a stack slot the waiter had left. The library must never
+ * wake a futex in the stack of a thread that called rcb_barrier(): the test
+ * gives that thread a stack of its own and watches every futex wake-up the
+ * library issues. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <linux/futex.h>

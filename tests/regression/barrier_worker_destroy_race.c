@@ -88,7 +88,8 @@ static void *barrier_thread(void *arg)
 				r);
 			exit(1);
 		}
-		CHECK(hook_armed == 0); /* the walk took the lock at least once */
+		/* the walk took the lock at least once */
+		CHECK(hook_armed == 0);
 		CHECK(rcb_worker_set_thread(NULL) == 0);
 		CHECK(rcb_worker_destroy(mine) == 0);
 		atomic_store(&round_done, r);

@@ -1,4 +1,15 @@
-/* Bug: rcb_barrier() returned as soon as one worker's thread could not be started, without waiting for the other workers (the default one included), and the error was undocumented; rcb_shutdown() likewise left the later workers running; only the default worker's failure was said on stderr, so a start that failed at a nested call's unlock (which returns 0) was silent.  Now every worker is waited for, the first error is returned, and every failure is said.  After fork() no worker has a thread: the child queues to its private worker from inside a section, and the start at the unlock fails (fault injection, tests/fault_inject.c); then a callback on the default worker, held back by a reader for 200 ms, and a barrier whose start of the private worker fails again: it must return -EAGAIN only after the default worker's callback ran. */
+/* Bug: rcb_barrier() returned as soon as one worker's thread could not be
+ * started, without waiting for the other workers (the default one included),
+ * and the error was undocumented; rcb_shutdown() likewise left the later
+ * workers running; only the default worker's failure was said on stderr, so a
+ * start that failed at a nested call's unlock (which returns 0) was silent. Now
+ * every worker is waited for, the first error is returned, and every failure is
+ * said. After fork() no worker has a thread: the child queues to its private
+ * worker from inside a section, and the start at the unlock fails (fault
+ * injection, tests/fault_inject.c); then a callback on the default worker, held
+ * back by a reader for 200 ms, and a barrier whose start of the private worker
+ * fails again: it must return -EAGAIN only after the default worker's callback
+ * ran. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

@@ -158,7 +158,8 @@ int main(void)
 			_exit(child(modes[i]));
 		}
 		close(fds[1]);
-		while ((n = read(fds[0], err + total, sizeof(err) - 1 - (size_t)total)) > 0)
+		while ((n = read(fds[0], err + total,
+				 sizeof(err) - 1 - (size_t)total)) > 0)
 			total += n;
 		err[total] = '\0';
 		close(fds[0]);

@@ -1,4 +1,9 @@
-/* Bug: rcb_call() could start the callback thread after a concurrent rcb_shutdown() had returned (it checked that the library runs, then created the thread under the callback lock without checking again), leaving a thread nobody stops.  The test holds the calling thread at its first mutex lock inside rcb_call() until rcb_shutdown() has returned, then counts the process's threads. */
+/* Bug: rcb_call() could start the callback thread after a concurrent
+ * rcb_shutdown() had returned (it checked that the library runs, then created
+ * the thread under the callback lock without checking again), leaving a thread
+ * nobody stops. The test holds the calling thread at its first mutex lock
+ * inside rcb_call() until rcb_shutdown() has returned, then counts the
+ * process's threads. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>

@@ -29,7 +29,8 @@ struct obj {
 	atomic_int alive;
 };
 
-static struct obj *gobj; /* rcb_dereference() and rcb_assign_pointer() take plain pointers */
+/* rcb_dereference() and rcb_assign_pointer() take plain pointers */
+static struct obj *gobj;
 static atomic_int reader_in, reader_bad, synced;
 
 static void leaky_cb(struct rcb_head *h)

@@ -1,4 +1,11 @@
-/* Bug: when the callback thread could not be created (RLIMIT_NPROC, a cgroup's pids limit), liburcu's call_rcu() over rcuboost dropped every callback (1,000 of 1,000 objects leaked, a message for each), and rcb_call()'s -EAGAIN was undocumented.  Now rcb_call() returns the error with nothing queued and says so (at the 1st, 2nd, 4th... failure), and call_rcu() waits for a grace period and runs the callback itself, as liburcu's defer_rcu() does when its queue is full: nothing lost.  The thread creation fails here by fault injection (tests/fault_inject.c). */
+/* Bug: when the callback thread could not be created (RLIMIT_NPROC, a cgroup's
+ * pids limit), liburcu's call_rcu() over rcuboost dropped every callback (1,000
+ * of 1,000 objects leaked, a message for each), and rcb_call()'s -EAGAIN was
+ * undocumented. Now rcb_call() returns the error with nothing queued and says
+ * so (at the 1st, 2nd, 4th... failure), and call_rcu() waits for a grace period
+ * and runs the callback itself, as liburcu's defer_rcu() does when its queue is
+ * full: nothing lost. The thread creation fails here by fault injection
+ * (tests/fault_inject.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdatomic.h>
@@ -28,7 +35,8 @@ int main(void)
 {
 	const char *what = NULL;
 
-	CHECK_EQ(rcb_init(NULL), 0); /* boosters started; no callback thread yet */
+	/* boosters started; no callback thread yet */
+	CHECK_EQ(rcb_init(NULL), 0);
 	CHECK_EQ(rcb_callback_tids(NULL, 0), 0);
 
 	/* Native: the error, nothing queued, the head still the caller's. */

@@ -1,4 +1,9 @@
-/* Bug: pthread_join() is a cancellation point, and rcb_worker_destroy() (like rcb_shutdown()) holds the worker lock across its join of the worker's thread.  A thread cancelled there left the lock held, and the next rcb_call() that had to start a thread hung on it forever.  Now the joins are not cancellation points: the destroy completes, the cancel acts later, and rcb_call() and rcb_barrier() work. */
+/* Bug: pthread_join() is a cancellation point, and rcb_worker_destroy() (like
+ * rcb_shutdown()) holds the worker lock across its join of the worker's thread.
+ * A thread cancelled there left the lock held, and the next rcb_call() that had
+ * to start a thread hung on it forever. Now the joins are not cancellation
+ * points: the destroy completes, the cancel acts later, and rcb_call() and
+ * rcb_barrier() work. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

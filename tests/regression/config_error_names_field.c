@@ -1,4 +1,5 @@
-/* Bug: an out-of-range struct rcb_config field got one generic message that did not name the field (flavor, misuse, boost not at all). */
+/* Bug: an out-of-range struct rcb_config field got one generic message that did
+ * not name the field (flavor, misuse, boost not at all). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <unistd.h>

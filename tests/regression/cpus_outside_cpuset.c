@@ -125,7 +125,8 @@ static bool cg_find(void)
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		char root[256], point[256], *dash = strstr(line, " - "), type[32], opts[512];
+		char root[256], point[256], *dash = strstr(line, " - "),
+					    type[32], opts[512];
 
 		if (!dash || sscanf(line, "%*s %*s %*s %255s %255s", root, point) != 2 ||
 		    sscanf(dash + 3, "%31s %*s %511s", type, opts) != 2 ||
@@ -141,7 +142,8 @@ static bool cg_find(void)
 				break;
 			}
 		} else if (strcmp(type, "cgroup") == 0 && !mnt[0]) {
-			for (char *o = strtok(opts, ","); o; o = strtok(NULL, ","))
+			for (char *o = strtok(opts, ","); o;
+			     o = strtok(NULL, ","))
 				if (strcmp(o, "cpuset") == 0)
 					snprintf(mnt, sizeof(mnt), "%s", point);
 		}
@@ -150,14 +152,16 @@ static bool cg_find(void)
 	if (!mnt[0] || !(f = fopen("/proc/self/cgroup", "re")))
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		char *ctl = strchr(line, ':'), *path = ctl ? strchr(ctl + 1, ':') : NULL;
+		char *ctl = strchr(line, ':'),
+		     *path = ctl ? strchr(ctl + 1, ':') : NULL;
 
 		if (!path)
 			continue;
 		*path++ = '\0';
 		path[strcspn(path, "\n")] = '\0';
 		if (v2 ? strcmp(ctl + 1, "") == 0 : strstr(ctl + 1, "cpuset") != NULL)
-			snprintf(home, sizeof(home), "%s%.250s", mnt, strcmp(path, "/") ? path : "");
+			snprintf(home, sizeof(home), "%s%.250s", mnt,
+				 strcmp(path, "/") ? path : "");
 	}
 	fclose(f);
 	if (!home[0])
@@ -200,9 +204,11 @@ static int cg_setup(void)
 				return skip(strerror(err));
 			cg_enabled_cpuset = true;
 		}
-		snprintf(cg_dir, sizeof(cg_dir), "%s/rcb_cpus_%d", cg_root, (int)getpid() & 0xfffffff);
+		snprintf(cg_dir, sizeof(cg_dir), "%s/rcb_cpus_%d", cg_root,
+			 (int)getpid() & 0xfffffff);
 	} else {
-		snprintf(cg_dir, sizeof(cg_dir), "%s/rcb_cpus_%d", cg_home, (int)getpid() & 0xfffffff);
+		snprintf(cg_dir, sizeof(cg_dir), "%s/rcb_cpus_%d", cg_home,
+			 (int)getpid() & 0xfffffff);
 	}
 	if (mkdir(cg_dir, 0755) != 0) {
 		err = errno;
@@ -264,8 +270,10 @@ static int with_stderr(int (*call)(const struct rcb_config *),
 
 int main(void)
 {
-	struct rcb_config cfg = { .size = sizeof(cfg), .thread_cpus = 1ull << 1 };
-	struct rcb_worker_attr pin = { .size = sizeof(pin), .flags = RCB_WORKER_PIN,
+	struct rcb_config cfg = { .size = sizeof(cfg),
+				  .thread_cpus = 1ull << 1 };
+	struct rcb_worker_attr pin = { .size = sizeof(pin),
+				       .flags = RCB_WORKER_PIN,
 				       .cpu = 1 };
 	struct rcb_worker *w, *pw;
 	char text[2048];

@@ -1,4 +1,10 @@
-/* Bug: a deferred function, run by its owner in rcb_defer_barrier_thread() while holding its queue's lock, called rcb_barrier(), which waited for the callback thread; the callback thread was running a callback that called rcb_defer_barrier(), which waited for that queue's lock: both hung.  Now rcb_barrier(), rcb_shutdown() and the worker calls refuse to run in a deferred function (-EDEADLK, reported as misuse), the deferred function returns, and the callback's rcb_defer_barrier() completes. */
+/* Bug: a deferred function, run by its owner in rcb_defer_barrier_thread()
+ * while holding its queue's lock, called rcb_barrier(), which waited for the
+ * callback thread; the callback thread was running a callback that called
+ * rcb_defer_barrier(), which waited for that queue's lock: both hung. Now
+ * rcb_barrier(), rcb_shutdown() and the worker calls refuse to run in a
+ * deferred function (-EDEADLK, reported as misuse), the deferred function
+ * returns, and the callback's rcb_defer_barrier() completes. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdatomic.h>

@@ -1,4 +1,8 @@
-/* Bug: a head passed to rcb_call() again before its callback had run linked the callback queue into a cycle, silently (the callback thread then looped on it).  Debug builds (RCB_DEBUG) report it as misuse and queue nothing; re-queueing after the callback ran, or from inside it, is no misuse.  Linked with a test-only debug build of the library. */
+/* Bug: a head passed to rcb_call() again before its callback had run linked the
+ * callback queue into a cycle, silently (the callback thread then looped on
+ * it). Debug builds (RCB_DEBUG) report it as misuse and queue nothing;
+ * re-queueing after the callback ran, or from inside it, is no misuse. Linked
+ * with a test-only debug build of the library. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

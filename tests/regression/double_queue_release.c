@@ -1,4 +1,12 @@
-/* Bug : in a release build, rcb_call() of a head still queued was accepted: queued last, the head was linked to itself (the callback thread then invoked it forever), else the queue was cut after it and the head invoked twice.  Only debug builds refused it.  Release builds now refuse a head queued again while it is the last one queued (-EBUSY, one misuse report, the first callback runs once, unchanged), through the native API and liburcu's call_rcu(), in the queue, in a batch waiting for its grace period and in local mode; a head re-queued from its own callback, after it ran, or a copy of a queued head is no misuse. */
+/* Bug : in a release build, rcb_call() of a head still queued was accepted:
+ * queued last, the head was linked to itself (the callback thread then invoked
+ * it forever), else the queue was cut after it and the head invoked twice. Only
+ * debug builds refused it. Release builds now refuse a head queued again while
+ * it is the last one queued (-EBUSY, one misuse report, the first callback runs
+ * once, unchanged), through the native API and liburcu's call_rcu(), in the
+ * queue, in a batch waiting for its grace period and in local mode; a head
+ * re-queued from its own callback, after it ran, or a copy of a queued head is
+ * no misuse. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -141,7 +149,9 @@ int main(void)
 	for (tries = 0; tries < LOCAL_TRIES && !local; tries++) {
 		unsigned long before, after;
 
-		for (int i = 0; i < BURST && !(atomic_load(&rcb__cb_local_mode) & 1); i++) {
+		for (int i = 0;
+		     i < BURST && !(atomic_load(&rcb__cb_local_mode) & 1);
+		     i++) {
 			struct rcb_head *h = malloc(sizeof(*h));
 
 			CHECK(h && rcb_call(h, burst_cb) == 0);

@@ -1,4 +1,7 @@
-/* Bug: a thread that exited inside a read-side critical section had its section ended by the library but did not wake an updater asleep waiting for it: rcb_synchronize() waited out its 10 ms safety timeout (6.75 ms mean against 0.33 ms). */
+/* Bug: a thread that exited inside a read-side critical section had its section
+ * ended by the library but did not wake an updater asleep waiting for it:
+ * rcb_synchronize() waited out its 10 ms safety timeout (6.75 ms mean against
+ * 0.33 ms). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,7 +30,8 @@ static unsigned long long now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
 }
 
 static void *reader(void *arg)

@@ -1,4 +1,7 @@
-/* Bug: rcb_init() in the child of a fork() returned 0 without starting the boosters again (the child has none: only the forking thread survives), so the child's preempted readers were never boosted.  After rcb_init() in the child, the child's own booster threads must exist. */
+/* Bug: rcb_init() in the child of a fork() returned 0 without starting the
+ * boosters again (the child has none: only the forking thread survives), so the
+ * child's preempted readers were never boosted. After rcb_init() in the child,
+ * the child's own booster threads must exist. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,15 @@
-/* Bug: fork() from inside a read-side critical section waits in the library's prepare handler for the worker lock, which rcb_worker_destroy() and rcb_shutdown() hold while they join a worker; when that worker waits for a grace period, the grace period waits for the forking thread's section: a hang with nothing said (liburcu's fork handlers hang the same way beside synchronize_rcu()).  Not made impossible (rcuboost(3), BUGS, says why), but named: after 1 s the prepare handler says on stderr what it waits for.  A fork() from a signal handler that interrupted a library call holding the lock (rcb_barrier()) waits for its own thread, and is named the same way outside a section.  Here each join lasts 3 s (a callback that sleeps, no grace period involved), so each fork must complete after its message, and its child must run: once inside a section, once outside. */
+/* Bug: fork() from inside a read-side critical section waits in the library's
+ * prepare handler for the worker lock, which rcb_worker_destroy() and
+ * rcb_shutdown() hold while they join a worker; when that worker waits for a
+ * grace period, the grace period waits for the forking thread's section: a hang
+ * with nothing said (liburcu's fork handlers hang the same way beside
+ * synchronize_rcu()). Not made impossible (rcuboost(3), BUGS, says why), but
+ * named: after 1 s the prepare handler says on stderr what it waits for. A
+ * fork() from a signal handler that interrupted a library call holding the lock
+ * (rcb_barrier()) waits for its own thread, and is named the same way outside a
+ * section. Here each join lasts 3 s (a callback that sleeps, no grace period
+ * involved), so each fork must complete after its message, and its child must
+ * run: once inside a section, once outside. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,4 +1,8 @@
-/* Bug: callbacks the callback thread had already taken from the queue when the process forked (waiting for their grace period, or behind a callback being invoked) never ran in the child, and the child's rcb_backlog() counted them forever.  The child must run all NCB of them, count exactly those, and not run again the callback that was being invoked at the fork. */
+/* Bug: callbacks the callback thread had already taken from the queue when the
+ * process forked (waiting for their grace period, or behind a callback being
+ * invoked) never ran in the child, and the child's rcb_backlog() counted them
+ * forever. The child must run all NCB of them, count exactly those, and not run
+ * again the callback that was being invoked at the fork. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

@@ -1,4 +1,14 @@
-/* Bug: a poll request (rcb_start_poll()) or a defer queue's drain (rcb_defer()) that was queued to the callback thread when the process forked stayed queued in the child, whose workers have no thread until their next rcb_call(); the child's rcb_start_poll() and rcb_defer() saw their request queued already and did nothing, so the child's cookie never elapsed and its deferred functions never ran (until a barrier).  The child's own poll and defer must complete by themselves.  A second child calls rcb_start_poll() inside a section of its own while rcb_worker_destroy() holds the worker lock for 2.5 s (checked: a probe thread waits for it): it must not take that lock there (it used to start the inherited workers at once, and waited for the join), and its cookie must still elapse after the unlock. */
+/* Bug: a poll request (rcb_start_poll()) or a defer queue's drain (rcb_defer())
+ * that was queued to the callback thread when the process forked stayed queued
+ * in the child, whose workers have no thread until their next rcb_call(); the
+ * child's rcb_start_poll() and rcb_defer() saw their request queued already and
+ * did nothing, so the child's cookie never elapsed and its deferred functions
+ * never ran (until a barrier). The child's own poll and defer must complete by
+ * themselves. A second child calls rcb_start_poll() inside a section of its own
+ * while rcb_worker_destroy() holds the worker lock for 2.5 s (checked: a probe
+ * thread waits for it): it must not take that lock there (it used to start the
+ * inherited workers at once, and waited for the join), and its cookie must
+ * still elapse after the unlock. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -66,7 +76,8 @@ static int child(void)
 	       now_s() - t0 < 5)
 		usleep(1000);
 	printf("child: cookie elapsed %d, deferred function ran %d time(s), after %.0f ms\n",
-	       rcb_poll_state(cookie), atomic_load(&ran_child), (now_s() - t0) * 1e3);
+	       rcb_poll_state(cookie), atomic_load(&ran_child),
+	       (now_s() - t0) * 1e3);
 	fflush(stdout);
 	CHECK_EQ(pthread_join(t, NULL), 0);
 	CHECK_EQ(rcb_poll_state(cookie), 1);

@@ -1,4 +1,6 @@
-/* Bug: fork() from a thread that never registered, after rcb_init() with boosting compiled in, crashed the child (the fork handler reset the boost state of a reader record the thread did not have). */
+/* Bug: fork() from a thread that never registered, after rcb_init() with
+ * boosting compiled in, crashed the child (the fork handler reset the boost
+ * state of a reader record the thread did not have). */
 #define _GNU_SOURCE
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,7 +18,8 @@ int main(void)
 	CHECK(pid >= 0);
 	if (pid == 0) {
 		alarm(10);
-		/* The child works: it registers and waits for a grace period. */
+		/* The child works: it registers and waits for a grace period.
+		 */
 		rcb_read_lock();
 		rcb_read_unlock();
 		_exit(rcb_synchronize() == 0 ? 0 : 2);

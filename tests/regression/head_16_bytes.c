@@ -1,4 +1,8 @@
-/* Bug: struct rcb_head was three words and rcb_call() wrote the third, so a 16-byte liburcu-layout head (liburcu-cds' queue dummy node { parent; rcu_head head; q }) handed to rcb_call() had the field after it overwritten.  A head embedded right before a canary, queued with rcb_call(): the canary must stay intact, before and after the callback. */
+/* Bug: struct rcb_head was three words and rcb_call() wrote the third, so a
+ * 16-byte liburcu-layout head (liburcu-cds' queue dummy node { parent; rcu_head
+ * head; q }) handed to rcb_call() had the field after it overwritten. A head
+ * embedded right before a canary, queued with rcb_call(): the canary must stay
+ * intact, before and after the callback. */
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -25,7 +29,8 @@ static atomic_int invoked, clobbered;
 
 static void node_cb(struct rcb_head *h)
 {
-	struct node *n = (struct node *)((char *)h - offsetof(struct node, head));
+	struct node *n =
+		(struct node *)((char *)h - offsetof(struct node, head));
 
 	if (n->canary != CANARY || n->before != CANARY)
 		atomic_fetch_add(&clobbered, 1);
@@ -36,7 +41,8 @@ int main(void)
 {
 	for (int i = 0; i < N; i++) {
 		nodes[i].before = nodes[i].canary = CANARY;
-		CHECK_EQ(rcb_call((struct rcb_head *)&nodes[i].head, node_cb), 0);
+		CHECK_EQ(rcb_call((struct rcb_head *)&nodes[i].head, node_cb),
+			 0);
 		/* Right after the call: nothing written past the head. */
 		CHECK(nodes[i].canary == CANARY);
 		CHECK(nodes[i].before == CANARY);

@@ -66,7 +66,8 @@ int main(void)
 			}
 			CHECK_EQ(rcb_barrier(), 0);
 		} else {
-			CHECK_EQ(err, -ESHUTDOWN); /* init first, then shutdown */
+			/* init first, then shutdown */
+			CHECK_EQ(err, -ESHUTDOWN);
 			stopped_rounds++;
 			CHECK_EQ(rcb_init(NULL), 0);
 		}

@@ -1,4 +1,6 @@
-/* Bug: an rcb_init() that failed (an allocation or a booster thread creation failing) kept its configuration: a retry with another priority got -EBUSY, one with the same configuration returned 0 with no booster running. */
+/* Bug: an rcb_init() that failed (an allocation or a booster thread creation
+ * failing) kept its configuration: a retry with another priority got -EBUSY,
+ * one with the same configuration returned 0 with no booster running. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>

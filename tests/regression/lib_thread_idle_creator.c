@@ -1,4 +1,10 @@
-/* Bug: once library threads were created at SCHED_OTHER explicitly (not inheriting the creator's policy), an unprivileged thread running SCHED_IDLE whose first call started the library could not start them: pthread_create() failed with EPERM (leaving SCHED_IDLE needs RLIMIT_NICE), and rcb_call() returned -EPERM with "cannot start the callback thread".  Such a thread must still get its callbacks run: the library's thread then keeps the creator's policy. */
+/* Bug: once library threads were created at SCHED_OTHER explicitly (not
+ * inheriting the creator's policy), an unprivileged thread running SCHED_IDLE
+ * whose first call started the library could not start them: pthread_create()
+ * failed with EPERM (leaving SCHED_IDLE needs RLIMIT_NICE), and rcb_call()
+ * returned -EPERM with "cannot start the callback thread". Such a thread must
+ * still get its callbacks run: the library's thread then keeps the creator's
+ * policy. */
 #define _GNU_SOURCE
 #include <grp.h>
 #include <sched.h>

@@ -65,7 +65,8 @@ int main(void)
 
 		printf("thread %d (%s): SigBlk %016llx\n", (int)tids[i],
 		       i < nb ? "booster" : "callback", b);
-		for (unsigned int s = 0; s < sizeof(sigs) / sizeof(sigs[0]); s++)
+		for (unsigned int s = 0; s < sizeof(sigs) / sizeof(sigs[0]);
+		     s++)
 			CHECK(b & (1ull << (sigs[s] - 1)));
 		checked++;
 	}

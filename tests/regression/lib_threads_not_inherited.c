@@ -1,4 +1,12 @@
-/* Bug (issue 12's "rcb_init(NULL) anomaly"): the library's threads were created with default pthread attributes, so they copied the CPU affinity, policy and priority of whichever application thread started the library.  The first rcb_synchronize() of a SCHED_FIFO thread pinned to one CPU pinned every booster to that CPU and made the callback thread a SCHED_FIFO thread there; the same program ran at different speeds depending on whether main() called rcb_init(NULL) first.  Started that way, the boosters and the callback thread must still run on the process's CPUs, and the callback thread at SCHED_OTHER. */
+/* Bug (issue 12's "rcb_init(NULL) anomaly"): the library's threads were created
+ * with default pthread attributes, so they copied the CPU affinity, policy and
+ * priority of whichever application thread started the library. The first
+ * rcb_synchronize() of a SCHED_FIFO thread pinned to one CPU pinned every
+ * booster to that CPU and made the callback thread a SCHED_FIFO thread there;
+ * the same program ran at different speeds depending on whether main() called
+ * rcb_init(NULL) first. Started that way, the boosters and the callback thread
+ * must still run on the process's CPUs, and the callback thread at SCHED_OTHER.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -50,7 +58,8 @@ static void *starter(void *arg)
 
 	while (!in_section)
 		nanosleep(&ms, NULL);
-	if ((*err = rcb_synchronize()) == 0 && (*err = rcb_call(&head, cb)) == 0)
+	if ((*err = rcb_synchronize()) == 0 &&
+	    (*err = rcb_call(&head, cb)) == 0)
 		*err = rcb_barrier();
 	return NULL;
 }

@@ -1,4 +1,5 @@
-/* Bug: a misuse before the library is initialised ignored RCUBOOST_MISUSE=abort (the policy was read only by rcb_init). */
+/* Bug: a misuse before the library is initialised ignored RCUBOOST_MISUSE=abort
+ * (the policy was read only by rcb_init). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdlib.h>

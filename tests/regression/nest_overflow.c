@@ -1,4 +1,7 @@
-/* Bug: a nested rcb_read_lock() added to a 32-bit depth that carried into the grace-period snapshot: after 2^32 locks rcb_read_ongoing() was 0 and a concurrent rcb_synchronize() returned while the thread was still inside its section, silently. */
+/* Bug: a nested rcb_read_lock() added to a 32-bit depth that carried into the
+ * grace-period snapshot: after 2^32 locks rcb_read_ongoing() was 0 and a
+ * concurrent rcb_synchronize() returned while the thread was still inside its
+ * section, silently. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,12 +19,14 @@ static unsigned long long now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
 }
 
 static void *reader(void *arg)
 {
-	unsigned long long n = 1ull << 32; /* locks in all, outermost included */
+	/* locks in all, outermost included */
+	unsigned long long n = 1ull << 32;
 
 	(void)arg;
 	CHECK(rcb_register_thread() == 0);
@@ -30,10 +35,11 @@ static void *reader(void *arg)
 #if RCB_TEST_SANITIZED
 	/* 2^32 instrumented iterations take minutes: start the nesting
 	 * 1000 short of the limit (the same counter the loop would reach). */
-	atomic_store_explicit(&rcb__reader.ctr,
-			      atomic_load_explicit(&rcb__reader.ctr, memory_order_relaxed) +
-				      (RCB__NEST_MASK - 1001),
-			      memory_order_relaxed);
+	atomic_store_explicit(
+		&rcb__reader.ctr,
+		atomic_load_explicit(&rcb__reader.ctr, memory_order_relaxed) +
+			(RCB__NEST_MASK - 1001),
+		memory_order_relaxed);
 	n = 1001;
 #endif
 	/* No system call in the loop: a few seconds for 2^32 - 1 locks. */

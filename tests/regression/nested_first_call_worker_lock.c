@@ -1,4 +1,13 @@
-/* Bug: the first rcb_call() to a worker with no thread yet (the default worker before its first use), made inside a section of the caller's own, took the worker lock to start the thread from inside that section.  A worker's stopper (rcb_worker_destroy(), rcb_shutdown()) holds that lock while it joins a worker, and a worker in a grace period waits for the section: a hang.  Now such a call queues at once and the thread starts at the outermost unlock.  Here the lock is held by rcb_worker_destroy() joining a worker whose callback sleeps 2.5 s (checked: a probe thread waits for the lock); the nested call must return before that callback ends, and its callback must run after the unlock. */
+/* Bug: the first rcb_call() to a worker with no thread yet (the default worker
+ * before its first use), made inside a section of the caller's own, took the
+ * worker lock to start the thread from inside that section. A worker's stopper
+ * (rcb_worker_destroy(), rcb_shutdown()) holds that lock while it joins a
+ * worker, and a worker in a grace period waits for the section: a hang. Now
+ * such a call queues at once and the thread starts at the outermost unlock.
+ * Here the lock is held by rcb_worker_destroy() joining a worker whose callback
+ * sleeps 2.5 s (checked: a probe thread waits for the lock); the nested call
+ * must return before that callback ends, and its callback must run after the
+ * unlock. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -37,7 +46,8 @@ int main(void)
 
 	alarm(30);
 	CHECK_EQ(rcb_init(NULL), 0);
-	CHECK_EQ(rcb_callback_tids(NULL, 0), 0); /* the default worker starts lazily */
+	/* the default worker starts lazily */
+	CHECK_EQ(rcb_callback_tids(NULL, 0), 0);
 	busy_worker_start(&busy, 2500000);
 	CHECK_EQ(pthread_create(&d, NULL, destroyer, NULL), 0);
 	if (!busy_worker_lock_held(&probe)) {

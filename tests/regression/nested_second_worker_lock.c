@@ -1,4 +1,15 @@
-/* Bug: a nested rcb_call() that queued to a worker with no thread yet left the start to the outermost unlock through one per-thread slot; a second such worker in the same section (the thread moved to a CPU with another worker, or to the default one) was started at once, taking the worker lock inside the section: a hang when a stopper holds the lock while it joins a worker (nested_first_call_worker_lock.c has the first-worker case).  Now every such worker is marked and started at the unlock.  After fork() no worker has a thread; the child's reader queues on CPU 0 (a private CPU worker) and on CPU 1 (the default worker) inside one section while rcb_worker_destroy() holds the lock for 2.5 s (checked: a probe thread waits for it): both calls must return before the join ends, and both callbacks must run, each on its own worker. */
+/* Bug: a nested rcb_call() that queued to a worker with no thread yet left the
+ * start to the outermost unlock through one per-thread slot; a second such
+ * worker in the same section (the thread moved to a CPU with another worker, or
+ * to the default one) was started at once, taking the worker lock inside the
+ * section: a hang when a stopper holds the lock while it joins a worker
+ * (nested_first_call_worker_lock.c has the first-worker case). Now every such
+ * worker is marked and started at the unlock. After fork() no worker has a
+ * thread; the child's reader queues on CPU 0 (a private CPU worker) and on CPU
+ * 1 (the default worker) inside one section while rcb_worker_destroy() holds
+ * the lock for 2.5 s (checked: a probe thread waits for it): both calls must
+ * return before the join ends, and both callbacks must run, each on its own
+ * worker. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -79,7 +90,8 @@ static int child(struct rcb_worker *w0)
 	fflush(stdout);
 	CHECK_EQ(done_at_return, 0);
 	CHECK_EQ(atomic_load(&ran_on_cpu0), rcb_worker_tid(w0));
-	CHECK_EQ(atomic_load(&ran_on_cpu1), rcb_worker_tid(rcb_worker_default()));
+	CHECK_EQ(atomic_load(&ran_on_cpu1),
+		 rcb_worker_tid(rcb_worker_default()));
 	CHECK_EQ(rcb_shutdown(), 0);
 	return 0;
 }
@@ -97,7 +109,8 @@ int main(void)
 #endif
 	CPU_ZERO(&allowed);
 	CHECK_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
-	if (get_nprocs() < 2 || !CPU_ISSET(0, &allowed) || !CPU_ISSET(1, &allowed)) {
+	if (get_nprocs() < 2 || !CPU_ISSET(0, &allowed) ||
+	    !CPU_ISSET(1, &allowed)) {
 		fprintf(stderr, "skip: needs CPUs 0 and 1\n");
 		return 77;
 	}

@@ -54,7 +54,8 @@ int main(void)
 		waited_ms++;
 	}
 	printf("cookie %llu elapsed: %s, %d ms after rcb_start_poll() returned\n",
-	       (unsigned long long)c, rcb_poll_state(c) == 1 ? "yes" : "no", waited_ms);
+	       (unsigned long long)c, rcb_poll_state(c) == 1 ? "yes" : "no",
+	       waited_ms);
 	CHECK_EQ(rcb_poll_state(c), 1);
 	CHECK_EQ(pthread_join(r, NULL), 0);
 	CHECK_EQ(rcb_shutdown(), 0);

@@ -1,4 +1,7 @@
-/* Bug: rcb_call_sized() woke the boosters for a byte threshold at half the threshold, and pressure mode began a period late: GCC 12.2 compiled the running byte count "fetch_add(p, b) + b" as twice the old value.  The kick must come from the call that reaches the threshold, exactly. */
+/* Bug: rcb_call_sized() woke the boosters for a byte threshold at half the
+ * threshold, and pressure mode began a period late: GCC 12.2 compiled the
+ * running byte count "fetch_add(p, b) + b" as twice the old value. The kick
+ * must come from the call that reaches the threshold, exactly. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdatomic.h>

@@ -57,7 +57,8 @@ static void on_timer(int sig)
 
 int main(int argc, char **argv)
 {
-	struct itimerspec it = { .it_interval = { 0, 20000 }, .it_value = { 0, 20000 } };
+	struct itimerspec it = { .it_interval = { 0, 20000 },
+				 .it_value = { 0, 20000 } };
 	struct sigevent sev;
 	struct sigaction sa;
 	timer_t timer;
@@ -105,7 +106,8 @@ int main(int argc, char **argv)
 	       atomic_load(&invoked));
 	CHECK(handler_calls > 100); /* the handler did run beside the loop */
 	/* Only the first callback can have run: the reader holds the rest. */
-	CHECK_EQ((long long)bl.callbacks + atomic_load(&invoked), (long long)queued);
+	CHECK_EQ((long long)bl.callbacks + atomic_load(&invoked),
+		 (long long)queued);
 	gp_holder_release(&holder);
 	CHECK_EQ(rcb_barrier(), 0);
 	rcb_backlog(&bl);

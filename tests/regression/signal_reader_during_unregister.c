@@ -1,4 +1,7 @@
-/* Bug: rcb_unregister_thread() unlinked the thread from the registry and only then cleared its fast-path bit, so a signal handler's read-side section in between took the fast path on a thread no grace period scans: a grace period ended, and its object was freed, under the handler's section. */
+/* Bug: rcb_unregister_thread() unlinked the thread from the registry and only
+ * then cleared its fast-path bit, so a signal handler's read-side section in
+ * between took the fast path on a thread no grace period scans: a grace period
+ * ended, and its object was freed, under the handler's section. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -31,7 +34,8 @@ static unsigned long long now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
 }
 
 /* A section long enough (about 100 us) for grace periods to complete
@@ -44,7 +48,8 @@ static void on_signal(int sig)
 	rcb_read_lock();
 	p = rcb_dereference(published);
 	for (int i = 0; i < 50000; i++)
-		if (atomic_load_explicit(&p->state, memory_order_relaxed) != LIVE) {
+		if (atomic_load_explicit(&p->state, memory_order_relaxed) !=
+		    LIVE) {
 			atomic_fetch_add(&bad, 1);
 			break;
 		}

@@ -1,4 +1,7 @@
-/* Bug: rcb_read_lock() in a signal handler on a thread that never registered registered it, taking the registry lock that the code it interrupted (rcb_synchronize()'s scan, rcb_stats(), registration) already held on the same thread: the thread deadlocked, in under 300 signals. */
+/* Bug: rcb_read_lock() in a signal handler on a thread that never registered
+ * registered it, taking the registry lock that the code it interrupted
+ * (rcb_synchronize()'s scan, rcb_stats(), registration) already held on the
+ * same thread: the thread deadlocked, in under 300 signals. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -55,7 +58,8 @@ static unsigned long long now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
 }
 
 /* Wait for *flag != old for at most HANDLER_BOUND_NS, else fail without

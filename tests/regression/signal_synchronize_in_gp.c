@@ -74,7 +74,8 @@ static double now_s(void)
 
 int main(void)
 {
-	struct itimerval it = { .it_interval = { 0, 200 }, .it_value = { 0, 200 } };
+	struct itimerval it = { .it_interval = { 0, 200 },
+				.it_value = { 0, 200 } };
 	struct itimerval off = { 0 };
 	struct sigaction sa;
 	sigset_t block;
@@ -105,9 +106,10 @@ int main(void)
 	atomic_store(&stop, 1);
 	CHECK_EQ(pthread_join(r, NULL), 0);
 	printf("%ld grace periods; from the handler: %d returned 0, %d -EDEADLK, %d other\n",
-	       calls, atomic_load(&in_handler_ok), atomic_load(&in_handler_deadlk),
-	       atomic_load(&in_handler_other));
+	       calls, atomic_load(&in_handler_ok),
+	       atomic_load(&in_handler_deadlk), atomic_load(&in_handler_other));
 	CHECK_EQ(atomic_load(&in_handler_other), 0);
-	CHECK(atomic_load(&in_handler_ok) + atomic_load(&in_handler_deadlk) > 0);
+	CHECK(atomic_load(&in_handler_ok) + atomic_load(&in_handler_deadlk) >
+	      0);
 	return 0;
 }

@@ -1,4 +1,9 @@
-/* Bug : a sized struct whose size held garbage from 9 to 4096 was taken for a newer, longer layout: rcb_boost_stats() zeroed the bytes past its own struct (a size of 3000 wrote 2,448 bytes past a 552-byte struct, or crashed in the memset), and every sized call accepted the size without a report.  Each call must now refuse such a size as misuse, naming the call and the field, and no call may write past min(size, the library's sizeof). */
+/* Bug : a sized struct whose size held garbage from 9 to 4096 was taken for a
+ * newer, longer layout: rcb_boost_stats() zeroed the bytes past its own struct
+ * (a size of 3000 wrote 2,448 bytes past a 552-byte struct, or crashed in the
+ * memset), and every sized call accepted the size without a report. Each call
+ * must now refuse such a size as misuse, naming the call and the field, and no
+ * call may write past min(size, the library's sizeof). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -133,8 +138,17 @@ int main(void)
 	 * what an uninitialised field holds (a stack address, the fill
 	 * pattern of -ftrivial-auto-var-init=pattern). */
 	const size_t garbage[] = {
-		3000, 4096, 1032, 2049, 9, 17, 100, sizeof(struct rcb_boost_stats) + 4,
-		(size_t)0x00007ffd5a3c1e28ull, (size_t)0xfefefefefefefefeull, SIZE_MAX,
+		3000,
+		4096,
+		1032,
+		2049,
+		9,
+		17,
+		100,
+		sizeof(struct rcb_boost_stats) + 4,
+		(size_t)0x00007ffd5a3c1e28ull,
+		(size_t)0xfefefefefefefefeull,
+		SIZE_MAX,
 	};
 	struct rcb_boost_stats *bs;
 	const size_t known = sizeof(*bs);

@@ -57,7 +57,8 @@ static void run(void *(*fn)(void *))
 {
 	pthread_t t;
 
-	if (pthread_create(&t, NULL, fn, NULL) != 0 || pthread_join(t, NULL) != 0)
+	if (pthread_create(&t, NULL, fn, NULL) != 0 ||
+	    pthread_join(t, NULL) != 0)
 		abort();
 }
 
@@ -82,7 +83,8 @@ int main(void)
 	memset(&st, 0, sizeof(st));
 	rcb_stats(&st);
 	printf("main: rcb_stats(): %llu grace periods, %llu misuse reports\n",
-	       (unsigned long long)st.grace_periods, (unsigned long long)st.misuse);
+	       (unsigned long long)st.grace_periods,
+	       (unsigned long long)st.misuse);
 	run(reader);
 	CHECK_EQ(rcb_synchronize(), 0);
 	printf("the program's key destructor ran %d times, %s\n", atomic_load(&dtor_calls),

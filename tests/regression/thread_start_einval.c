@@ -110,7 +110,8 @@ int main(void)
 		bool timed_out;
 		int st;
 
-		st = rcbt_child_stderr(barrier_child, 20000, text, sizeof(text), &timed_out);
+		st = rcbt_child_stderr(barrier_child, 20000, text, sizeof(text),
+				       &timed_out);
 		CHECK(!timed_out);
 		printf("child's stderr:\n%s", text);
 		printf("child ended by %s %d\n", WIFSIGNALED(st) ? "signal" : "exit status",

@@ -45,7 +45,8 @@ static void child(bool transient)
 	if (transient)
 		fi_arm(1, FI_THREAD);
 	else
-		fi_arm_sticky(FI_THREAD); /* for good: rcu_barrier() tries for 1 s */
+		/* for good: rcu_barrier() tries for 1 s */
+		fi_arm_sticky(FI_THREAD);
 	rcu_barrier();
 	(void)fi_disarm(NULL);
 	printf("child: rcu_barrier() returned, callback ran %d\n", atomic_load(&ran));
@@ -87,7 +88,8 @@ int main(void)
 	rcu_register_thread();
 	synchronize_rcu();
 	rcu_unregister_thread();
-	st = rcbt_child_stderr(sticky_child, 20000, text, sizeof(text), &timed_out);
+	st = rcbt_child_stderr(sticky_child, 20000, text, sizeof(text),
+			       &timed_out);
 	CHECK(!timed_out);
 	printf("child's stderr:\n%s", text);
 	printf("child ended by %s %d\n", WIFSIGNALED(st) ? "signal" : "exit status",

@@ -94,7 +94,9 @@ int main(void)
 		int workers = 0;
 
 		for (long i = 0; i < 2; i++)
-			CHECK_EQ(pthread_create(&t[i], NULL, creator, (void *)i), 0);
+			CHECK_EQ(
+				pthread_create(&t[i], NULL, creator, (void *)i),
+				0);
 		for (int i = 0; i < 2; i++)
 			CHECK_EQ(pthread_join(t[i], NULL), 0);
 		raced += err[0] == EEXIST || err[1] == EEXIST;

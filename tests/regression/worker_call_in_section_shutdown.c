@@ -1,4 +1,11 @@
-/* Bug: rcb_shutdown() holds the callback lock while it joins a worker that is still draining, and the draining worker runs grace periods; a reader that called rcb_callback_tids() (or rcb_worker_tid(), rcb_worker_set_thread(), rcb_worker_assign_cpu()) inside its section waited for that lock, so the grace period waited for the reader, the join for the grace period, and all three hung.  Now these calls refuse to run inside a section (-EDEADLK, reported as misuse); the shutdown must finish, every requeued callback must run, and each call must return -EDEADLK. */
+/* Bug: rcb_shutdown() holds the callback lock while it joins a worker that is
+ * still draining, and the draining worker runs grace periods; a reader that
+ * called rcb_callback_tids() (or rcb_worker_tid(), rcb_worker_set_thread(),
+ * rcb_worker_assign_cpu()) inside its section waited for that lock, so the
+ * grace period waited for the reader, the join for the grace period, and all
+ * three hung. Now these calls refuse to run inside a section (-EDEADLK,
+ * reported as misuse); the shutdown must finish, every requeued callback must
+ * run, and each call must return -EDEADLK. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

@@ -21,7 +21,11 @@ struct field {
 	size_t off, size;
 };
 
-#define F(m) { #m, offsetof(struct rcb_worker, m), sizeof(((struct rcb_worker *)0)->m) }
+#define F(m)                                                \
+	{                                                   \
+#m, offsetof(struct rcb_worker, m),         \
+			sizeof(((struct rcb_worker *)0)->m) \
+	}
 
 /* Read or written by every rcb_call*() (src/callback.c, call()). */
 static const struct field producer[] = {
@@ -31,7 +35,8 @@ static const struct field producer[] = {
 /* Written by the worker's thread per callback or per batch, or by
  * booster 0 every pass (callback_boost.c). */
 static const struct field thread_side[] = {
-	F(batch), F(gpp), F(invoked), F(bstate), F(bs_work), F(bs_ns), F(bs_run_ns),
+	F(batch),   F(gpp),   F(invoked),   F(bstate),
+	F(bs_work), F(bs_ns), F(bs_run_ns),
 };
 
 int main(void)
@@ -42,10 +47,13 @@ int main(void)
 	for (size_t i = 0; i < sizeof(producer) / sizeof(producer[0]); i++) {
 		const struct field *p = &producer[i];
 
-		for (size_t j = 0; j < sizeof(thread_side) / sizeof(thread_side[0]); j++) {
+		for (size_t j = 0;
+		     j < sizeof(thread_side) / sizeof(thread_side[0]); j++) {
 			const struct field *t = &thread_side[j];
-			size_t p_lo = p->off / BLOCK, p_hi = (p->off + p->size - 1) / BLOCK;
-			size_t t_lo = t->off / BLOCK, t_hi = (t->off + t->size - 1) / BLOCK;
+			size_t p_lo = p->off / BLOCK,
+			       p_hi = (p->off + p->size - 1) / BLOCK;
+			size_t t_lo = t->off / BLOCK,
+			       t_hi = (t->off + t->size - 1) / BLOCK;
 
 			if (p_lo <= t_hi && t_lo <= p_hi) {
 				printf("FAIL: %s (offset %zu) shares a %d-byte block with %s (offset %zu)\n",
@@ -57,7 +65,8 @@ int main(void)
 	CHECK(_Alignof(struct rcb_worker) >= BLOCK);
 	CHECK(rcb_worker_create(NULL, &w) == 0);
 	printf("created worker at %p, struct %zu bytes, batch at offset %zu\n",
-	       (void *)w, sizeof(struct rcb_worker), offsetof(struct rcb_worker, batch));
+	       (void *)w, sizeof(struct rcb_worker),
+	       offsetof(struct rcb_worker, batch));
 	CHECK((uintptr_t)w % BLOCK == 0);
 	CHECK(rcb_worker_destroy(w) == 0);
 	CHECK(!bad);

@@ -196,7 +196,8 @@ static struct obj *obj_new(void)
 
 static void obj_cb(struct rcb_head *h)
 {
-	struct obj *o = (struct obj *)((char *)h - offsetof(struct obj, hs.head));
+	struct obj *o =
+		(struct obj *)((char *)h - offsetof(struct obj, hs.head));
 	int st = atomic_exchange(&o->state, ST_RAN);
 
 	if (st != ST_QUEUED)
@@ -243,13 +244,15 @@ static void read_slots(struct soak_thread *me, bool nest)
 	for (int k = 0; k < 3; k++) {
 		struct obj *o = atomic_load_explicit(&slots[rnd(me, NSLOTS)],
 						     memory_order_acquire);
-		unsigned int m = atomic_load_explicit(&o->magic, memory_order_relaxed);
+		unsigned int m =
+			atomic_load_explicit(&o->magic, memory_order_relaxed);
 
 		if (m != LIVE)
 			fail("a reader saw a retired object (magic %#x)", m);
 		if (nest && k == 1) {
 			rcb_read_lock();
-			m = atomic_load_explicit(&o->magic, memory_order_relaxed);
+			m = atomic_load_explicit(&o->magic,
+						 memory_order_relaxed);
 			if (m != LIVE)
 				fail("a nested reader saw a retired object (magic %#x)", m);
 			rcb_read_unlock();
@@ -269,7 +272,8 @@ static void check_unboosted(struct soak_thread *me)
 	int nice = getpriority(PRIO_PROCESS, 0);
 
 	REQUIRE(errno == 0);
-	if (policy != me->orig_policy || p.sched_priority != me->orig_param.sched_priority ||
+	if (policy != me->orig_policy ||
+	    p.sched_priority != me->orig_param.sched_priority ||
 	    nice != me->orig_nice)
 		fail("thread %d left boosted: policy %d prio %d nice %d, started %d/%d/%d", me->idx,
 		     policy, p.sched_priority, nice, me->orig_policy,
@@ -295,8 +299,10 @@ static void cookie_wait_oldest(struct soak_thread *me, bool block)
 		usleep(1000);
 	}
 	me->ncookies--;
-	memmove(me->cookie, me->cookie + 1, sizeof(me->cookie[0]) * (size_t)me->ncookies);
-	memmove(me->cookie_t, me->cookie_t + 1, sizeof(me->cookie_t[0]) * (size_t)me->ncookies);
+	memmove(me->cookie, me->cookie + 1,
+		sizeof(me->cookie[0]) * (size_t)me->ncookies);
+	memmove(me->cookie_t, me->cookie_t + 1,
+		sizeof(me->cookie_t[0]) * (size_t)me->ncookies);
 }
 
 /* ---- operations ------------------------------------------------------- */
@@ -332,7 +338,8 @@ static void op_worker(struct soak_thread *me)
 		me->worker = NULL;
 		me->worker_is_mine = false;
 	} else {
-		REQUIRE(rcb_worker_set_thread(me->worker_is_mine ? NULL : me->worker) == 0);
+		REQUIRE(rcb_worker_set_thread(
+				me->worker_is_mine ? NULL : me->worker) == 0);
 		me->worker_is_mine = !me->worker_is_mine;
 	}
 }
@@ -389,7 +396,9 @@ static void run_op(struct soak_thread *me, int op)
 	case OP_update_call:
 	case OP_update_sized:
 		slot = (int)rnd(me, NSLOTS);
-		retire(me, atomic_exchange_explicit(&slots[slot], obj_new(), memory_order_acq_rel),
+		retire(me,
+		       atomic_exchange_explicit(&slots[slot], obj_new(),
+						memory_order_acq_rel),
 		       op == OP_update_sized);
 		break;
 	case OP_barrier:
@@ -499,7 +508,8 @@ static void *soak_thread(void *arg)
 	me->orig_nice = getpriority(PRIO_PROCESS, 0);
 	REQUIRE(errno == 0);
 	REQUIRE(rcb_register_thread() == 0);
-	for (unsigned long n = 0; !atomic_load_explicit(&stop, memory_order_relaxed); n++) {
+	for (unsigned long n = 0;
+	     !atomic_load_explicit(&stop, memory_order_relaxed); n++) {
 		REQUIRE(pthread_rwlock_rdlock(&phase) == 0);
 		run_op(me, pick_op(me));
 		REQUIRE(pthread_rwlock_unlock(&phase) == 0);
@@ -610,7 +620,8 @@ int main(int argc, char **argv)
 
 		threads[i].idx = i;
 		threads[i].rng = splitmix(&x);
-		REQUIRE(pthread_create(&threads[i].th, NULL, soak_thread, &threads[i]) == 0);
+		REQUIRE(pthread_create(&threads[i].th, NULL, soak_thread,
+				       &threads[i]) == 0);
 	}
 	t0 = now();
 	next_reinit = t0 + reinit_ms / 1000.0;
@@ -651,10 +662,12 @@ int main(int argc, char **argv)
 	REQUIRE(rcb_boost_stats(&bs) == 0);
 	REQUIRE(rcb_shutdown() == 0);
 
-	printf("soak: ok, %.1f s, seed %" PRIu64 ", %d threads, %llu re-initialisations, "
+	printf("soak: ok, %.1f s, seed %" PRIu64
+	       ", %d threads, %llu re-initialisations, "
 	       "%llu forks, %llu callbacks and %llu deferred functions each run once, %ld boosts, "
 	       "%ld unboosts\n",
-	       elapsed, seed, nthreads, atomic_load(&reinits), atomic_load(&forks), atomic_load(&calls_run),
+	       elapsed, seed, nthreads, atomic_load(&reinits),
+	       atomic_load(&forks), atomic_load(&calls_run),
 	       atomic_load(&defers_run), bs.boost, bs.unboosted);
 	printf("soak: operations:");
 	for (int op = 0; op < OP_N; op++) {

@@ -1,4 +1,5 @@
-/* Test harness: each case runs in a fresh process, so library state never leaks between cases. */
+/* Test harness: each case runs in a fresh process, so library state never leaks
+ * between cases. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <dirent.h>
@@ -408,7 +409,8 @@ int rcbt_main(int argc, char **argv, const struct rcbt_case *cases, int n)
 		int pick = argc < 2;
 
 		for (int a = 1; a < argc; a++)
-			pick |= strncmp(cases[i].name, argv[a], strlen(argv[a])) == 0;
+			pick |= strncmp(cases[i].name, argv[a],
+					strlen(argv[a])) == 0;
 		if (!pick)
 			continue;
 		ran++;

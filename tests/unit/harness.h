@@ -1,4 +1,5 @@
-/* Test harness: runs each case in a fresh re-exec'd process and checks its exit status and output. */
+/* Test harness: runs each case in a fresh re-exec'd process and checks its exit
+ * status and output. */
 #ifndef RCB_TEST_HARNESS_H
 #define RCB_TEST_HARNESS_H
 
@@ -16,7 +17,8 @@ struct rcbt_case {
 	int sig;
 	/* "NAME=value" is set, "NAME" is unset before the case runs. */
 	const char *env[RCBT_MAX];
-	/* Each must match one output line: pieces separated by '|', in order. */
+	/* Each must match one output line: pieces separated by '|', in order.
+	 */
 	const char *want[RCBT_MAX];
 	/* Substrings no output line may hold. */
 	const char *reject[RCBT_MAX];

@@ -1,4 +1,5 @@
-/* A thread that never registers is registered by its first rcb_read_lock(), held by grace periods, and unregistered at exit. */
+/* A thread that never registers is registered by its first rcb_read_lock(),
+ * held by grace periods, and unregistered at exit. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -119,5 +120,6 @@ static const struct rcbt_case cases[] = {
 
 int main(int argc, char **argv)
 {
-	return rcbt_main(argc, argv, cases, (int)(sizeof(cases) / sizeof(cases[0])));
+	return rcbt_main(argc, argv, cases,
+			 (int)(sizeof(cases) / sizeof(cases[0])));
 }

@@ -78,7 +78,9 @@ int main(void)
 	CHECK_EQ(rcb_init(NULL), 0);
 	gp_holder_start(&holder);
 	for (int i = 0; i < 3; i++)
-		CHECK_EQ(pthread_create(&p[i], NULL, producer, (void *)(intptr_t)i), 0);
+		CHECK_EQ(pthread_create(&p[i], NULL, producer,
+					(void *)(intptr_t)i),
+			 0);
 	while (atomic_load(&queued_phase) < 3)
 		usleep(100);
 	/* 1000 (still registered) + 1000 (exited or exiting) + 2000. */

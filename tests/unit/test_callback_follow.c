@@ -4,7 +4,8 @@
  * most of the batch it is about to invoke.  The shape is the one that
  * needs it: a registered reader in read-side critical sections of 20 us
  * back to back, pinned to one CPU, whose unlocks wake the callback
- * thread from its grace periods (so it lands on the reader's CPU), and a producer
+ * thread from its grace periods (so it lands on the reader's CPU), and a
+ * producer
  * pinned to the other CPU queueing about two callbacks per microsecond.
  *
  *  1. Normal producer.  Halfway, the test puts the callback thread on
@@ -104,7 +105,8 @@ static void *reader(void *arg)
 	(void)arg;
 	CHECK_EQ(rcb_register_thread(), 0);
 	/* Hard bound: 10 x DURATION_MS, whatever the main thread does. */
-	while (!atomic_load_explicit(&stop, memory_order_relaxed) && now_ns() < end) {
+	while (!atomic_load_explicit(&stop, memory_order_relaxed) &&
+	       now_ns() < end) {
 		/* Sections of 20 us: a grace period waits for one, and
 		 * the unlock that ends it wakes the callback thread here. */
 		uint64_t t = now_ns();
@@ -136,8 +138,9 @@ static void *producer(void *arg)
 			continue;
 		next += INTERVAL_NS;
 		CHECK_EQ(rcb_call(&nodes[n++].head, cb), 0);
-		if (!(n & 1023) &&
-		    (atomic_load_explicit(&rcb__cb_local_mode, memory_order_relaxed) & 1))
+		if (!(n & 1023) && (atomic_load_explicit(&rcb__cb_local_mode,
+							 memory_order_relaxed) &
+				    1))
 			atomic_fetch_add(&local_seen, 1);
 	}
 	CHECK_EQ(rcb_barrier(), 0);
@@ -189,7 +192,9 @@ static double phase(bool fifo, unsigned long *moves)
 	CHECK_EQ(pthread_attr_init(&pa), 0);
 	pin_attr(&pa, cpu_a);
 	if (fifo) {
-		CHECK_EQ(pthread_attr_setinheritsched(&pa, PTHREAD_EXPLICIT_SCHED), 0);
+		CHECK_EQ(pthread_attr_setinheritsched(&pa,
+						      PTHREAD_EXPLICIT_SCHED),
+			 0);
 		CHECK_EQ(pthread_attr_setschedpolicy(&pa, SCHED_FIFO), 0);
 		CHECK_EQ(pthread_attr_setschedparam(&pa, &sp), 0);
 	}

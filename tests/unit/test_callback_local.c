@@ -64,7 +64,8 @@ static void cb(struct rcb_head *h)
 struct producer {
 	int id;
 	long first, count; /* sequence numbers first .. first + count - 1 */
-	int after; /* 0: stay registered until released; 1: unregister; 2: exit */
+	/* 0: stay registered until released; 1: unregister; 2: exit */
+	int after;
 	atomic_bool queued, release;
 	pthread_t thread;
 };
@@ -187,7 +188,8 @@ static void fork_in_burst(struct producer *p, bool off)
 	int status;
 
 	start(p, 1, 0);
-	while ((off || atomic_load(&local_seen) == 0) && !atomic_load(&p->queued))
+	while ((off || atomic_load(&local_seen) == 0) &&
+	       !atomic_load(&p->queued))
 		usleep(100);
 	pid = fork();
 	CHECK(pid >= 0);

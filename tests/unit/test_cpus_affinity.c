@@ -102,8 +102,8 @@ int main(void)
 	cpu_set_t set;
 
 	alarm(60);
-	if (sched_getaffinity(0, sizeof(set), &set) != 0 || !CPU_ISSET(0, &set) ||
-	    !CPU_ISSET(1, &set)) {
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 ||
+	    !CPU_ISSET(0, &set) || !CPU_ISSET(1, &set)) {
 		printf("skip: this process may not run on CPUs 0 and 1\n");
 		return 77;
 	}

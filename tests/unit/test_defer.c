@@ -139,7 +139,9 @@ static void case_threads(void)
 	for (int round = 0; round < 2; round++) {
 		reset();
 		for (unsigned long i = 0; i < NTHR; i++)
-			CHECK_EQ(pthread_create(&t[i], NULL, deferrer, (void *)i), 0);
+			CHECK_EQ(pthread_create(&t[i], NULL, deferrer,
+						(void *)i),
+				 0);
 		CHECK_EQ(rcb_defer_barrier(), 0);
 		for (int i = 0; i < NTHR; i++)
 			CHECK_EQ(pthread_join(t[i], NULL), 0);
@@ -167,7 +169,8 @@ static void case_nested(void)
 	CHECK_EQ(rcb_defer_barrier(), 0);
 	/* The callback thread ran it (its own queue, its barrier: 0), or
 	 * this thread's barrier did (-EDEADLK, reported). */
-	CHECK(atomic_load(&nested_ret) == 0 || atomic_load(&nested_ret) == -EDEADLK);
+	CHECK(atomic_load(&nested_ret) == 0 ||
+	      atomic_load(&nested_ret) == -EDEADLK);
 	CHECK_EQ(rcb_defer_barrier(), 0);
 	CHECK_EQ(atomic_load(&ran[1]), 1);
 }

@@ -1,4 +1,5 @@
-/* Bad RCUBOOST_* variables and struct rcb_config fields make rcb_init() fail with -EINVAL, a precise message, and nothing started. */
+/* Bad RCUBOOST_* variables and struct rcb_config fields make rcb_init() fail
+ * with -EINVAL, a precise message, and nothing started. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -225,13 +226,20 @@ static void t_cfg_bad(const struct rcbt_case *c)
 	case 29: cfg.size = sizeof(cfg); cfg.expedited = 2; break;
 	case 30: cfg.size = sizeof(cfg); cfg.inherit = -2; break;
 	case 31: cfg.size = sizeof(cfg); cfg.inherit_ceiling = 100; break;
-	case 32: cfg.size = sizeof(cfg); cfg.boost_machine = 8; cfg.inherit = 1; break;
+	case 32:
+		cfg.size = sizeof(cfg);
+		cfg.boost_machine = 8;
+		cfg.inherit = 1;
+		break;
 	case 33: cfg.boost_prio = 1; break;
 	case 34: cfg.size = sizeof(cfg); cfg.reserved_v1 = 5; break;
 	/* the ceiling left at its default, below the first boost */
 	case 35: cfg.boost_reader_prio = 60; break;
 	case 36: cfg.size = sizeof(cfg); cfg.urcu_callback_delay_us = -2; break;
-	case 37: cfg.size = sizeof(cfg); cfg.urcu_callback_delay_us = 1000001; break;
+	case 37:
+		cfg.size = sizeof(cfg);
+		cfg.urcu_callback_delay_us = 1000001;
+		break;
 	}
 	CHECK_EQ(rcb_init(&cfg), -EINVAL);
 	CHECK_EQ(rcbt_task_count(), tasks);
@@ -369,7 +377,8 @@ static const char *const early_bad[] = {
 	"garbage", "", "2", "10", " 1", "1 ", "yes", "-1", "1x", NULL,
 };
 
-static struct rcbt_case *add(const char *name, void (*fn)(const struct rcbt_case *))
+static struct rcbt_case *add(const char *name,
+			     void (*fn)(const struct rcbt_case *))
 {
 	struct rcbt_case *c;
 
@@ -434,7 +443,9 @@ static void build_cases(void)
 	for (int v = 0; v < NVARS; v++) {
 		int choice = vars[v].choice;
 
-		for (int i = 0; choice ? bad_choices[i] != NULL : bad_words[i] != NULL; i++) {
+		for (int i = 0;
+		     choice ? bad_choices[i] != NULL : bad_words[i] != NULL;
+		     i++) {
 			if (vars[v].wide && !choice &&
 			    strncmp(bad_words[i], "429496729", 9) == 0)
 				continue;
@@ -493,7 +504,8 @@ static void build_cases(void)
 	c = add("early/01", t_early_on);
 	set_env(c, NVARS, "RCUBOOST_EARLY", "01");
 	c->reject[0] = "RCUBOOST_EARLY";
-	for (int i = 0; i < (int)(sizeof(cfg_bad_names) / sizeof(cfg_bad_names[0])); i++) {
+	for (int i = 0;
+	     i < (int)(sizeof(cfg_bad_names) / sizeof(cfg_bad_names[0])); i++) {
 		snprintf(name, sizeof(name), "config/%s", cfg_bad_names[i]);
 		c = add(name, t_cfg_bad);
 		c->num = i;

@@ -1,4 +1,6 @@
-/* After fork() the child's library works with one thread, ignores the parent's readers, runs its copies of pending callbacks once; the parent is unaffected. */
+/* After fork() the child's library works with one thread, ignores the parent's
+ * readers, runs its copies of pending callbacks once; the parent is unaffected.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -77,7 +79,8 @@ static void t_basic(const struct rcbt_case *c)
 		CHECK_EQ(rcb_init(NULL), 0);
 		CHECK_EQ(rcb_register_thread(), 0);
 		exercise(1);
-		CHECK(rcbt_registered() >= 1); /* the callback thread stays unregistered */
+		/* the callback thread stays unregistered */
+		CHECK(rcbt_registered() >= 1);
 	}
 	pid = fork_child();
 	if (pid == 0) {
@@ -257,5 +260,6 @@ int main(int argc, char **argv)
 	return 77;
 #endif
 #endif
-	return rcbt_main(argc, argv, cases, (int)(sizeof(cases) / sizeof(cases[0])));
+	return rcbt_main(argc, argv, cases,
+			 (int)(sizeof(cases) / sizeof(cases[0])));
 }

@@ -52,7 +52,8 @@ static void retire(struct obj *o)
 	if (no_grace) {
 		/* Readers may hold anything: free nothing until the end. */
 		if (nkept % QUARANTINE == 0) {
-			kept = realloc(kept, (nkept + QUARANTINE) * sizeof(*kept));
+			kept = realloc(kept,
+				       (nkept + QUARANTINE) * sizeof(*kept));
 			CHECK(kept);
 		}
 		kept[nkept++] = o;
@@ -84,7 +85,8 @@ static void one_section(unsigned int *seed)
 	rcb_read_lock();
 	p = rcb_dereference(slots[(*seed >> 16) % NSLOTS]);
 	for (int i = 0; i < 64; i++) {
-		if (atomic_load_explicit(&p->magic, memory_order_relaxed) != LIVE) {
+		if (atomic_load_explicit(&p->magic, memory_order_relaxed) !=
+		    LIVE) {
 			if (atomic_fetch_add(&violations, 1) < 3)
 				fprintf(stderr, "object %p seen poisoned inside a section\n",
 					(void *)p);
@@ -187,7 +189,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < NSLOTS; i++)
 		slots[i] = new_obj();
 	for (int i = 0; i < 2; i++)
-		CHECK_EQ(pthread_create(&up[i], NULL, updater, (void *)(uintptr_t)i), 0);
+		CHECK_EQ(pthread_create(&up[i], NULL, updater,
+					(void *)(uintptr_t)i),
+			 0);
 	/* A tenth of the run with nobody registered at all: calls that
 	 * skip the grace period surely run (checked at the end).  Later
 	 * windows depend on the scheduler: a churning reader that yields
@@ -198,7 +202,9 @@ int main(int argc, char **argv)
 	 * updaters often find nobody registered; second half: registered
 	 * mostly-idle readers too. */
 	for (int i = 0; i < NCHURN; i++)
-		CHECK_EQ(pthread_create(&c[i], NULL, churn, (void *)(uintptr_t)(i + 1)), 0);
+		CHECK_EQ(pthread_create(&c[i], NULL, churn,
+					(void *)(uintptr_t)(i + 1)),
+			 0);
 	CHECK_EQ(pthread_create(&sp, NULL, spawner, (void *)(uintptr_t)100), 0);
 	usleep((useconds_t)(seconds * 5e5));
 	for (int i = 0; i < NIDLE; i++)
@@ -216,10 +222,13 @@ int main(int argc, char **argv)
 	rcb_stats(&st);
 	printf("sections %ld, updates %ld, violations %ld; synchronize %llu = "
 	       "grace periods %llu + batched %llu + without a grace period %llu\n",
-	       atomic_load(&sections), atomic_load(&updates), atomic_load(&violations),
+	       atomic_load(&sections), atomic_load(&updates),
+	       atomic_load(&violations),
 	       (unsigned long long)st.synchronize_calls,
-	       (unsigned long long)st.grace_periods, (unsigned long long)st.batched,
-	       (unsigned long long)(st.synchronize_calls - st.grace_periods - st.batched));
+	       (unsigned long long)st.grace_periods,
+	       (unsigned long long)st.batched,
+	       (unsigned long long)(st.synchronize_calls - st.grace_periods -
+				    st.batched));
 	for (unsigned long i = 0; i < nkept; i++)
 		free(kept[i]);
 	free(kept);

@@ -318,7 +318,8 @@ int main(int argc, char **argv)
 	int failed = 0;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
-	for (unsigned s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
+	for (unsigned s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]);
+	     s++) {
 		const struct scenario *sc = &scenarios[s];
 		long n, hits = 0;
 
@@ -341,7 +342,8 @@ int main(int argc, char **argv)
 			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 				printf("  N=%ld: FAILED (%s %d)\n", n,
 				       WIFEXITED(st) ? "exit" : "signal",
-				       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+				       WIFEXITED(st) ? WEXITSTATUS(st) :
+						       WTERMSIG(st));
 				failed++;
 				break;
 			}

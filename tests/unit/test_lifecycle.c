@@ -1,4 +1,5 @@
-/* Lifecycle: lazy init, init/shutdown/init, shutdown drains every callback, -EALREADY, flavor selection and names. */
+/* Lifecycle: lazy init, init/shutdown/init, shutdown drains every callback,
+ * -EALREADY, flavor selection and names. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/membarrier.h>
@@ -261,5 +262,6 @@ static const struct rcbt_case cases[] = {
 
 int main(int argc, char **argv)
 {
-	return rcbt_main(argc, argv, cases, (int)(sizeof(cases) / sizeof(cases[0])));
+	return rcbt_main(argc, argv, cases,
+			 (int)(sizeof(cases) / sizeof(cases[0])));
 }

@@ -1,4 +1,5 @@
-/* Misuse is reported naming the call, the problem and the thread; WARN refuses it and leaves consistent state, ABORT dies. */
+/* Misuse is reported naming the call, the problem and the thread; WARN refuses
+ * it and leaves consistent state, ABORT dies. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -445,5 +446,6 @@ static const struct rcbt_case cases[] = {
 
 int main(int argc, char **argv)
 {
-	return rcbt_main(argc, argv, cases, (int)(sizeof(cases) / sizeof(cases[0])));
+	return rcbt_main(argc, argv, cases,
+			 (int)(sizeof(cases) / sizeof(cases[0])));
 }

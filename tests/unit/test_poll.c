@@ -126,7 +126,8 @@ static void case_start_poll_inline(void)
 
 	for (int round = 0; round < 2; round++) {
 		if (round == 1) {
-			CHECK_EQ(pthread_create(&t, NULL, idle_reader, NULL), 0);
+			CHECK_EQ(pthread_create(&t, NULL, idle_reader, NULL),
+				 0);
 			while (atomic_load(&idle_go) != 1)
 				sleep_us(1000);
 		}
@@ -244,7 +245,8 @@ static void case_urcu_names(void)
 {
 	struct urcu_gp_poll_state s = urcu_memb_start_poll_synchronize_rcu();
 
-	for (int i = 0; i < 100000 && !urcu_memb_poll_state_synchronize_rcu(s); i++)
+	for (int i = 0; i < 100000 && !urcu_memb_poll_state_synchronize_rcu(s);
+	     i++)
 		sleep_us(100);
 	CHECK(urcu_memb_poll_state_synchronize_rcu(s));
 	s.grace_period_id += 1000;

@@ -75,7 +75,8 @@ static void stats_sizes(void)
 	for (size_t bad = 1; bad <= sizeof(size_t); bad++) {
 		poison(bad);
 		CHECK_MISUSE(rcb_boost_stats(&u.s), -EINVAL);
-		CHECK_MISUSE(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1), -EINVAL);
+		CHECK_MISUSE(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 1),
+			     -EINVAL);
 		CHECK(all(u.b, sizeof(size_t), sizeof(u.b), POISON));
 	}
 	/* A size no layout has or will have (an uninitialised field):
@@ -87,11 +88,13 @@ static void stats_sizes(void)
 	for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
 		poison(huge[i]);
 		CHECK_MISUSE(rcb_boost_stats(&u.s), -EINVAL);
-		CHECK_MISUSE(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 0), -EINVAL);
+		CHECK_MISUSE(rcb_boost_stats_format(&u.s, buf, sizeof(buf), 0),
+			     -EINVAL);
 		CHECK(all(u.b, sizeof(size_t), sizeof(u.b), POISON));
 	}
 	CHECK_MISUSE(rcb_boost_stats(NULL), -EINVAL);
-	CHECK_MISUSE(rcb_boost_stats_format(NULL, buf, sizeof(buf), 0), -EINVAL);
+	CHECK_MISUSE(rcb_boost_stats_format(NULL, buf, sizeof(buf), 0),
+		     -EINVAL);
 	u.s.size = 0;
 	CHECK_MISUSE(rcb_boost_stats_format(&u.s, NULL, 8, 0), -EINVAL);
 

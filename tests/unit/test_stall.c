@@ -1,4 +1,6 @@
-/* Stall detector: a leaked read lock and a reader stopped by a debugger are reported (thread ID, state, nesting), once per stall; rcb_stall_report() contract. */
+/* Stall detector: a leaked read lock and a reader stopped by a debugger are
+ * reported (thread ID, state, nesting), once per stall; rcb_stall_report()
+ * contract. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -79,7 +81,8 @@ static int wait_report(double bound_s)
 			return n;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		CHECK((double)(t.tv_sec - t0.tv_sec) +
-			      (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 < bound_s);
+			      (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 <
+		      bound_s);
 		usleep(10000);
 	}
 }
@@ -176,7 +179,8 @@ static void t_stopped(const struct rcbt_case *c)
 			_exit(1);
 		}
 		b = 's';
-		if (write(to_parent[1], &b, 1) != 1 || read(to_child[0], &b, 1) != 1)
+		if (write(to_parent[1], &b, 1) != 1 ||
+		    read(to_child[0], &b, 1) != 1)
 			_exit(1);
 		ptrace(PTRACE_DETACH, tid, 0, 0);
 		_exit(0);
@@ -224,5 +228,6 @@ static const struct rcbt_case cases[] = {
 
 int main(int argc, char **argv)
 {
-	return rcbt_main(argc, argv, cases, (int)(sizeof(cases) / sizeof(cases[0])));
+	return rcbt_main(argc, argv, cases,
+			 (int)(sizeof(cases) / sizeof(cases[0])));
 }

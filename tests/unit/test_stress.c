@@ -1,4 +1,5 @@
-/* Concurrency smoke: nested readers never see an RCU-protected object freed while synchronize and call updaters replace it. */
+/* Concurrency smoke: nested readers never see an RCU-protected object freed
+ * while synchronize and call updaters replace it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -45,9 +46,11 @@ static void retire(struct obj *o)
 	__atomic_store_n(&o->check, 0, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&q_lock);
 	if (no_grace) {
-		/* Readers may still hold anything: free nothing until the end. */
+		/* Readers may still hold anything: free nothing until the end.
+		 */
 		if (q_next % QUARANTINE == 0) {
-			kept = realloc(kept, (q_next + QUARANTINE) * sizeof(*kept));
+			kept = realloc(kept,
+				       (q_next + QUARANTINE) * sizeof(*kept));
 			CHECK(kept);
 		}
 		kept[q_next++] = o;

@@ -1,4 +1,8 @@
-/* liburcu's call_rcu_data API through <rcuboost/urcu.h>, as multipathd uses it: a private worker (create_call_rcu_data), its thread's scheduling set with pthread_setschedparam (get_call_rcu_thread), this thread's callbacks sent to it (set_thread_call_rcu_data), then freed; per-CPU workers; and the fork helpers around fork() with callbacks pending (none lost, none run twice). */
+/* liburcu's call_rcu_data API through <rcuboost/urcu.h>, as multipathd uses it:
+ * a private worker (create_call_rcu_data), its thread's scheduling set with
+ * pthread_setschedparam (get_call_rcu_thread), this thread's callbacks sent to
+ * it (set_thread_call_rcu_data), then freed; per-CPU workers; and the fork
+ * helpers around fork() with callbacks pending (none lost, none run twice). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -90,7 +94,8 @@ int main(void)
 	rcu_barrier();
 	CHECK_EQ(atomic_load(&counter), NCB);
 	for (int i = 0; i < NCB; i++)
-		CHECK_EQ(objs[i].ran_on, rcb_worker_tid((struct rcb_worker *)crdp));
+		CHECK_EQ(objs[i].ran_on,
+			 rcb_worker_tid((struct rcb_worker *)crdp));
 	set_thread_call_rcu_data(NULL);
 	CHECK(get_call_rcu_data() == def);
 	/* liburcu ignores these. */

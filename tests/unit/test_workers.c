@@ -1,4 +1,9 @@
-/* Callback workers: every call's contract and misuse (NULL, bad attributes, the default worker, double destroy, a worker destroying itself), the choice of worker (thread, CPU, default), barriers over all workers, destroy moving pending callbacks to the default worker in order, destroy while producers wake the worker's thread, TIDs, and fork() with a private worker holding callbacks. */
+/* Callback workers: every call's contract and misuse (NULL, bad attributes, the
+ * default worker, double destroy, a worker destroying itself), the choice of
+ * worker (thread, CPU, default), barriers over all workers, destroy moving
+ * pending callbacks to the default worker in order, destroy while producers
+ * wake the worker's thread, TIDs, and fork() with a private worker holding
+ * callbacks. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -199,7 +204,8 @@ static void t_misuse(void)
 
 static void t_thread_choice(void)
 {
-	struct rcb_worker_attr a = { .size = sizeof(a), .flags = RCB_WORKER_RT };
+	struct rcb_worker_attr a = { .size = sizeof(a),
+				     .flags = RCB_WORKER_RT };
 	struct rcb_worker *w, *rt;
 	pid_t tids[8];
 	int n;
@@ -365,7 +371,8 @@ static void t_barrier_all(void)
 	 * (and the default one) wait. */
 	atomic_store(&counter, 0);
 	for (int i = 0; i < NCB; i++) {
-		CHECK_EQ(rcb_worker_set_thread(i % 4 == 3 ? NULL : w[i % 4]), 0);
+		CHECK_EQ(rcb_worker_set_thread(i % 4 == 3 ? NULL : w[i % 4]),
+			 0);
 		items[i].seq = -1;
 		CHECK_EQ(rcb_call(&items[i].head, item_cb), 0);
 	}
@@ -380,7 +387,8 @@ static void t_barrier_all(void)
 	CHECK_EQ(pthread_join(r, NULL), 0);
 	for (int i = 0; i < NCB; i++)
 		CHECK_EQ(items[i].ran_on,
-			 rcb_worker_tid(i % 4 == 3 ? rcb_worker_default() : w[i % 4]));
+			 rcb_worker_tid(i % 4 == 3 ? rcb_worker_default() :
+						     w[i % 4]));
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(rcb_worker_destroy(w[i]), 0);
 	printf("ok barrier over workers\n");
@@ -543,7 +551,9 @@ static void t_destroy_while_waking(void)
 		atomic_store(&race_started, 0);
 		CHECK_EQ(rcb_worker_create(NULL, &race_w), 0);
 		for (int i = 0; i < 2; i++)
-			CHECK_EQ(pthread_create(&p[i], NULL, race_producer, heads[i]), 0);
+			CHECK_EQ(pthread_create(&p[i], NULL, race_producer,
+						heads[i]),
+				 0);
 		/* The destroy must find both producers attached to race_w: on
 		 * a loaded machine a producer may not run for the whole sleep
 		 * below, and would then attach to a freed worker (-ENOENT). */
@@ -566,7 +576,8 @@ static void t_destroy_while_waking(void)
 
 int main(void)
 {
-	struct rcb_config cfg = { .size = sizeof(cfg), .misuse = RCB_MISUSE_WARN };
+	struct rcb_config cfg = { .size = sizeof(cfg),
+				  .misuse = RCB_MISUSE_WARN };
 
 	CHECK_EQ(rcb_init(&cfg), 0);
 	t_misuse();

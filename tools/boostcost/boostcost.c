@@ -118,7 +118,8 @@ static int boost_latency(struct result *r, int rounds)
 		while (!atomic_load(&reader_done)) {
 			struct tool_sattr a;
 
-			if (!seen && tool_sattr_get(atomic_load(&reader_tid), &a) == 0 &&
+			if (!seen &&
+			    tool_sattr_get(atomic_load(&reader_tid), &a) == 0 &&
 			    a.policy == SCHED_FIFO)
 				seen = now_s();
 			usleep(100);
@@ -179,9 +180,10 @@ static void print_line(FILE *f, const struct result *r)
 		"machine=%d fast_pair_ns=%.2f blocked_pair_ns=%.1f register_pair_ns=%.1f "
 		"boost_latency_ms_med=%.1f boost_latency_ms_max=%.1f boosted_unlock_us_med=%.1f "
 		"lock_hold_us_max=%.2f lock_hold_us_mean=%.2f rt=%d\n",
-		r->machine, r->fast_pair_ns, r->blocked_pair_ns, r->register_pair_ns,
-		r->boost_lat_ms_med, r->boost_lat_ms_max, r->boosted_unlock_us_med,
-		r->hold_us_max, r->hold_us_mean, r->rt);
+		r->machine, r->fast_pair_ns, r->blocked_pair_ns,
+		r->register_pair_ns, r->boost_lat_ms_med, r->boost_lat_ms_max,
+		r->boosted_unlock_us_med, r->hold_us_max, r->hold_us_mean,
+		r->rt);
 }
 
 static int parse_line(const char *l, struct result *r)
@@ -197,7 +199,8 @@ static int parse_line(const char *l, struct result *r)
 }
 
 /* Run this program for @machine in a child with RCUBOOST_MACHINE set. */
-static int run_child(const char *self, int machine, int rounds, struct result *r)
+static int run_child(const char *self, int machine, int rounds,
+		     struct result *r)
 {
 	char cmd[4200], line[1024];
 	FILE *p;
@@ -300,11 +303,14 @@ int main(int argc, char **argv)
 				"\"register_pair_ns\":%.1f,\"boost_latency_ms_med\":%.2f,"
 				"\"boost_latency_ms_max\":%.2f,\"boosted_unlock_us_med\":%.2f,"
 				"\"lock_hold_us_max\":%.3f,\"lock_hold_us_mean\":%.3f,\"rt\":%s}",
-				i ? "," : "", res[i].machine, res[i].fast_pair_ns,
-				res[i].blocked_pair_ns, res[i].register_pair_ns,
-				res[i].boost_lat_ms_med, res[i].boost_lat_ms_max,
-				res[i].boosted_unlock_us_med, res[i].hold_us_max,
-				res[i].hold_us_mean, res[i].rt ? "true" : "false");
+				i ? "," : "", res[i].machine,
+				res[i].fast_pair_ns, res[i].blocked_pair_ns,
+				res[i].register_pair_ns,
+				res[i].boost_lat_ms_med,
+				res[i].boost_lat_ms_max,
+				res[i].boosted_unlock_us_med,
+				res[i].hold_us_max, res[i].hold_us_mean,
+				res[i].rt ? "true" : "false");
 		fprintf(f, "]}\n");
 		fclose(f);
 	}

@@ -125,12 +125,14 @@ static bool sattr_restore(const struct tool_sattr *orig)
 {
 	struct tool_sattr now;
 
-	return tool_sattr_set(orig) == 0 && tool_sattr_get(0, &now) == 0 && tool_sattr_same(orig, &now);
+	return tool_sattr_set(orig) == 0 && tool_sattr_get(0, &now) == 0 &&
+	       tool_sattr_same(orig, &now);
 }
 
 static void futex_wake_all(_Atomic int *uaddr)
 {
-	syscall(SYS_futex, (int *)uaddr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	syscall(SYS_futex, (int *)uaddr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
+		NULL, 0);
 }
 
 static void futex_wait_ns(_Atomic int *uaddr, int val, uint64_t ns)
@@ -198,7 +200,8 @@ static struct inv_obj *obj_make(uint64_t seq)
 	if (!o)
 		return NULL;
 	o->seq = seq;
-	memset(o->data, (int)(seq & 0xff), bytes - INV_OBJ_OVERHEAD - sizeof(*o));
+	memset(o->data, (int)(seq & 0xff),
+	       bytes - INV_OBJ_OVERHEAD - sizeof(*o));
 	atomic_store_explicit(&o->magic, OBJ_LIVE, memory_order_relaxed);
 	return o;
 }
@@ -208,13 +211,16 @@ static void retire(struct inv_obj *old)
 	long n, b;
 
 	/* Count first: the callback may run before obj_retire returns. */
-	atomic_fetch_add_explicit(&b_queued, prm->obj_bytes, memory_order_relaxed);
+	atomic_fetch_add_explicit(&b_queued, prm->obj_bytes,
+				  memory_order_relaxed);
 	atomic_fetch_add_explicit(&n_queued, 1, memory_order_relaxed);
 	if (ops->obj_retire(old) != 0) {
 		/* A reader may still hold it: leak it rather than free it. */
 		atomic_fetch_sub_explicit(&n_queued, 1, memory_order_relaxed);
-		atomic_fetch_sub_explicit(&b_queued, prm->obj_bytes, memory_order_relaxed);
-		atomic_fetch_add_explicit(&call_errors, 1, memory_order_relaxed);
+		atomic_fetch_sub_explicit(&b_queued, prm->obj_bytes,
+					  memory_order_relaxed);
+		atomic_fetch_add_explicit(&call_errors, 1,
+					  memory_order_relaxed);
 		return;
 	}
 	n = atomic_load_explicit(&n_queued, memory_order_relaxed) -
@@ -240,11 +246,13 @@ static void *updater_main(void *arg)
 		if (o) {
 			/* Publish (release: the object's contents are visible
 			 * to a reader that loads it), take the old one. */
-			o = atomic_exchange_explicit(&current, o, memory_order_acq_rel);
+			o = atomic_exchange_explicit(&current, o,
+						     memory_order_acq_rel);
 			if (o)
 				retire(o);
 		} else {
-			atomic_fetch_add_explicit(&call_errors, 1, memory_order_relaxed);
+			atomic_fetch_add_explicit(&call_errors, 1,
+						  memory_order_relaxed);
 		}
 		next += (uint64_t)prm->cb_period_us * 1000;
 		tool_sleep_until(next);
@@ -298,10 +306,12 @@ static void *sampler_main(void *arg)
 		size_t i = s->count;
 
 		s->t_ns[i] = tool_now_ns();
-		s->n[i] = atomic_load_explicit(&n_queued, memory_order_relaxed) -
-			  atomic_load_explicit(&n_invoked, memory_order_relaxed);
-		s->b[i] = atomic_load_explicit(&b_queued, memory_order_relaxed) -
-			  atomic_load_explicit(&b_freed, memory_order_relaxed);
+		s->n[i] =
+			atomic_load_explicit(&n_queued, memory_order_relaxed) -
+			atomic_load_explicit(&n_invoked, memory_order_relaxed);
+		s->b[i] =
+			atomic_load_explicit(&b_queued, memory_order_relaxed) -
+			atomic_load_explicit(&b_freed, memory_order_relaxed);
 		s->lib[i] = -1;
 		if (ops->lib_backlog) {
 			struct inv_lib_backlog lb;
@@ -387,13 +397,15 @@ static void *reader_main(void *arg)
 		;
 	rd.saw_hog = atomic_load(&hog.started);
 	/* Every object retired during the section must still be alive. */
-	if (o && atomic_load_explicit(&o->magic, memory_order_relaxed) != OBJ_LIVE)
+	if (o &&
+	    atomic_load_explicit(&o->magic, memory_order_relaxed) != OBJ_LIVE)
 		atomic_fetch_add(&violations, 1);
 	/* Time it before the unlock: an unlock that unboosts lets the hog
 	 * preempt us again at once, until it ends. */
 	rd.t_unlock = tool_now_ns();
 	ops->read_unlock();
-	rd.restored = tool_sattr_get(0, &after) == 0 && tool_sattr_same(&before, &after);
+	rd.restored = tool_sattr_get(0, &after) == 0 &&
+		      tool_sattr_same(&before, &after);
 	ops->unregister_thread();
 	rd.back = sattr_restore(&orig);
 	atomic_store(&rd.state, 2);
@@ -534,13 +546,15 @@ static int cmp_u64(const void *a, const void *b)
 #define INV_DELTA(type, name, kind) \
 	if (kind == RCB_STAT_COUNT) \
 		d->name -= a->name;
-static void boost_delta(struct rcb_boost_stats *d, const struct rcb_boost_stats *a,
+static void boost_delta(struct rcb_boost_stats *d,
+			const struct rcb_boost_stats *a,
 			const struct rcb_boost_stats *b)
 {
 	*d = *b;
 	RCB_BOOST_STATS_ARTICLE(INV_DELTA)
 	for (size_t e = 0; e < sizeof(d->stats) / sizeof(d->stats[0]); e++)
-		for (size_t s = 0; s < sizeof(d->stats[0]) / sizeof(d->stats[0][0]); s++)
+		for (size_t s = 0;
+		     s < sizeof(d->stats[0]) / sizeof(d->stats[0][0]); s++)
 			d->stats[e][s] -= a->stats[e][s];
 	RCB_BOOST_STATS_MORE(INV_DELTA)
 }
@@ -551,10 +565,12 @@ static void boost_delta(struct rcb_boost_stats *d, const struct rcb_boost_stats 
 int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 	    struct inv_result *res)
 {
-	struct rcb_boost_stats bs0 = { .size = sizeof(bs0) }, bs1 = { .size = sizeof(bs1) };
+	struct rcb_boost_stats bs0 = { .size = sizeof(bs0) },
+			       bs1 = { .size = sizeof(bs1) };
 	struct gp_timer gt = { 0 };
 	struct sampler sm = { 0 };
-	bool up_on = false, gt_on = false, sm_on = false, hog_on = false, rd_on = false;
+	bool up_on = false, gt_on = false, sm_on = false, hog_on = false,
+	     rd_on = false;
 	pthread_t up;
 	cpu_set_t caller, one;
 	struct inv_obj *first;
@@ -621,11 +637,14 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 
 	progress("%s: warm-up %d ms (updater and synchronize loop on CPU %d)",
 		 fl->name, p->warmup_ms, INV_OTHER_CPU);
-	if ((err = start_thread(&sm.thread, sampler_main, &sm, INV_OTHER_CPU)) == 0)
+	if ((err = start_thread(&sm.thread, sampler_main, &sm,
+				INV_OTHER_CPU)) == 0)
 		sm_on = true;
-	if (!err && (err = start_thread(&up, updater_main, NULL, INV_OTHER_CPU)) == 0)
+	if (!err &&
+	    (err = start_thread(&up, updater_main, NULL, INV_OTHER_CPU)) == 0)
 		up_on = true;
-	if (!err && (err = start_thread(&gt.thread, gp_timer_main, &gt, INV_OTHER_CPU)) == 0)
+	if (!err && (err = start_thread(&gt.thread, gp_timer_main, &gt,
+					INV_OTHER_CPU)) == 0)
 		gt_on = true;
 	if (err) {
 		FAIL(res, "cannot start a thread: %s", strerror(-err));
@@ -634,7 +653,8 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 	tool_sleep_ns((uint64_t)p->warmup_ms * 1000000);
 	res->cpu0_threads = count_cpu0_threads();
 
-	if ((err = start_thread(&hog.thread, hog_main, NULL, INV_RT_CPU)) != 0) {
+	if ((err = start_thread(&hog.thread, hog_main, NULL, INV_RT_CPU)) !=
+	    0) {
 		FAIL(res, "cannot start the hog: %s", strerror(-err));
 		goto out;
 	}
@@ -646,7 +666,8 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		err = err ? err : -ETIMEDOUT;
 		goto out;
 	}
-	if ((err = start_thread(&rd.thread, reader_main, NULL, INV_RT_CPU)) != 0) {
+	if ((err = start_thread(&rd.thread, reader_main, NULL, INV_RT_CPU)) !=
+	    0) {
 		FAIL(res, "cannot start the reader: %s", strerror(-err));
 		goto out;
 	}
@@ -667,7 +688,8 @@ int inv_run(const struct inv_flavor_ops *fl, const struct inv_params *p,
 		tool_sleep_until(t_hog + (uint64_t)p->hook_ms * 1000000);
 		if (!atomic_load(&hog.done)) {
 			p->hook(p->hook_arg);
-			res->hook_ran_ms = ((double)tool_now_ns() - (double)t_hog) / 1e6;
+			res->hook_ran_ms =
+				((double)tool_now_ns() - (double)t_hog) / 1e6;
 		}
 	}
 	/* Both end by themselves: the hog after hog_ms, the reader when
@@ -726,19 +748,23 @@ out:
 	if (gt.n) {
 		qsort(gt.ns, gt.n, sizeof(gt.ns[0]), cmp_u64);
 		res->gp_max_ms = (double)gt.ns[gt.n - 1] / 1e6;
-		res->gp_p99_ms = (double)gt.ns[(gt.n * 99 + 99) / 100 - 1] / 1e6;
+		res->gp_p99_ms =
+			(double)gt.ns[(gt.n * 99 + 99) / 100 - 1] / 1e6;
 		res->gp_median_ms = (double)gt.ns[(gt.n - 1) / 2] / 1e6;
 	}
 	if (t_hog) {
 		res->hog_ms = (double)(hog.t_end - hog.t_start) / 1e6;
-		res->reader_held_ms = ((double)rd.t_unlock - (double)t_hog) / 1e6;
+		res->reader_held_ms =
+			((double)rd.t_unlock - (double)t_hog) / 1e6;
 		res->reader_restored = rd.restored;
 		res->threads_restored = rd.back && hog.restored;
-		res->series = calloc(sm.count ? sm.count : 1, sizeof(*res->series));
+		res->series =
+			calloc(sm.count ? sm.count : 1, sizeof(*res->series));
 		if (res->series) {
 			for (size_t i = 0; i < sm.count; i++) {
 				res->series[i].t_ms =
-					((double)sm.t_ns[i] - (double)t_hog) / 1e6;
+					((double)sm.t_ns[i] - (double)t_hog) /
+					1e6;
 				res->series[i].backlog = sm.n[i];
 				res->series[i].backlog_bytes = sm.b[i];
 				res->series[i].lib_backlog = sm.lib[i];

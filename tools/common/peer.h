@@ -46,7 +46,8 @@ enum {
 
 /* A replace+retire run (retire_loop). */
 struct peer_retire {
-	uint64_t interval_ns; /* one replacement every interval; 0: back to back */
+	/* one replacement every interval; 0: back to back */
+	uint64_t interval_ns;
 	int spin;             /* wait out the interval on the clock, not asleep
 			       * (sub-microsecond intervals) */
 	uint64_t max;         /* stop after this many; 0: only at s->stop */
@@ -73,7 +74,8 @@ struct tool_peer {
 	/* Read @s->ptr in short critical sections until @s->stop; returns
 	 * the number of critical sections, and publishes it every 256 of
 	 * them at *@progress unless NULL.  Registered thread. */
-	uint64_t (*reader_loop)(struct peer_shared *s, _Atomic uint64_t *progress);
+	uint64_t (*reader_loop)(struct peer_shared *s,
+				_Atomic uint64_t *progress);
 	/* Replace @s->ptr (publish new, synchronize, free old) until
 	 * @s->stop; returns the number of replacements. */
 	uint64_t (*updater_loop)(struct peer_shared *s);

@@ -147,7 +147,8 @@ static void fl_read_pairs(uint64_t n)
 	}
 }
 
-static uint64_t fl_reader_loop(struct peer_shared *s, _Atomic uint64_t *progress)
+static uint64_t fl_reader_loop(struct peer_shared *s,
+			       _Atomic uint64_t *progress)
 {
 	unsigned long bad = 0;
 	uint64_t n = 0;
@@ -163,7 +164,8 @@ static uint64_t fl_reader_loop(struct peer_shared *s, _Atomic uint64_t *progress
 		if (!(++n & (FL_QS_EVERY - 1))) {
 			FL_QS();
 			if (progress)
-				atomic_store_explicit(progress, n, memory_order_relaxed);
+				atomic_store_explicit(progress, n,
+						      memory_order_relaxed);
 		}
 	}
 	if (bad)
@@ -205,7 +207,8 @@ static void fl_cb_retire(FL_HEAD *head)
 	struct fl_robj *o = PEER_CONTAINER_OF(head, struct fl_robj, head);
 
 	if (o->t_queue) {
-		size_t i = atomic_fetch_add_explicit(&fl_nlat, 1, memory_order_relaxed);
+		size_t i = atomic_fetch_add_explicit(&fl_nlat, 1,
+						     memory_order_relaxed);
 
 		if (i < fl_lat_cap)
 			fl_lat[i] = tool_now_ns() - o->t_queue;
@@ -220,7 +223,8 @@ static void fl_retire(struct peer_obj *old, struct peer_obj *first, int stamp)
 	struct fl_robj *o;
 
 	if (old == first)
-		return; /* the caller's: freed by the caller after the barrier */
+		/* the caller's: freed by the caller after the barrier */
+		return;
 	o = PEER_CONTAINER_OF(old, struct fl_robj, obj);
 	o->t_queue = stamp ? tool_now_ns() : 0;
 	FL_CALL(&o->head, fl_cb_retire);
@@ -322,7 +326,9 @@ static void fl_call_latencies(const void *nodes, size_t n, uint64_t *out)
 	const struct fl_node *v = nodes;
 
 	for (size_t i = 0; i < n; i++)
-		out[i] = v[i].t_done >= v[i].t_queue ? v[i].t_done - v[i].t_queue : 0;
+		out[i] = v[i].t_done >= v[i].t_queue ?
+				 v[i].t_done - v[i].t_queue :
+				 0;
 }
 
 const struct tool_peer FL_SYM = {
@@ -422,12 +428,13 @@ static int fl_obj_retire(void *payload)
 }
 
 /* The table's members (a peer may add its own), and the table. */
-#define FL_INV_FIELDS(label, lib, init_fn, fini_fn)                                   \
-	.name = label, .library = lib, .init = init_fn, .fini = fini_fn,              \
-	.register_thread = fl_inv_register, .unregister_thread = fl_unregister,       \
-	.read_lock = fl_inv_read_lock, .read_unlock = fl_inv_read_unlock,             \
-	.synchronize = fl_inv_synchronize, .obj_new = fl_obj_new,                     \
-	.obj_retire = fl_obj_retire, .barrier = fl_barrier_all
+#define FL_INV_FIELDS(label, lib, init_fn, fini_fn)                           \
+	.name = label, .library = lib, .init = init_fn, .fini = fini_fn,      \
+	.register_thread = fl_inv_register,                                   \
+	.unregister_thread = fl_unregister, .read_lock = fl_inv_read_lock,    \
+	.read_unlock = fl_inv_read_unlock, .synchronize = fl_inv_synchronize, \
+	.obj_new = fl_obj_new, .obj_retire = fl_obj_retire,                   \
+	.barrier = fl_barrier_all
 #define FL_INV_TABLE(label, lib, init_fn, fini_fn) \
 	{ FL_INV_FIELDS(label, lib, init_fn, fini_fn) }
 #endif /* FL_INV_OPS */

@@ -76,7 +76,8 @@ int peer_rcb_urcu_resolve(void)
 	*(void **)&fn.barrier = rcb_sym(h, "urcu_memb_barrier");
 	*(void **)&fn.init = rcb_sym(h, "urcu_memb_init");
 	/* The handle stays open: the process uses the library to its end. */
-	if (!fn.reg || !fn.unreg || !fn.sync || !fn.call || !fn.barrier || !fn.init) {
+	if (!fn.reg || !fn.unreg || !fn.sync || !fn.call || !fn.barrier ||
+	    !fn.init) {
 		fn.init = NULL;
 		return -ENOENT;
 	}

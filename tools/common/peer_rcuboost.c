@@ -112,12 +112,12 @@ static void fl_lib_backlog(struct inv_lib_backlog *out)
 }
 
 /* The library shut down and initialised again between runs. */
-#define FL_OPS(label, init_fn)                                                      \
-	{                                                                           \
-		FL_INV_FIELDS(label, "rcuboost", init_fn, fl_fini),                 \
-		.lib_backlog = fl_lib_backlog,                                      \
-		.lib_backlog_reset_peak = rcb_backlog_reset_peak,                   \
-		.boost_stats = rcb_boost_stats,                                     \
+#define FL_OPS(label, init_fn)                                            \
+	{                                                                 \
+		FL_INV_FIELDS(label, "rcuboost", init_fn, fl_fini),       \
+			.lib_backlog = fl_lib_backlog,                    \
+			.lib_backlog_reset_peak = rcb_backlog_reset_peak, \
+			.boost_stats = rcb_boost_stats,                   \
 	}
 
 const struct inv_flavor_ops inv_flavor_rcuboost_off = FL_OPS("boost-off", fl_init_off);

@@ -14,7 +14,8 @@ static int failures;
 
 static void expect(const char *what, double got, double want)
 {
-	if (isnan(want) ? !isnan(got) : !(fabs(got - want) <= 1e-6 * (fabs(want) + 1e-12))) {
+	if (isnan(want) ? !isnan(got) :
+			  !(fabs(got - want) <= 1e-6 * (fabs(want) + 1e-12))) {
 		fprintf(stderr, "test_tool_stats: %s: got %.9g, expected %.9g\n", what, got, want);
 		failures++;
 	}

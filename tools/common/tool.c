@@ -48,7 +48,8 @@ void tool_sleep_until(uint64_t deadline_ns)
 {
 	struct timespec ts = ns_to_ts(deadline_ns);
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
 		;
 }
 
@@ -286,12 +287,14 @@ struct kw_item {
 
 static int cmp_kw(const void *a, const void *b)
 {
-	double x = ((const struct kw_item *)a)->v, y = ((const struct kw_item *)b)->v;
+	double x = ((const struct kw_item *)a)->v,
+	       y = ((const struct kw_item *)b)->v;
 
 	return (x > y) - (x < y);
 }
 
-double tool_kruskal_wallis_p(const double *v, const int *group, size_t n, int ngroups)
+double tool_kruskal_wallis_p(const double *v, const int *group, size_t n,
+			     int ngroups)
 {
 	struct kw_item *it;
 	double *rank_sum, h = 0, ties = 0;
@@ -415,8 +418,8 @@ int tool_json_close(FILE *f, const char *path)
 	return 0;
 }
 
-unsigned long long tool_parse_num(const char *opt, const char *s, unsigned long long lo,
-				  unsigned long long hi)
+unsigned long long tool_parse_num(const char *opt, const char *s,
+				  unsigned long long lo, unsigned long long hi)
 {
 	unsigned long long v;
 	char *end;
@@ -470,8 +473,10 @@ int tool_getopt(int argc, char **argv, const struct tool_opt *opts, size_t n,
 		int arg = opts[i].kind >= TOOL_STR;
 
 		/* Long options without a short one return 256 + their row. */
-		lo[i] = (struct option){ opts[i].name, arg ? required_argument : no_argument,
-					 NULL, opts[i].key ? opts[i].key : 256 + (int)i };
+		lo[i] = (struct option){
+			opts[i].name, arg ? required_argument : no_argument,
+			NULL, opts[i].key ? opts[i].key : 256 + (int)i
+		};
 		if (opts[i].key) {
 			*s++ = (char)opts[i].key;
 			if (arg)
@@ -505,7 +510,8 @@ int tool_getopt(int argc, char **argv, const struct tool_opt *opts, size_t n,
 			*(const char **)o->var = optarg;
 			break;
 		case TOOL_NUM:
-			store_num(o, tool_parse_num(o->name, optarg, o->lo, o->hi));
+			store_num(o, tool_parse_num(o->name, optarg, o->lo,
+						    o->hi));
 			break;
 		case TOOL_CALL:
 		case TOOL_FN:

@@ -95,7 +95,8 @@ double tool_median(const double *v, size_t n);
  * chi-square approximation (ties get average ranks); NaN when fewer
  * than two groups hold values.  Small p: the groups differ by more than
  * their spread explains. */
-double tool_kruskal_wallis_p(const double *v, const int *group, size_t n, int ngroups);
+double tool_kruskal_wallis_p(const double *v, const int *group, size_t n,
+			     int ngroups);
 /* malloc that exits when out of memory. */
 void *tool_xmalloc(size_t n);
 /* vfprintf on stderr, flushed (progress of long runs). */
@@ -116,8 +117,8 @@ int tool_json_close(FILE *f, const char *path);
 /* The integer value @s of option --@opt (decimal, or 0x hex), in
  * [@lo, @hi].  Exits with status 2 (usage error) and
  * "PROG: --OPT=S: expected an integer LO..HI" otherwise. */
-unsigned long long tool_parse_num(const char *opt, const char *s, unsigned long long lo,
-				  unsigned long long hi);
+unsigned long long tool_parse_num(const char *opt, const char *s,
+				  unsigned long long lo, unsigned long long hi);
 
 /*
  * The options of a tool, one row each; tool_getopt() parses them all.
@@ -127,7 +128,14 @@ unsigned long long tool_parse_num(const char *opt, const char *s, unsigned long 
  * 8 bytes; FN calls fn(optarg, var), which exits with status 2 on a bad
  * value (tool_usage_error()).
  */
-enum tool_opt_kind { TOOL_FLAG, TOOL_CLEAR, TOOL_CALL, TOOL_STR, TOOL_NUM, TOOL_FN };
+enum tool_opt_kind {
+	TOOL_FLAG,
+	TOOL_CLEAR,
+	TOOL_CALL,
+	TOOL_STR,
+	TOOL_NUM,
+	TOOL_FN
+};
 
 struct tool_opt {
 	const char *name;  /* long option */
@@ -140,9 +148,15 @@ struct tool_opt {
 };
 
 #define TOOL_OPT_FLAG(n, k, v) { n, k, TOOL_FLAG, &(v), sizeof(v), 0, 0, NULL }
-#define TOOL_OPT_CLEAR(n, k, v) { n, k, TOOL_CLEAR, &(v), sizeof(v), 0, 0, NULL }
+#define TOOL_OPT_CLEAR(n, k, v)                               \
+	{                                                     \
+		n, k, TOOL_CLEAR, &(v), sizeof(v), 0, 0, NULL \
+	}
 #define TOOL_OPT_STR(n, k, v) { n, k, TOOL_STR, &(v), sizeof(v), 0, 0, NULL }
-#define TOOL_OPT_NUM(n, k, v, lo, hi) { n, k, TOOL_NUM, &(v), sizeof(v), lo, hi, NULL }
+#define TOOL_OPT_NUM(n, k, v, lo, hi)                         \
+	{                                                     \
+		n, k, TOOL_NUM, &(v), sizeof(v), lo, hi, NULL \
+	}
 #define TOOL_OPT_FN(n, k, v, f) { n, k, TOOL_FN, &(v), sizeof(v), 0, 0, f }
 #define TOOL_OPT_CALL(n, k, f) { n, k, TOOL_CALL, NULL, 0, 0, 0, f }
 
@@ -154,6 +168,7 @@ struct tool_opt {
 int tool_getopt(int argc, char **argv, const struct tool_opt *opts, size_t n,
 		void (*usage)(FILE *out));
 /* "PROG: MESSAGE" and "Try 'PROG --help'." on stderr, then exit 2. */
-__attribute__((noreturn, format(printf, 1, 2))) void tool_usage_error(const char *fmt, ...);
+__attribute__((noreturn, format(printf, 1, 2))) void
+tool_usage_error(const char *fmt, ...);
 
 #endif /* RCB_TOOL_H */

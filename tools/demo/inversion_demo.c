@@ -108,7 +108,8 @@ static double gp_sx(double x, double xmin, double xmax)
 /* Plot order: the boosted run last, on top of the two that coincide. */
 static const int plot_order[NRUNS] = { 0, 2, 1 };
 
-static void gp_plot(FILE *f, const char *csv, const struct inv_result *res, bool titles)
+static void gp_plot(FILE *f, const char *csv, const struct inv_result *res,
+		    bool titles)
 {
 	char title[160];
 
@@ -170,12 +171,13 @@ static int write_gp(const char *path, const char *csv, const char *svg,
 	fprintf(f, "set output ");
 	gp_str(f, svg);
 	fprintf(f, "\nset datafile separator ','\n");
-	snprintf(title, sizeof(title),
-		 "Priority inversion: a SCHED_FIFO %d reader preempted in its read-side "
-		 "critical section\\nby a SCHED_FIFO %d hog on CPU %d for %d ms; "
-		 "one %d-byte object retired every %d us",
-		 p->reader_prio, p->hog_prio, INV_RT_CPU, p->hog_ms, p->obj_bytes,
-		 p->cb_period_us);
+	snprintf(
+		title, sizeof(title),
+		"Priority inversion: a SCHED_FIFO %d reader preempted in its read-side "
+		"critical section\\nby a SCHED_FIFO %d hog on CPU %d for %d ms; "
+		"one %d-byte object retired every %d us",
+		p->reader_prio, p->hog_prio, INV_RT_CPU, p->hog_ms,
+		p->obj_bytes, p->cb_period_us);
 	fprintf(f, "set title \"%s\"\n", title);
 	fprintf(f, "set xlabel 'time since the hog started (ms)'\n");
 	fprintf(f, "set ylabel 'callbacks waiting (retired, not yet freed)'\n");
@@ -277,13 +279,14 @@ static int write_json(const char *path, const struct inv_result *res,
 		return -EIO;
 	fprintf(j, "{\n  \"tool\": \"rcuboost-demo\",\n  \"scenario\": \"inversion\",\n");
 	fprintf(j, "  \"result\": \"%s\",\n", ok ? "OK" : "FAIL");
-	fprintf(j, "  \"params\": {\"hog_ms\": %d, \"hog_prio\": %d, \"reader_prio\": %d, "
-		   "\"rt_cpu\": %d, \"other_cpu\": %d, \"cb_period_us\": %d, "
-		   "\"obj_bytes\": %d, \"sync_pause_us\": %d, \"warmup_ms\": %d, "
-		   "\"tail_ms\": %d, \"sample_ms\": %d},\n",
-		p->hog_ms, p->hog_prio, p->reader_prio, INV_RT_CPU, INV_OTHER_CPU,
-		p->cb_period_us, p->obj_bytes, p->sync_pause_us, p->warmup_ms,
-		p->tail_ms, p->sample_ms);
+	fprintf(j,
+		"  \"params\": {\"hog_ms\": %d, \"hog_prio\": %d, \"reader_prio\": %d, "
+		"\"rt_cpu\": %d, \"other_cpu\": %d, \"cb_period_us\": %d, "
+		"\"obj_bytes\": %d, \"sync_pause_us\": %d, \"warmup_ms\": %d, "
+		"\"tail_ms\": %d, \"sample_ms\": %d},\n",
+		p->hog_ms, p->hog_prio, p->reader_prio, INV_RT_CPU,
+		INV_OTHER_CPU, p->cb_period_us, p->obj_bytes, p->sync_pause_us,
+		p->warmup_ms, p->tail_ms, p->sample_ms);
 	fprintf(j, "  \"runs\": [\n");
 	for (int i = 0; i < NRUNS; i++) {
 		json_run(j, &res[i]);
@@ -318,7 +321,8 @@ static const char *yes_no(int v)
 	return v ? "yes" : "NO";
 }
 
-static void print_report(const struct inv_result *res, const struct inv_params *p)
+static void print_report(const struct inv_result *res,
+			 const struct inv_params *p)
 {
 	const struct inv_result *off = &res[0], *on = &res[1], *urcu = &res[2];
 	char b[NRUNS][32], b2[NRUNS][32];
@@ -343,7 +347,8 @@ static void print_report(const struct inv_result *res, const struct inv_params *
 	ROW("grace periods timed", "ld", r->gp_count);
 	ROW("peak backlog (callbacks)", "ld", r->peak_backlog);
 	for (int i = 0; i < NRUNS; i++)
-		demo_bytes((uint64_t)res[i].peak_backlog_bytes, b[i], sizeof(b[i]));
+		demo_bytes((uint64_t)res[i].peak_backlog_bytes, b[i],
+			   sizeof(b[i]));
 	ROW("peak backlog (bytes)", "s", b[r - res]);
 	for (int i = 0; i < NRUNS; i++) {
 		snprintf(b[i], sizeof(b[i]), "-");
@@ -390,10 +395,13 @@ static void print_report(const struct inv_result *res, const struct inv_params *
 	if (on->gp_max_ms > 0 && off->gp_max_ms > 0)
 		printf("Boosting cut the longest grace period from %.0f ms to %.0f ms (%.0fx shorter)\n"
 		       "and the peak backlog from %ld to %ld callbacks (%s to %s).\n",
-		       off->gp_max_ms, on->gp_max_ms, off->gp_max_ms / on->gp_max_ms,
-		       off->peak_backlog, on->peak_backlog,
-		       demo_bytes((uint64_t)off->peak_backlog_bytes, b[0], sizeof(b[0])),
-		       demo_bytes((uint64_t)on->peak_backlog_bytes, b[1], sizeof(b[1])));
+		       off->gp_max_ms, on->gp_max_ms,
+		       off->gp_max_ms / on->gp_max_ms, off->peak_backlog,
+		       on->peak_backlog,
+		       demo_bytes((uint64_t)off->peak_backlog_bytes, b[0],
+				  sizeof(b[0])),
+		       demo_bytes((uint64_t)on->peak_backlog_bytes, b[1],
+				  sizeof(b[1])));
 	printf("liburcu urcu-memb, which does not boost, waited %.0f ms and queued up to %ld\n"
 	       "callbacks: without boosting, the backlog grows for as long as the hog runs.\n",
 	       urcu->gp_max_ms, urcu->peak_backlog);
@@ -460,7 +468,8 @@ static bool run_all(struct inv_result *res, const struct inv_params *p,
 			fprintf(stderr, "rcuboost-demo: %s: %s\n", run_ops[i]->name,
 				res[i].error);
 			if (!res[i].error[0])
-				snprintf(res[i].error, sizeof(res[i].error), "%s", strerror(-err));
+				snprintf(res[i].error, sizeof(res[i].error),
+					 "%s", strerror(-err));
 		}
 		ok = ok && res[i].ok;
 	}
@@ -474,8 +483,9 @@ static bool run_all(struct inv_result *res, const struct inv_params *p,
 
 /* backlog.csv, backlog.gp and (gnuplot) backlog.svg in --out, then the
  * JSON; false if one could not be written. */
-static bool write_files(const struct inv_result *res, const struct inv_params *p,
-			const struct demo_opts *opt, bool ok)
+static bool write_files(const struct inv_result *res,
+			const struct inv_params *p, const struct demo_opts *opt,
+			bool ok)
 {
 	char csv[4096], gp[4096], svg[4096];
 	const char *svg_done = NULL;
@@ -540,8 +550,11 @@ static int inversion_run(const struct demo_opts *opt)
 		return cannot_stage(err, why, opt);
 	/* Generous: three runs of warm-up + hog + tail, plus every
 	 * internal timeout, plus gnuplot. */
-	inv_watchdog("rcuboost-demo",
-		     3 * ((unsigned int)(p.warmup_ms + p.hog_ms + p.tail_ms) / 1000 + 15) + 30);
+	inv_watchdog(
+		"rcuboost-demo",
+		3 * ((unsigned int)(p.warmup_ms + p.hog_ms + p.tail_ms) / 1000 +
+		     15) +
+			30);
 	/* The library's threads inherit CPU 1 from the thread that starts
 	 * them: never CPU 0, where the hog runs.  (inv_run() does this
 	 * too; this covers anything started before it.) */

@@ -107,7 +107,8 @@ int main(int argc, char **argv)
 	int first;
 
 	tool_prog = "rcuboost-demo";
-	first = tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
+	first = tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]),
+			    usage);
 	if (first < argc) {
 		fprintf(stderr, "rcuboost-demo: unexpected argument '%s'\n", argv[first]);
 		return 2;

@@ -55,7 +55,8 @@ struct reader {
 	unsigned long last_version;
 	unsigned long backwards;   /* a version older than one seen before */
 	unsigned long dead_tables; /* lookups that found a freed table */
-	unsigned long hop_sum;     /* keeps the lookups from being optimised away */
+	/* keeps the lookups from being optimised away */
+	unsigned long hop_sum;
 };
 
 struct updater {
@@ -184,7 +185,8 @@ static void *reader_fn(void *arg)
 			r = lookup(t, addr);
 			rd->hop_sum += r ? r->hop : 0;
 			v = t->version;
-			if (atomic_load_explicit(&t->magic, memory_order_relaxed) !=
+			if (atomic_load_explicit(&t->magic,
+						 memory_order_relaxed) !=
 			    TABLE_LIVE)
 				rd->dead_tables++;
 			rcb_read_unlock();
@@ -204,7 +206,8 @@ static void *reader_fn(void *arg)
 /* Copy, change one route, publish, retire the old copy. */
 static void update_once(struct updater *up)
 {
-	struct route_table *old = routing_table; /* only this thread writes it */
+	/* only this thread writes it */
+	struct route_table *old = routing_table;
 	struct route_table *t = table_alloc(old->n + 1, old->version + 1);
 	uint64_t x = tool_rand(&up->rng);
 	unsigned int op = x % 3, i;
@@ -218,7 +221,9 @@ static void update_once(struct updater *up)
 	switch (op) {
 	case 0: /* a next hop changes */
 		i = (unsigned int)((x >> 8) % t->n);
-		t->r[i].hop = (uint8_t)((t->r[i].hop + 1 + (x >> 40) % (NHOPS - 1)) % NHOPS);
+		t->r[i].hop =
+			(uint8_t)((t->r[i].hop + 1 + (x >> 40) % (NHOPS - 1)) %
+				  NHOPS);
 		up->changed++;
 		break;
 	case 1: /* a route is announced */
@@ -227,7 +232,8 @@ static void update_once(struct updater *up)
 		break;
 	default: /* a route is withdrawn (never the default, which is last) */
 		i = (unsigned int)((x >> 8) % (t->n - 1));
-		memmove(&t->r[i], &t->r[i + 1], (t->n - i - 1) * sizeof(t->r[0]));
+		memmove(&t->r[i], &t->r[i + 1],
+			(t->n - i - 1) * sizeof(t->r[0]));
 		t->n--;
 		up->withdrawn++;
 		break;
@@ -270,15 +276,16 @@ static void format_samples(char *buf, size_t len, const char *when)
 
 	off = (size_t)snprintf(buf, len, "  %s (table version %lu, %u routes):\n",
 			       when, t->version, t->n);
-	for (size_t i = 0; i < sizeof(sample_addrs) / sizeof(sample_addrs[0]); i++) {
+	for (size_t i = 0; i < sizeof(sample_addrs) / sizeof(sample_addrs[0]);
+	     i++) {
 		uint32_t a = sample_addrs[i];
 
 		if (off >= len)
 			break;
 		format_route(lookup(t, a), rt, sizeof(rt));
-		off += (size_t)snprintf(buf + off, len - off,
-					"    %u.%u.%u.%u -> %s\n", a >> 24,
-					(a >> 16) & 255, (a >> 8) & 255, a & 255, rt);
+		off += (size_t)snprintf(
+			buf + off, len - off, "    %u.%u.%u.%u -> %s\n",
+			a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255, rt);
 	}
 }
 
@@ -321,8 +328,10 @@ static void run_threads(struct run *r)
 	t0 = tool_now_ns();
 	for (unsigned int i = 0; i < r->nr; i++) {
 		r->rd[i].idx = i;
-		r->rd[i].rng = opt->seed ^ ((uint64_t)(i + 1) << 32) ^ 0x9e3779b9u;
-		if (pthread_create(&r->rd[i].thread, NULL, reader_fn, &r->rd[i]) != 0) {
+		r->rd[i].rng =
+			opt->seed ^ ((uint64_t)(i + 1) << 32) ^ 0x9e3779b9u;
+		if (pthread_create(&r->rd[i].thread, NULL, reader_fn,
+				   &r->rd[i]) != 0) {
 			fprintf(stderr, "rcuboost-demo: cannot create a reader thread\n");
 			exit(1);
 		}
@@ -349,7 +358,8 @@ static void run_threads(struct run *r)
 		r->lookups += r->rd[i].lookups;
 		r->bad += r->rd[i].backwards + r->rd[i].dead_tables;
 		if (r->rd[i].ns)
-			r->rate += (double)r->rd[i].lookups * 1e9 / (double)r->rd[i].ns;
+			r->rate += (double)r->rd[i].lookups * 1e9 /
+				   (double)r->rd[i].ns;
 	}
 }
 
@@ -360,16 +370,21 @@ static void print_details(const struct run *r)
 
 	printf("\nA routing table of %u IPv4 prefixes was read by %u thread%s and updated by\n"
 	       "1 thread, the read-copy-update way, for %.1f s.\n\n%s%s\n",
-	       opt->routes, r->nr, r->nr == 1 ? "" : "s", r->secs, r->before, r->after);
+	       opt->routes, r->nr, r->nr == 1 ? "" : "s", r->secs, r->before,
+	       r->after);
 	for (unsigned int i = 0; i < r->nr; i++)
 		printf("  reader %u: %.2f M lookups/s, saw %lu table versions, "
 		       "%lu out of order, %lu freed tables\n",
-		       i, r->rd[i].ns ? (double)r->rd[i].lookups * 1e3 / (double)r->rd[i].ns : 0.0,
-		       r->rd[i].versions_seen, r->rd[i].backwards, r->rd[i].dead_tables);
+		       i,
+		       r->rd[i].ns ? (double)r->rd[i].lookups * 1e3 /
+					     (double)r->rd[i].ns :
+				     0.0,
+		       r->rd[i].versions_seen, r->rd[i].backwards,
+		       r->rd[i].dead_tables);
 	printf("  updater: %lu table versions published (%.0f/s): %lu next hops changed, "
 	       "%lu routes announced, %lu withdrawn\n",
-	       r->up.published, (double)r->up.published / r->secs, r->up.changed,
-	       r->up.added, r->up.withdrawn);
+	       r->up.published, (double)r->up.published / r->secs,
+	       r->up.changed, r->up.added, r->up.withdrawn);
 	printf("  grace periods: %" PRIu64 " (%" PRIu64 " rcb_synchronize() calls, "
 	       "%" PRIu64 " of them shared another's grace period)\n",
 	       r->st1.grace_periods - r->st0.grace_periods,
@@ -379,10 +394,12 @@ static void print_details(const struct run *r)
 	       "%lu allocated, %lu freed)\n",
 	       r->bl1.invoked - r->bl0.invoked, atomic_load(&tables_alloc),
 	       atomic_load(&tables_freed));
-	printf("  peak backlog: %" PRIu64 " callbacks, %s waiting for a grace period "
+	printf("  peak backlog: %" PRIu64
+	       " callbacks, %s waiting for a grace period "
 	       "(now %" PRIu64 ", %s)\n",
-	       r->bl1.peak_callbacks, demo_bytes(r->bl1.peak_bytes, b1, sizeof(b1)),
-	       r->bl1.callbacks, demo_bytes(r->bl1.bytes, b2, sizeof(b2)));
+	       r->bl1.peak_callbacks,
+	       demo_bytes(r->bl1.peak_bytes, b1, sizeof(b1)), r->bl1.callbacks,
+	       demo_bytes(r->bl1.bytes, b2, sizeof(b2)));
 	printf("  flavor: %s (%s)\n", rcb_flavor_name(r->flavor), flavor_explained(r->flavor));
 	printf("\nReaders never waited for the updater and never saw a freed table;\n"
 	       "the updater never waited for readers: rcb_call_sized() deferred each free.\n");
@@ -400,15 +417,20 @@ static int write_json(const struct run *r, bool ok)
 		ok ? "OK" : "FAIL", r->secs, rcb_flavor_name(r->flavor));
 	fprintf(j, "  \"readers\": [");
 	for (unsigned int i = 0; i < r->nr; i++)
-		fprintf(j, "%s{\"lookups\": %lu, \"lookups_per_s\": %.0f, \"versions_seen\": %lu}",
+		fprintf(j,
+			"%s{\"lookups\": %lu, \"lookups_per_s\": %.0f, \"versions_seen\": %lu}",
 			i ? ", " : "", r->rd[i].lookups,
-			r->rd[i].ns ? (double)r->rd[i].lookups * 1e9 / (double)r->rd[i].ns : 0.0,
+			r->rd[i].ns ? (double)r->rd[i].lookups * 1e9 /
+					      (double)r->rd[i].ns :
+				      0.0,
 			r->rd[i].versions_seen);
 	fprintf(j, "],\n  \"versions\": %lu,\n  \"gps\": %" PRIu64 ",\n",
 		r->up.published, r->st1.grace_periods - r->st0.grace_periods);
-	fprintf(j, "  \"callbacks\": %" PRIu64 ",\n  \"peak_backlog\": %" PRIu64
+	fprintf(j,
+		"  \"callbacks\": %" PRIu64 ",\n  \"peak_backlog\": %" PRIu64
 		",\n  \"peak_backlog_bytes\": %" PRIu64 "\n}\n",
-		r->bl1.invoked - r->bl0.invoked, r->bl1.peak_callbacks, r->bl1.peak_bytes);
+		r->bl1.invoked - r->bl0.invoked, r->bl1.peak_callbacks,
+		r->bl1.peak_bytes);
 	return tool_json_close(j, r->opt->json) != 0 ? -1 : 0;
 }
 
@@ -438,10 +460,13 @@ static int routing_run(const struct demo_opts *opt)
 	     atomic_load(&tables_alloc) == atomic_load(&tables_freed);
 	printf("rcuboost-demo: %s scenario=routing duration=%.3fs flavor=%s readers=%u "
 	       "lookups=%lu lookups_per_s=%.0f versions=%lu gps=%" PRIu64
-	       " callbacks=%" PRIu64 " peak_backlog=%" PRIu64 " peak_backlog_bytes=%" PRIu64 "\n",
-	       ok ? "OK" : "FAIL", r.secs, rcb_flavor_name(r.flavor), r.nr, r.lookups, r.rate,
-	       r.up.published, r.st1.grace_periods - r.st0.grace_periods,
-	       r.bl1.invoked - r.bl0.invoked, r.bl1.peak_callbacks, r.bl1.peak_bytes);
+	       " callbacks=%" PRIu64 " peak_backlog=%" PRIu64
+	       " peak_backlog_bytes=%" PRIu64 "\n",
+	       ok ? "OK" : "FAIL", r.secs, rcb_flavor_name(r.flavor), r.nr,
+	       r.lookups, r.rate, r.up.published,
+	       r.st1.grace_periods - r.st0.grace_periods,
+	       r.bl1.invoked - r.bl0.invoked, r.bl1.peak_callbacks,
+	       r.bl1.peak_bytes);
 	if (!opt->quiet)
 		print_details(&r);
 	if (opt->json && write_json(&r, ok) != 0)

@@ -97,7 +97,8 @@ int main(int argc, char **argv)
 		       "proc_cpu, futex_wake, mutex.  Needs root for setattr.\n", N);
 		return strcmp(argv[1], "--help") ? 2 : 0;
 	}
-	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0))
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+		    0, 0))
 		perror("membarrier register");
 	for (i = 0; i < N; i++) {
 		uint64_t t0 = now();
@@ -121,7 +122,8 @@ int main(int argc, char **argv)
 			for (i = 0; i < N; i++) {
 				uint64_t t0 = now();
 
-				syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+				syscall(SYS_membarrier,
+					MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 				v[i] = now() - t0;
 			}
 			spin_stop = 1;
@@ -173,7 +175,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < N; i++) {
 		uint64_t t0 = now();
 
-		syscall(SYS_futex, &futex_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		syscall(SYS_futex, &futex_word, FUTEX_WAKE_PRIVATE, 1, NULL,
+			NULL, 0);
 		v[i] = now() - t0;
 	}
 	printf("futex_wake %.0f\n", median());

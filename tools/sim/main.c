@@ -70,8 +70,9 @@ static void retire_cb(struct rcb_head *h)
 	 * (src/callback_local.c, L5). */
 	if (o->owner) {
 		if (o->seq != burst_last[o->owner - 1] + 1)
-			sim_fail("updater %d: callback %d ran after callback %d (out of the order of its calls)",
-				 o->owner - 1, o->seq, burst_last[o->owner - 1]);
+			sim_fail(
+				"updater %d: callback %d ran after callback %d (out of the order of its calls)",
+				o->owner - 1, o->seq, burst_last[o->owner - 1]);
 		burst_last[o->owner - 1] = o->seq;
 	}
 	o->retired = 1;
@@ -134,7 +135,8 @@ static void read_section(const char *who)
 			runlock();
 		}
 		if (sim_rand(32) == 0) {
-			struct timespec ts = { 0, 1000 * (long)sim_rand(50000) };
+			struct timespec ts = { 0,
+					       1000 * (long)sim_rand(50000) };
 			uint64_t t0 = sim_now();
 
 			rcb_nanosleep(&ts, NULL);
@@ -322,7 +324,8 @@ static void *x_updater(void *arg)
 			c = rcb_start_poll();
 			if (c < last)
 				sim_fail("cookie went back: %llu after %llu",
-					 (unsigned long long)c, (unsigned long long)last);
+					 (unsigned long long)c,
+					 (unsigned long long)last);
 			last = c;
 			if (rcb_poll_state(c + (1ull << 40)) != -EINVAL)
 				sim_fail("rcb_poll_state accepted a cookie from the future");
@@ -513,7 +516,8 @@ static void *cb_producer(void *arg)
 		if (queued - invoked > cb_peak)
 			cb_peak = queued - invoked;
 		/* 1 ms on average, jittered so that seeds differ. */
-		struct timespec gap = { 0, 500000 + 1000 * (long)sim_rand(1001) };
+		struct timespec gap = { 0,
+					500000 + 1000 * (long)sim_rand(1001) };
 
 		nanosleep(&gap, NULL);
 	}
@@ -623,7 +627,8 @@ static void *burst_updater(void *arg)
 		case 1: {
 			/* Idle for a while: the worker takes the lists
 			 * without this thread's help. */
-			struct timespec ts = { 0, 1000 * (1 + (long)sim_rand(200)) };
+			struct timespec ts = { 0, 1000 * (1 + (long)sim_rand(
+								      200)) };
 
 			nanosleep(&ts, NULL);
 			break;
@@ -972,7 +977,8 @@ static int load_costs(const char *path)
  * invariant 9).  Every callback must run once and the shutdown return.
  */
 static struct rcb_head ws_first, ws_chain, ws_second;
-static atomic_int ws_first_ran, ws_chain_ran, ws_second_ran, ws_queued, ws_in_chain;
+static atomic_int ws_first_ran, ws_chain_ran, ws_second_ran, ws_queued,
+	ws_in_chain;
 
 static void ws_count(struct rcb_head *h)
 {
@@ -1115,7 +1121,8 @@ static int parse_schedule(const char *arg)
 		unsigned int at, alt;
 		int used;
 
-		if (sim_opts.npreempt == 8 || sscanf(p, "%u:%u%n", &at, &alt, &used) != 2 || !at)
+		if (sim_opts.npreempt == 8 ||
+		    sscanf(p, "%u:%u%n", &at, &alt, &used) != 2 || !at)
 			return -1;
 		sim_opts.preempt[sim_opts.npreempt].at = at;
 		sim_opts.preempt[sim_opts.npreempt++].alt = alt;
@@ -1137,7 +1144,8 @@ struct sys_item {
  * exactly once), up to @max schedules.  Returns the failures.
  */
 static unsigned long long systematic(unsigned long long seed, int k, int ncpu,
-				     int quiet, int keep, unsigned long long max,
+				     int quiet, int keep,
+				     unsigned long long max,
 				     unsigned long long *explored)
 {
 	struct sys_item *stack = malloc(sizeof(*stack) * 1024);
@@ -1182,7 +1190,9 @@ static unsigned long long systematic(unsigned long long seed, int k, int ncpu,
 				continue;
 			for (unsigned int a = 0; a < rec.alts; a++) {
 				if (sp == cap) {
-					void *n = realloc(stack, sizeof(*stack) * cap * 2);
+					void *n =
+						realloc(stack, sizeof(*stack) *
+								       cap * 2);
 
 					if (!n) {
 						fprintf(stderr, "rcuboost-sim: out of memory\n");
@@ -1307,8 +1317,13 @@ int main(int argc, char **argv)
 		case 'u': nupdaters = atoi(optarg); break;
 		case 'R': rounds = atoi(optarg); break;
 		case 'b': boost_on = true; break;
-		case 't': sim_opts.vtime_limit = strtoull(optarg, NULL, 0) * 1000000ull; break;
-		case 'M': sim_opts.max_points = strtoull(optarg, NULL, 0); break;
+		case 't':
+			sim_opts.vtime_limit =
+				strtoull(optarg, NULL, 0) * 1000000ull;
+			break;
+		case 'M':
+			sim_opts.max_points = strtoull(optarg, NULL, 0);
+			break;
 		case 'T': sim_opts.trace_lines = atoi(optarg); break;
 		case 'k': keep = 1; break;
 		case 'q': quiet = 1; break;
@@ -1373,11 +1388,13 @@ int main(int argc, char **argv)
 			fprintf(stderr, "rcuboost-sim: --systematic at most 8\n");
 			return 2;
 		}
-		failed = systematic(seed, sys_k, ncpu, quiet, keep, max_sched, &n);
+		failed = systematic(seed, sys_k, ncpu, quiet, keep, max_sched,
+				    &n);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		printf("sim: systematic seed=%llu preemptions<=%d schedules=%llu failed=%llu seconds=%.2f\n",
 		       seed, sys_k, n, failed,
-		       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		       (double)(t1.tv_sec - t0.tv_sec) +
+			       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 		return failed ? 1 : 0;
 	}
 	for (s = seed; s < seed + nseeds; s++) {
@@ -1414,6 +1431,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("sim: seeds=%llu failed=%llu first_fail=%llu seconds=%.2f\n",
 	       s - seed + (s < seed + nseeds ? 1 : 0), failed, first,
-	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	       (double)(t1.tv_sec - t0.tv_sec) +
+		       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return failed ? 1 : 0;
 }

@@ -99,8 +99,18 @@ static struct {
 /* V_SHARD*: not in the library, the change doc/scale.md proposes: each
  * booster scans only its own shard of the registry (threads last seen on
  * its CPUs, under a lock of its own) and reads /proc only for them. */
-enum variant { V_NONE, V_3, V_3NODE, V_3PER16, V_8, V_PI, V_PRESSURE, V_SHARD_NODE,
-	       V_SHARD_PER16, NV };
+enum variant {
+	V_NONE,
+	V_3,
+	V_3NODE,
+	V_3PER16,
+	V_8,
+	V_PI,
+	V_PRESSURE,
+	V_SHARD_NODE,
+	V_SHARD_PER16,
+	NV
+};
 static const char *const vname[NV] = { "none", "3state", "3state-node", "3state-per16",
 				       "8state", "pi", "pressure", "shard-node",
 				       "shard-per16" };
@@ -109,9 +119,11 @@ struct result {
 	double gp_idle_us;   /* grace period, every thread blocked outside */
 	double gp_busy_us;   /* grace period, a reader running on every CPU */
 	int boosters;
-	double pass_cpu_us;  /* booster CPU per pass, busiest pass, per booster */
+	/* booster CPU per pass, busiest pass, per booster */
+	double pass_cpu_us;
 	double pass_wall_us; /* the same with the registry-lock wait */
-	double boost_ms;     /* worst preempted reader: stall begin -> boosted */
+	/* worst preempted reader: stall begin -> boosted */
+	double boost_ms;
 	double boost_mean_ms; /* mean over the boosters' phases */
 	double gp_stall_ms;  /* grace period under the inversion */
 	double backlog;      /* peak callbacks queued, not invoked */
@@ -137,7 +149,8 @@ static double scan_ns(double threads, int cpus)
 {
 	double hit = fmin(threads, k(C_SCAN_CACHE));
 
-	return (hit * k(C_SCAN_HIT) + (threads - hit) * k(C_SCAN_MISS)) * numa(cpus);
+	return (hit * k(C_SCAN_HIT) + (threads - hit) * k(C_SCAN_MISS)) *
+	       numa(cpus);
 }
 
 /* One booster during the stall. */
@@ -164,8 +177,9 @@ struct booster {
  * Returns the time the last preempted reader is boosted; fills the
  * busiest pass of any booster.
  */
-static double stall(enum variant v, int cpus, double threads, int nb, double phase,
-		    double lambda, double *pass_cpu, double *pass_wall)
+static double stall(enum variant v, int cpus, double threads, int nb,
+		    double phase, double lambda, double *pass_cpu,
+		    double *pass_wall)
 {
 	static struct booster B[MAXB];
 	int hogged = cpus / 2 > 0 ? cpus / 2 : 1;
@@ -179,12 +193,14 @@ static double stall(enum variant v, int cpus, double threads, int nb, double pha
 	int done = 0;
 
 	if (v == V_PI)
-		boost_cost *= 6.0 / 4.0; /* system calls per boost: 6 against 4 */
+		/* system calls per boost: 6 against 4 */
+		boost_cost *= 6.0 / 4.0;
 	if (v == V_8)
 		boost_cost += 2 * 20;   /* two state cmpxchg per boost */
 	memset(helpers, 0, sizeof(helpers));
 	if (v == V_PRESSURE) /* backlog past the threshold, next 1 ms poll */
-		kick = ceil(PRESSURE_THR / lambda / PRESSURE_POLL_NS) * PRESSURE_POLL_NS;
+		kick = ceil(PRESSURE_THR / lambda / PRESSURE_POLL_NS) *
+		       PRESSURE_POLL_NS;
 	for (int b = 0; b < nb; b++) {
 		B[b] = (struct booster){ 0 };
 		B[b].cpus = cpus / nb + (b < cpus % nb);
@@ -216,7 +232,8 @@ static double stall(enum variant v, int cpus, double threads, int nb, double pha
 		}
 		aggressive = kick >= 0 && t >= kick;
 		p->idx = (p->idx + 1) % ELEMENTS;
-		/* The aged element of each CPU (all elements under pressure). */
+		/* The aged element of each CPU (all elements under pressure).
+		 */
 		cpu += p->cpus * walk * (aggressive ? ELEMENTS : 1);
 		boosts = aggressive ? p->blocked_left : p->blocked / ELEMENTS;
 		p->blocked_left -= aggressive ? p->blocked_left : 0;
@@ -226,7 +243,8 @@ static double stall(enum variant v, int cpus, double threads, int nb, double pha
 			for (; p->boosted < p->hogged; p->boosted++) {
 				double at = t + cpu + boost_cost;
 
-				if (v == V_PI) { /* a free helper, else next pass */
+				/* a free helper, else next pass */
+				if (v == V_PI) {
 					int h = 0;
 
 					for (int i = 1; i < nhelpers; i++)
@@ -234,7 +252,8 @@ static double stall(enum variant v, int cpus, double threads, int nb, double pha
 							h = i;
 					if (helpers[h] > at)
 						break;
-					helpers[h] = at + k(C_REST) + 2 * k(C_FUTEX);
+					helpers[h] =
+						at + k(C_REST) + 2 * k(C_FUTEX);
 				}
 				cpu += boost_cost;
 				last = fmax(last, at);
@@ -250,17 +269,24 @@ static double stall(enum variant v, int cpus, double threads, int nb, double pha
 
 			for (int b = 0; b < nb; b++)
 				if (!shard || &B[b] == p)
-					unq += B[b].queued_idx < 0 ? B[b].hogged : 0;
-			hold = scan_ns(shard ? threads * p->cpus / cpus : threads, cpus) +
+					unq += B[b].queued_idx < 0 ?
+						       B[b].hogged :
+						       0;
+			hold = scan_ns(shard ? threads * p->cpus / cpus :
+					       threads,
+				       cpus) +
 			       unq * k(C_PROC);
 			if (p->queued_idx < 0 && p->hogged) {
 				hold += ceil((double)p->hogged / ENQ_BATCH) *
 					membarrier_ns(running);
 				p->queued_idx = p->idx;
-				if (aggressive) { /* boosted by this pass's walk */
-					for (; p->boosted < p->hogged; p->boosted++) {
+				/* boosted by this pass's walk */
+				if (aggressive) {
+					for (; p->boosted < p->hogged;
+					     p->boosted++) {
 						cpu += boost_cost;
-						last = fmax(last, t + cpu + hold);
+						last = fmax(last,
+							    t + cpu + hold);
 						done++;
 					}
 				}
@@ -309,8 +335,8 @@ static void model(enum variant v, int cpus, double threads, struct result *r)
 		nb = cpus / 16 > 1 ? cpus / 16 : 1;
 	r->boosters = nb;
 	for (int ph = 0; ph < nphase; ph++) {
-		double lat = stall(v, cpus, threads, nb, (double)ph / nphase, lambda,
-				   &cpu, &wall);
+		double lat = stall(v, cpus, threads, nb, (double)ph / nphase,
+				   lambda, &cpu, &wall);
 
 		worst = fmax(worst, lat);
 		sum += lat;
@@ -388,7 +414,8 @@ static void calibration(void)
 	/* boosters: 1000 blocked readers, all boosted by one booster. */
 	printf("boosters: booster CPU for 1000 boosts ms,%.2f\n", 1000 * k(C_BOOST) / 1e6);
 	printf("boosters: unit-cost sum per boost (getattr+setattr/2+yield+lock) us,%.2f\n",
-	       (k(C_GETATTR) + k(C_SETATTR) / 2 + k(C_FUTEX) + k(C_MUTEX)) / 1e3);
+	       (k(C_GETATTR) + k(C_SETATTR) / 2 + k(C_FUTEX) + k(C_MUTEX)) /
+		       1e3);
 	model(V_3, 2, 10, &r);
 	printf("inversion: grace period 1 s hog plain ms,%.1f\n", r.gp_stall_ms);
 	model(V_PI, 2, 10, &r);
@@ -431,7 +458,8 @@ int main(int argc, char **argv)
 			size_t i;
 
 			for (i = 0; eq && i < NK; i++)
-				if (!strncmp(K[i].name, optarg, (size_t)(eq - optarg)) &&
+				if (!strncmp(K[i].name, optarg,
+					     (size_t)(eq - optarg)) &&
 				    !K[i].name[eq - optarg])
 					break;
 			if (!eq || i == NK) {
@@ -476,9 +504,10 @@ int main(int argc, char **argv)
 
 				model((enum variant)v, cpus[i], threads[j], &r);
 				printf("%s,%d,%.0f,%d,%.2f,%.2f,%.1f,%.1f,%.2f,%.2f,%.1f,%.0f\n",
-				       vname[v], cpus[i], threads[j], r.boosters,
-				       r.gp_idle_us, r.gp_busy_us, r.pass_cpu_us,
-				       r.pass_wall_us, r.boost_ms, r.boost_mean_ms,
+				       vname[v], cpus[i], threads[j],
+				       r.boosters, r.gp_idle_us, r.gp_busy_us,
+				       r.pass_cpu_us, r.pass_wall_us,
+				       r.boost_ms, r.boost_mean_ms,
 				       r.gp_stall_ms, r.backlog);
 			}
 	return 0;

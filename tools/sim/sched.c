@@ -125,7 +125,8 @@ struct st {
 	int wkind;
 	const void *waddr;
 	uint64_t deadline; /* 0: none */
-	uint64_t busy_until; /* sim_busy(): on its CPU, not choosable till then */
+	/* sim_busy(): on its CPU, not choosable till then */
+	uint64_t busy_until;
 	/* Its CPU clock: virtual time on a virtual CPU (running there in
 	 * parallel with the other CPUs' threads, baton or not), up to
 	 * oncpu_since if it is on one now. */
@@ -216,8 +217,9 @@ static void dump_trace(void)
 		struct tev *e = &trace[i % TRACE_N];
 		const char *k = kinds[(int)e->kind & 127];
 
-		fprintf(stderr, "  %12llu  t%-2d %-14s %-7s %s:%d", (unsigned long long)e->vt,
-			e->id, T[e->id].name, k ? k : "?", base(e->file), e->line);
+		fprintf(stderr, "  %12llu  t%-2d %-14s %-7s %s:%d",
+			(unsigned long long)e->vt, e->id, T[e->id].name,
+			k ? k : "?", base(e->file), e->line);
 		if (e->kind == 'X' || e->kind == 'W' || e->kind == 'C')
 			fprintf(stderr, " -> t%ld", e->aux);
 		if (e->kind == 'R')
@@ -441,7 +443,8 @@ static struct st *pifutex_owner(const void *w);
  * never preempts it).  The slice is not a preemption of the bound, and
  * as deterministic as the rest. */
 #define SYS_SLICE 1000
-static struct st *sys_choose(struct st *self, const int *cand, int ncand, int me_at)
+static struct st *sys_choose(struct st *self, const int *cand, int ncand,
+			     int me_at)
 {
 	static struct st *last;
 	static unsigned int kept;
@@ -460,14 +463,16 @@ static struct st *sys_choose(struct st *self, const int *cand, int ncand, int me
 	at = ++sys_opp;
 	for (k = 0; k < sim_opts.npreempt; k++)
 		if (sim_opts.preempt[k].at == at) {
-			int alt = (int)(sim_opts.preempt[k].alt % (unsigned int)(ncand - 1));
+			int alt = (int)(sim_opts.preempt[k].alt %
+					(unsigned int)(ncand - 1));
 
 			tr(self->id, 'Y', "preempt", (int)at, alt);
 			last = &T[cand[alt < me_at ? alt : alt + 1]];
 			kept = 0;
 			return last;
 		}
-	if (!sim_opts.npreempt || at > sim_opts.preempt[sim_opts.npreempt - 1].at)
+	if (!sim_opts.npreempt ||
+	    at > sim_opts.preempt[sim_opts.npreempt - 1].at)
 		sys_note(at, (unsigned int)(ncand - 1));
 	return self;
 }
@@ -487,8 +492,9 @@ static void effective_prios(int *eff)
 			if (T[i].state != T_BLOCK)
 				continue;
 			o = T[i].wkind == W_MUTEX ? pi_owner(T[i].waddr) :
-			    T[i].wkind == W_PIFUTEX ? pifutex_owner(T[i].waddr) :
-			    NULL;
+			    T[i].wkind == W_PIFUTEX ?
+						    pifutex_owner(T[i].waddr) :
+						    NULL;
 			if (o && eff[o->id] < eff[i])
 				eff[o->id] = eff[i];
 		}
@@ -554,7 +560,8 @@ static struct st *pick(struct st *self)
 			c = t->pin;
 		} else {
 			for (c = sim_opts.ncpu - 1;
-			     c >= 0 && (used[c] || (rt && rt_throttled(c))); c--)
+			     c >= 0 && (used[c] || (rt && rt_throttled(c)));
+			     c--)
 				;
 			if (c < 0)
 				continue;
@@ -1350,7 +1357,8 @@ static uint64_t membarrier_cost(void)
 		others = sim_opts.ncpu - 1;
 	if (!others)
 		return sim_opts.cost_membarrier;
-	return sim_opts.cost_membarrier_ipi + (uint64_t)(others - 1) * sim_opts.cost_ipi_send;
+	return sim_opts.cost_membarrier_ipi +
+	       (uint64_t)(others - 1) * sim_opts.cost_ipi_send;
 }
 
 static struct st *pifutex_owner(const void *w)
@@ -1387,7 +1395,8 @@ static long sim_futex_pi(_Atomic uint32_t *w, int cmd, const struct timespec *t)
 		for (int i = 0; i < nt; i++) {
 			struct st *c = &T[i];
 
-			if (c->state != T_BLOCK || c->wkind != W_PIFUTEX || c->waddr != w)
+			if (c->state != T_BLOCK || c->wkind != W_PIFUTEX ||
+			    c->waddr != w)
 				continue;
 			if (best)
 				more = true;
@@ -1399,7 +1408,8 @@ static long sim_futex_pi(_Atomic uint32_t *w, int cmd, const struct timespec *t)
 			atomic_store(w, 0);
 			return 0;
 		}
-		atomic_store(w, (uint32_t)best->tid | (more ? FUTEX_WAITERS : 0));
+		atomic_store(w,
+			     (uint32_t)best->tid | (more ? FUTEX_WAITERS : 0));
 		wake(best, 1);
 		vtime += sim_opts.cost_futex_wake;
 		point(me, "futex_unlock_pi", 1, true);
@@ -1454,7 +1464,8 @@ static long sim_futex(int *uaddr, int op, int val, const struct timespec *t)
 			errno = EAGAIN;
 			return -1;
 		}
-		if (block(me, W_FUTEX, uaddr, t ? vtime + rel_ns(t) + 1 : 0) == 2) {
+		if (block(me, W_FUTEX, uaddr, t ? vtime + rel_ns(t) + 1 : 0) ==
+		    2) {
 			errno = ETIMEDOUT;
 			return -1;
 		}

@@ -109,7 +109,8 @@ static void spin_until(uint64_t end)
 
 void torture_boost_require_rt(void)
 {
-	int err = boost_sched_set(SCHED_FIFO, (int)tstate.opt.boost_hog_prio, 0);
+	int err =
+		boost_sched_set(SCHED_FIFO, (int)tstate.opt.boost_hog_prio, 0);
 
 	if (err == -EPERM || err == -EACCES) {
 		fprintf(stderr,
@@ -170,8 +171,10 @@ int torture_boost_setup(uint64_t watchdog_ns)
 					    tstate.boost.booster_prio - 1 : 1;
 	/* Escalation (RCUBOOST_ESCALATE) raises boosted readers up to the
 	 * ceiling: the hog may sit between the first level and it. */
-	tstate.boost.boosted_ceiling = s.ceiling_level > tstate.boost.boosted_prio ?
-					       s.ceiling_level : tstate.boost.boosted_prio;
+	tstate.boost.boosted_ceiling =
+		s.ceiling_level > tstate.boost.boosted_prio ?
+			s.ceiling_level :
+			tstate.boost.boosted_prio;
 	if ((int)tstate.opt.boost_hog_prio >= tstate.boost.boosted_ceiling) {
 		fprintf(stderr,
 			"rcuboost-torture: --boost-hog-prio=%u must be below the boosted priority %d (booster %d)\n",
@@ -317,10 +320,12 @@ static bool boost_delay(void *ctx, uint64_t *rng)
 		 * coverage check (boost_check.c) then cannot fail by chance
 		 * when few sections get boosted (7 under ASan once: 0.67^7,
 		 * 6% of runs, changed none). */
-		unsigned long seen = atomic_fetch_add(&tstate.boost.boosted_seen, 1);
+		unsigned long seen =
+			atomic_fetch_add(&tstate.boost.boosted_seen, 1);
 
 		if (tstate.opt.boost_app_pct &&
-		    (seen == 0 || tool_rand(rng) % 100 < tstate.opt.boost_app_pct)) {
+		    (seen == 0 ||
+		     tool_rand(rng) % 100 < tstate.opt.boost_app_pct)) {
 			app_change(b, rng);
 			/* Hold on: a reboost meanwhile (3-state machine)
 			 * must adopt the new attributes as the ones to
@@ -395,12 +400,14 @@ static void *boost_reader_fn(void *arg)
 			    !tool_sattr_same(&cur, &b->app) &&
 			    tool_sattr_same(&cur, &b->orig) &&
 			    escalations_now() > b->esc_at_change) {
-				torture_add(&tstate.boost.app_lost_escalation, 1);
+				torture_add(&tstate.boost.app_lost_escalation,
+					    1);
 				torture_add(&tstate.boost.attr_checks, 1);
 			} else {
-				torture_boost_check_attrs(&b->app, TORTURE_ERR_boost_app_lost,
-							  "boost reader", b->idx,
-							  "after its outermost unlock (changed while boosted)");
+				torture_boost_check_attrs(
+					&b->app, TORTURE_ERR_boost_app_lost,
+					"boost reader", b->idx,
+					"after its outermost unlock (changed while boosted)");
 			}
 			err = boost_sched_set_attr(&b->orig);
 			if (err)
@@ -514,7 +521,8 @@ static void *spawner_fn(void *arg)
 	int err;
 
 	tool_name_thread("rcbt-spawner", -1);
-	if (!boost_pin_self(boost_upd_cpu) || tool_sattr_get(0, &spawner_attrs) != 0) {
+	if (!boost_pin_self(boost_upd_cpu) ||
+	    tool_sattr_get(0, &spawner_attrs) != 0) {
 		boost_rt_error("spawner", 0, "set-up", -EINVAL);
 		return NULL;
 	}
@@ -575,7 +583,8 @@ static void *ticker_fn(void *arg)
 static void *hog_fn(void *arg)
 {
 	uint64_t rng = tstate.opt.seed ^ 0x800 * 0x9e3779b97f4a7c15ull;
-	uint64_t deadline = tstate.start_ns + tstate.opt.duration_ms * NS_PER_MS;
+	uint64_t deadline =
+		tstate.start_ns + tstate.opt.duration_ms * NS_PER_MS;
 	uint64_t on = tstate.opt.boost_on_ms * NS_PER_MS;
 	uint64_t off = tstate.opt.boost_off_ms * NS_PER_MS;
 	uint64_t now, end, wake;
@@ -589,7 +598,8 @@ static void *hog_fn(void *arg)
 		return NULL;
 	}
 	for (;;) {
-		wake = tool_now_ns() + off / 2 + tool_rand(&rng) % (off / 2 + 1);
+		wake = tool_now_ns() + off / 2 +
+		       tool_rand(&rng) % (off / 2 + 1);
 		while (!boost_stopping() && (now = tool_now_ns()) < wake &&
 		       now < deadline)
 			tool_sleep_ns(wake - now < 10 * NS_PER_MS ?
@@ -600,7 +610,8 @@ static void *hog_fn(void *arg)
 		end = now + on * 2 / 5 + tool_rand(&rng) % (on * 3 / 5 + 1);
 		if (end > deadline)
 			end = deadline;
-		err = boost_sched_set(SCHED_FIFO, (int)tstate.opt.boost_hog_prio, 0);
+		err = boost_sched_set(SCHED_FIFO,
+				      (int)tstate.opt.boost_hog_prio, 0);
 		if (err) {
 			boost_rt_error("hog", 0, "sched_setattr SCHED_FIFO", err);
 			break;
@@ -666,13 +677,13 @@ int torture_boost_start(void)
 			return -1;
 		readers_started++;
 	}
-	if (create(&spawner_thread, spawner_fn, &tstate.rd[tstate.boost_rd0 + n],
-		   "spawner"))
+	if (create(&spawner_thread, spawner_fn,
+		   &tstate.rd[tstate.boost_rd0 + n], "spawner"))
 		return -1;
 	spawner_started = true;
 	for (unsigned int i = 0; i < tstate.opt.boost_updaters; i++) {
-		if (create(&upd_threads[i], boost_updater_fn, (void *)(uintptr_t)i,
-			   "boost updater"))
+		if (create(&upd_threads[i], boost_updater_fn,
+			   (void *)(uintptr_t)i, "boost updater"))
 			return -1;
 		updaters_started++;
 	}
@@ -707,10 +718,14 @@ static void check_workers(void)
 			boost_rt_error("callback worker", (unsigned int)i,
 				       "sched_getattr", err);
 		else if (!tool_sattr_same(&cur, &want))
-			torture_error(TORTURE_ERR_boost_residual,
-				      "callback worker %d (tid %d) 1 s after the updaters' barrier: %s prio %u nice %d, expected SCHED_OTHER nice 0",
-				      i, (int)tids[i], cur.policy == SCHED_FIFO ? "SCHED_FIFO" : cur.policy == SCHED_RR ? "SCHED_RR" : "other",
-				      cur.prio, cur.nice);
+			torture_error(
+				TORTURE_ERR_boost_residual,
+				"callback worker %d (tid %d) 1 s after the updaters' barrier: %s prio %u nice %d, expected SCHED_OTHER nice 0",
+				i, (int)tids[i],
+				cur.policy == SCHED_FIFO ? "SCHED_FIFO" :
+				cur.policy == SCHED_RR	 ? "SCHED_RR" :
+							   "other",
+				cur.prio, cur.nice);
 	}
 }
 

@@ -25,7 +25,9 @@ pid_t boost_tid(void)
 
 int boost_sched_set(uint32_t policy, int prio, int nice)
 {
-	struct tool_sattr a = { .policy = policy, .prio = (uint32_t)prio, .nice = nice };
+	struct tool_sattr a = { .policy = policy,
+				.prio = (uint32_t)prio,
+				.nice = nice };
 
 	return tool_sattr_set(&a);
 }
@@ -210,7 +212,8 @@ void boost_check_stats(void)
 			      tstate.boost.stats_err);
 		return;
 	}
-	if (tstate.opt.expect_machine && s->machine != tstate.opt.expect_machine)
+	if (tstate.opt.expect_machine &&
+	    s->machine != tstate.opt.expect_machine)
 		torture_error(TORTURE_ERR_boost_stats,
 			      "the boost machine is %d, expected %d (RCUBOOST_MACHINE)",
 			      s->machine, tstate.opt.expect_machine);
@@ -226,7 +229,8 @@ void boost_check_stats(void)
 			      "%ld boosts failed (sched_setattr refused)",
 			      s->boost_failed);
 	for (int e = 0; e < 3; e++)
-		if (s->nstates >= 0 && s->nstates < 9 && s->stats[e][s->nstates])
+		if (s->nstates >= 0 && s->nstates < 9 &&
+		    s->stats[e][s->nstates])
 			torture_error(TORTURE_ERR_boost_stats,
 				      "event %d counted %ld times in an invalid state",
 				      e, s->stats[e][s->nstates]);
@@ -236,7 +240,8 @@ void boost_check_stats(void)
 			      s->max_task_cmpxchg_fail);
 	rcb_boost_stats_format(s, text, sizeof(text), 0);
 	check_marked_cells(s, text);
-	if (tstate.opt.boost_app_pct && torture_get(&tstate.boost.app_changes) == 0)
+	if (tstate.opt.boost_app_pct &&
+	    torture_get(&tstate.boost.app_changes) == 0)
 		torture_error(TORTURE_ERR_boost_coverage,
 			      "%lu boosted sections seen, none changed its attributes",
 			      torture_get(&tstate.boost.boosted_seen));
@@ -265,24 +270,32 @@ void torture_boost_progress(FILE *f)
 
 /* The boost phase's counters, listed once for the text (first name) and
  * the JSON (second). */
-#define BOOST_COUNTERS(X)                                                             \
-	X(bursts, bursts, bursts) X(hog_ms, hog_ms, hog_ms) X(sections, sections, sections) \
-	X(long, long_sections, long_sections)                                         \
-	X(blocked, blocked_sections, blocked_sections) X(blocks, blocks, blocks)      \
-	X(boosted_seen, boosted_seen, boosted_seen) X(app_changes, app_changes, app_changes) \
-	X(attr_checks, attr_checks, attr_checks) X(late_backouts, late_backouts, late_backouts) \
-	X(app_lost_escalation, app_lost_escalation, app_lost_escalation)               \
-	X(exiters, exiters, exiters)                                                  \
-	X(exiters_boosted, exiters_boosted, exiters_boosted)                          \
-	X(exiters_unregistered, exiters_unregistered, exiters_unregistered)
+#define BOOST_COUNTERS(X)                                                    \
+	X(bursts, bursts, bursts)                                            \
+	X(hog_ms, hog_ms, hog_ms) X(sections, sections, sections) X(         \
+		long, long_sections,                                         \
+		long_sections) X(blocked, blocked_sections,                  \
+				 blocked_sections) X(blocks, blocks, blocks) \
+		X(boosted_seen, boosted_seen,                                \
+		  boosted_seen) X(app_changes, app_changes, app_changes)     \
+			X(attr_checks, attr_checks, attr_checks) X(          \
+				late_backouts, late_backouts, late_backouts) \
+				X(app_lost_escalation, app_lost_escalation,  \
+				  app_lost_escalation) X(exiters, exiters,   \
+							 exiters)            \
+					X(exiters_boosted, exiters_boosted,  \
+					  exiters_boosted)                   \
+						X(exiters_unregistered,      \
+						  exiters_unregistered,      \
+						  exiters_unregistered)
 
 /* " name=N ..." or (@json) ", \"name\": N ...". */
 static void boost_counters(FILE *f, bool json)
 {
 	struct torture_boost_state *b = &tstate.boost;
 
-#define X(text, key, field)                                                            \
-	fprintf(f, json ? ", \"%s\": %lu" : " %s=%lu", json ? #key : #text,                \
+#define X(text, key, field)                                                 \
+	fprintf(f, json ? ", \"%s\": %lu" : " %s=%lu", json ? #key : #text, \
 		torture_get(&b->field));
 	BOOST_COUNTERS(X)
 #undef X
@@ -293,9 +306,12 @@ void torture_boost_report(FILE *f)
 	struct torture_boost_state *b = &tstate.boost;
 	char text[4096];
 
-	fprintf(f, "Boost: machine=%d booster_prio=%d boosted_prio=%d hog_prio=%u hog_cpu=%d "
-		"updater_cpu=%d readers=%u", b->stats.machine, b->booster_prio, b->boosted_prio,
-		tstate.opt.boost_hog_prio, boost_hog_cpu, boost_upd_cpu, tstate.opt.boost_readers);
+	fprintf(f,
+		"Boost: machine=%d booster_prio=%d boosted_prio=%d hog_prio=%u hog_cpu=%d "
+		"updater_cpu=%d readers=%u",
+		b->stats.machine, b->booster_prio, b->boosted_prio,
+		tstate.opt.boost_hog_prio, boost_hog_cpu, boost_upd_cpu,
+		tstate.opt.boost_readers);
 	boost_counters(f, false);
 	fprintf(f, "\n");
 	fprintf(f, "Boost Callbacks: queued=%lu invoked=%lu max_ms=%.1f bound_ms=%u syncs=%lu sync_max_ms=%.1f\n",
@@ -332,11 +348,13 @@ void torture_boost_report_json(FILE *f)
 		"\"readers\": %u", tstate.opt.boost_hog_prio, b->booster_prio, b->boosted_prio,
 		tstate.opt.boost_readers);
 	boost_counters(f, true);
-	fprintf(f, ", \"cb_queued\": %lu, \"cb_invoked\": %lu, \"cb_max_ms\": %.1f, "
+	fprintf(f,
+		", \"cb_queued\": %lu, \"cb_invoked\": %lu, \"cb_max_ms\": %.1f, "
 		"\"bound_ms\": %u, \"syncs\": %lu, \"sync_max_ms\": %.1f, \"cb_latency\": [",
 		torture_get(&b->cb_queued), torture_get(&b->cb_invoked),
-		(double)torture_get(&b->cb_max_us) / 1e3, tstate.opt.boost_bound_ms,
-		torture_get(&b->syncs), (double)torture_get(&b->sync_max_us) / 1e3);
+		(double)torture_get(&b->cb_max_us) / 1e3,
+		tstate.opt.boost_bound_ms, torture_get(&b->syncs),
+		(double)torture_get(&b->sync_max_us) / 1e3);
 	for (int i = 0; i < TORTURE_BOOST_LAT_BUCKETS; i++)
 		fprintf(f, "%s%lu", i ? ", " : "", torture_get(&b->cb_lat[i]));
 	fprintf(f, "], \"updater_prio\": %u, \"sync_modes\": [%lu, %lu, %lu, %lu], "

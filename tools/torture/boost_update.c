@@ -82,7 +82,8 @@ static unsigned int cb_poll(struct boost_cb **fl, unsigned int idx)
 		if (!c)
 			continue;
 		/* [TBC-A] pairs with [TBC-I] in boost_cb_fn(). */
-		inv = atomic_load_explicit(&c->invoked_ns, memory_order_acquire);
+		inv = atomic_load_explicit(&c->invoked_ns,
+					   memory_order_acquire);
 		if (!inv) {
 			if (!c->reported && now - c->queued_ns > bound)
 				cb_late(c, idx, now - c->queued_ns, false);
@@ -135,7 +136,8 @@ static void cb_queue(struct boost_cb **fl, unsigned long *seq)
  * rcb_cond_synchronize() on it does not wait. */
 static int poll_wait(unsigned int idx, uint64_t c)
 {
-	uint64_t end = tool_now_ns() + 2 * tstate.opt.boost_bound_ms * NS_PER_MS;
+	uint64_t end =
+		tool_now_ns() + 2 * tstate.opt.boost_bound_ms * NS_PER_MS;
 	int r;
 
 	while ((r = rcb_poll_state(c)) == 0 && tool_now_ns() < end)
@@ -192,10 +194,12 @@ static void timed_synchronize(unsigned int idx, unsigned int mode)
 	torture_add(&tstate.boost.sync_modes[mode], 1);
 	max_store(&tstate.boost.sync_max_us, (unsigned long)(dt / 1000));
 	if (dt > tstate.opt.boost_bound_ms * NS_PER_MS)
-		torture_error(TORTURE_ERR_boost_late,
-			      "updater %u: %s took %.1f ms (bound %u ms); hog %s",
-			      idx, names[mode], (double)dt / 1e6, tstate.opt.boost_bound_ms,
-			      atomic_load(&tstate.boost.hog_on) ? "on" : "off");
+		torture_error(
+			TORTURE_ERR_boost_late,
+			"updater %u: %s took %.1f ms (bound %u ms); hog %s",
+			idx, names[mode], (double)dt / 1e6,
+			tstate.opt.boost_bound_ms,
+			atomic_load(&tstate.boost.hog_on) ? "on" : "off");
 }
 
 void *boost_updater_fn(void *arg)

@@ -119,16 +119,19 @@ static void expect_machine(const char *arg, void *var)
 static void parse_args(int argc, char **argv, struct torture_opts *o)
 {
 	const struct tool_opt opts[] = {
-		TOOL_OPT_NUM("duration-ms", 'd', o->duration_ms, 1, 7ull * 24 * 3600 * 1000),
+		TOOL_OPT_NUM("duration-ms", 'd', o->duration_ms, 1,
+			     7ull * 24 * 3600 * 1000),
 		TOOL_OPT_NUM("readers", 'r', o->readers, 1, 1024),
 		TOOL_OPT_NUM("writers", 'w', o->writers, 1, 64),
 		TOOL_OPT_NUM("fake-writers", 'f', o->fake_writers, 0, 64),
 		TOOL_OPT_NUM("pipe-len", 'p', o->pipe_len, 2, TORTURE_MAX_PIPE),
 		TOOL_OPT_NUM("seed", 's', o->seed, 0, ULLONG_MAX),
 		TOOL_OPT_STR("json", 'j', o->json),
-		TOOL_OPT_FN("expect-flavor", 0, o->expect_flavor, expect_flavor),
+		TOOL_OPT_FN("expect-flavor", 0, o->expect_flavor,
+			    expect_flavor),
 		TOOL_OPT_NUM("progress-s", 0, o->progress_s, 0, 86400),
-		TOOL_OPT_NUM("watchdog-s", 0, o->watchdog_s, 1, 30ull * 24 * 3600),
+		TOOL_OPT_NUM("watchdog-s", 0, o->watchdog_s, 1,
+			     30ull * 24 * 3600),
 		TOOL_OPT_NUM("quarantine", 0, o->quarantine, 1, 1u << 24),
 		TOOL_OPT_FN("inject-bug", 0, *o, inject_bug),
 		TOOL_OPT_CLEAR("no-churn", 0, o->churn),
@@ -141,7 +144,8 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 		TOOL_OPT_NUM("boost-off-ms", 0, o->boost_off_ms, 10, 10000),
 		TOOL_OPT_NUM("boost-bound-ms", 0, o->boost_bound_ms, 1, 600000),
 		TOOL_OPT_NUM("boost-app-changes", 0, o->boost_app_pct, 0, 100),
-		TOOL_OPT_FN("expect-machine", 0, o->expect_machine, expect_machine),
+		TOOL_OPT_FN("expect-machine", 0, o->expect_machine,
+			    expect_machine),
 	};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int first;
@@ -164,7 +168,8 @@ static void parse_args(int argc, char **argv, struct torture_opts *o)
 	o->boost_app_pct = 33;
 	o->seed = tool_now_ns() ^ ((uint64_t)getpid() << 32);
 
-	first = tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]), usage);
+	first = tool_getopt(argc, argv, opts, sizeof(opts) / sizeof(opts[0]),
+			    usage);
 	if (first < argc)
 		tool_usage_error("unexpected argument '%s'", argv[first]);
 	if (o->inject_boost_off && !o->boost)
@@ -186,7 +191,8 @@ struct workers {
 	pthread_t *writers, *fakes, barrier, churn;
 };
 
-static void start(pthread_t *t, const char *what, void *(*fn)(void *), void *arg)
+static void start(pthread_t *t, const char *what, void *(*fn)(void *),
+		  void *arg)
 {
 	int err = pthread_create(t, NULL, fn, arg);
 
@@ -214,16 +220,18 @@ static long long setup(struct workers *w)
 		return -1;
 	}
 	flavor = rcb_flavor_name(rcb_flavor());
-	if (tstate.opt.expect_flavor && strcmp(flavor, tstate.opt.expect_flavor))
+	if (tstate.opt.expect_flavor &&
+	    strcmp(flavor, tstate.opt.expect_flavor))
 		torture_error(TORTURE_ERR_flavor, "active flavor is %s, expected %s",
 			      flavor, tstate.opt.expect_flavor);
 	tstate.boost_rd0 = tstate.opt.readers + (tstate.opt.churn ? 1 : 0);
-	tstate.nrd = tstate.boost_rd0 + (tstate.opt.boost ? tstate.opt.boost_readers + 1 : 0);
+	tstate.nrd = tstate.boost_rd0 +
+		     (tstate.opt.boost ? tstate.opt.boost_readers + 1 : 0);
 	tstate.rd = aligned_alloc(64, sizeof(*tstate.rd) * tstate.nrd);
 	w->writers = calloc(tstate.opt.writers, sizeof(*w->writers));
 	w->fakes = calloc(tstate.opt.fake_writers + 1, sizeof(*w->fakes));
-	if (torture_objects_init() != 0 || rcb_register_thread() != 0 || !tstate.rd ||
-	    !w->writers || !w->fakes) {
+	if (torture_objects_init() != 0 || rcb_register_thread() != 0 ||
+	    !tstate.rd || !w->writers || !w->fakes) {
 		fprintf(stderr, "rcuboost-torture: out of memory\n");
 		return -1;
 	}
@@ -234,8 +242,8 @@ static long long setup(struct workers *w)
 	fprintf(stderr,
 		"rcuboost-torture: start duration=%lums flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%llu inject=%s boost=%s\n",
 		tstate.opt.duration_ms, flavor, tstate.opt.readers,
-		tstate.opt.writers, tstate.opt.fake_writers, tstate.opt.pipe_len,
-		(unsigned long long)tstate.opt.seed,
+		tstate.opt.writers, tstate.opt.fake_writers,
+		tstate.opt.pipe_len, (unsigned long long)tstate.opt.seed,
 		torture_inject_name(), tstate.opt.boost ? "on" : "off");
 	return (long long)st.registered_threads;
 }
@@ -243,14 +251,18 @@ static long long setup(struct workers *w)
 static void start_workers(struct workers *w)
 {
 	for (unsigned int i = 0; i < tstate.opt.readers; i++)
-		start(&tstate.rd[i].thread, "reader", torture_reader_fn, &tstate.rd[i]);
+		start(&tstate.rd[i].thread, "reader", torture_reader_fn,
+		      &tstate.rd[i]);
 	for (unsigned int i = 0; i < tstate.opt.writers; i++)
-		start(&w->writers[i], "writer", torture_writer_fn, (void *)(uintptr_t)i);
+		start(&w->writers[i], "writer", torture_writer_fn,
+		      (void *)(uintptr_t)i);
 	for (unsigned int i = 0; i < tstate.opt.fake_writers; i++)
-		start(&w->fakes[i], "fake writer", torture_fake_writer_fn, (void *)(uintptr_t)i);
+		start(&w->fakes[i], "fake writer", torture_fake_writer_fn,
+		      (void *)(uintptr_t)i);
 	start(&w->barrier, "barrier", torture_barrier_fn, NULL);
 	if (tstate.opt.churn)
-		start(&w->churn, "churn", torture_churn_fn, &tstate.rd[tstate.opt.readers]);
+		start(&w->churn, "churn", torture_churn_fn,
+		      &tstate.rd[tstate.opt.readers]);
 }
 
 static void join_workers(struct workers *w)
@@ -275,13 +287,17 @@ static void final_checks(unsigned long long registered_base)
 	int err;
 
 	if (torture_get(&tstate.freed) != torture_get(&tstate.allocated))
-		torture_error(TORTURE_ERR_leak,
-			      "%lu objects allocated, %lu freed after the final barriers",
-			      torture_get(&tstate.allocated), torture_get(&tstate.freed));
+		torture_error(
+			TORTURE_ERR_leak,
+			"%lu objects allocated, %lu freed after the final barriers",
+			torture_get(&tstate.allocated),
+			torture_get(&tstate.freed));
 	rcb_backlog(&bl);
 	if (bl.callbacks || bl.bytes)
-		torture_error(TORTURE_ERR_backlog, "%llu callbacks (%llu bytes) still queued",
-			      (unsigned long long)bl.callbacks, (unsigned long long)bl.bytes);
+		torture_error(TORTURE_ERR_backlog,
+			      "%llu callbacks (%llu bytes) still queued",
+			      (unsigned long long)bl.callbacks,
+			      (unsigned long long)bl.bytes);
 	err = rcb_shutdown();
 	if (err)
 		torture_error(TORTURE_ERR_api, "rcb_shutdown returned %d (%s)", err,
@@ -291,9 +307,11 @@ static void final_checks(unsigned long long registered_base)
 		torture_error(TORTURE_ERR_misuse, "rcb_stats() counts %llu misuse reports",
 			      (unsigned long long)st.misuse);
 	if (st.registered_threads > registered_base)
-		torture_error(TORTURE_ERR_registry,
-			      "%llu threads registered after every worker exited, %llu before any started",
-			      (unsigned long long)st.registered_threads, registered_base);
+		torture_error(
+			TORTURE_ERR_registry,
+			"%llu threads registered after every worker exited, %llu before any started",
+			(unsigned long long)st.registered_threads,
+			registered_base);
 }
 
 int main(int argc, char **argv)
@@ -312,7 +330,8 @@ int main(int argc, char **argv)
 	if (tstate.opt.watchdog_s)
 		watchdog_ns = tstate.opt.watchdog_s * 1000000000ull;
 	else
-		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) * 1000000ull;
+		watchdog_ns = (60000ull + 10ull * tstate.opt.duration_ms) *
+			      1000000ull;
 	if (tstate.opt.boost && torture_boost_setup(watchdog_ns) != 0)
 		return 1;
 	rcb_assign_pointer(torture_current, torture_obj_alloc());

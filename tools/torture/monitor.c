@@ -38,11 +38,12 @@ void torture_print_state(FILE *f, const char *why)
 	rcb_backlog(&bl);
 	fprintf(f, "rcuboost-torture: %s: t=%.1fs phase=%s\n", why, t,
 		torture_phase_name(atomic_load(&tstate.phase)));
-	fprintf(f, "  reads=%lu updates=%lu allocated=%lu freed=%lu writer_syncs=%lu fake_syncs=%lu barriers=%lu\n",
+	fprintf(f,
+		"  reads=%lu updates=%lu allocated=%lu freed=%lu writer_syncs=%lu fake_syncs=%lu barriers=%lu\n",
 		sum_reads(), torture_get(&tstate.updates),
 		torture_get(&tstate.allocated), torture_get(&tstate.freed),
-		torture_get(&tstate.writer_syncs), torture_get(&tstate.fake_syncs),
-		torture_get(&tstate.barriers));
+		torture_get(&tstate.writer_syncs),
+		torture_get(&tstate.fake_syncs), torture_get(&tstate.barriers));
 	fprintf(f, "  calls_queued=%lu calls_invoked=%lu errors=%lu\n",
 		torture_get(&tstate.calls_queued),
 		torture_get(&tstate.calls_invoked), torture_total_errors());

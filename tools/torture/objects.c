@@ -119,10 +119,11 @@ bool torture_obj_check(const struct torture_obj *o, unsigned int reader)
 						  memory_order_relaxed);
 
 	if (magic == TORTURE_MAGIC_FREED) {
-		torture_error(TORTURE_ERR_poison,
-			      "reader %u: object %lu is poisoned (freed, generation %lu)",
-			      reader, o->id,
-			      atomic_load_explicit(&o->gen, memory_order_relaxed));
+		torture_error(
+			TORTURE_ERR_poison,
+			"reader %u: object %lu is poisoned (freed, generation %lu)",
+			reader, o->id,
+			atomic_load_explicit(&o->gen, memory_order_relaxed));
 		return false;
 	}
 	if (magic != TORTURE_MAGIC_LIVE) {

@@ -58,11 +58,13 @@ static void print_hist(FILE *f, const char *label, const unsigned long *h,
 }
 
 /* The update side's counters, listed once for the text and the JSON. */
-#define UPDATE_COUNTERS(X)                                                          \
-	X(updates, updates) X(retired_sync, retired_sync) X(retired_call, retired_call) \
-	X(writer_syncs, writer_syncs) X(fake_syncs, fake_syncs)                     \
-	X(callback_syncs, cb_syncs) X(barriers, barriers)                           \
-	X(calls_queued, calls_queued) X(calls_invoked, calls_invoked)
+#define UPDATE_COUNTERS(X)                                                \
+	X(updates, updates)                                               \
+	X(retired_sync, retired_sync) X(retired_call, retired_call)       \
+		X(writer_syncs, writer_syncs) X(fake_syncs, fake_syncs)   \
+			X(callback_syncs, cb_syncs) X(barriers, barriers) \
+				X(calls_queued, calls_queued)             \
+					X(calls_invoked, calls_invoked)
 
 /* "Updates: name=N ..." or (@json) "  \"update\": {\"name\": N, ...},". */
 static void update_counters(FILE *f, bool json)
@@ -70,9 +72,9 @@ static void update_counters(FILE *f, bool json)
 	const char *sep = "";
 
 	fprintf(f, json ? "  \"update\": {" : "Updates:");
-#define X(name, field)                                                               \
-	fprintf(f, json ? "%s\"%s\": %lu" : "%s %s=%lu", sep, #name,                       \
-		torture_get(&tstate.field));                                         \
+#define X(name, field)                                               \
+	fprintf(f, json ? "%s\"%s\": %lu" : "%s %s=%lu", sep, #name, \
+		torture_get(&tstate.field));                         \
 	sep = json ? ", " : "";
 	UPDATE_COUNTERS(X)
 #undef X
@@ -85,14 +87,16 @@ void torture_report(FILE *f, bool pass)
 	unsigned long ages[TORTURE_MAX_PIPE + 1];
 
 	gather(&t);
-	fprintf(f, "rcuboost-torture: %s errors=%lu reads=%lu updates=%lu gps=%" PRIu64
-		" duration=%.3fs flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%" PRIu64 " inject=%s boost=%s\n",
+	fprintf(f,
+		"rcuboost-torture: %s errors=%lu reads=%lu updates=%lu gps=%" PRIu64
+		" duration=%.3fs flavor=%s readers=%u writers=%u fake_writers=%u pipe_len=%u seed=%" PRIu64
+		" inject=%s boost=%s\n",
 		pass ? "PASS" : "FAIL", torture_total_errors(), t.reads,
 		torture_get(&tstate.updates), t.st.grace_periods, t.secs,
 		rcb_flavor_name(rcb_flavor()), tstate.opt.readers,
-		tstate.opt.writers, tstate.opt.fake_writers, tstate.opt.pipe_len,
-		tstate.opt.seed,
-		torture_inject_name(), boost_name());
+		tstate.opt.writers, tstate.opt.fake_writers,
+		tstate.opt.pipe_len, tstate.opt.seed, torture_inject_name(),
+		boost_name());
 	print_hist(f, "Reader Pipe: ", t.pipe, true);
 	print_hist(f, "Reader Batch:", t.batch, true);
 	for (unsigned int i = 0; i <= tstate.opt.pipe_len; i++)
@@ -107,10 +111,12 @@ void torture_report(FILE *f, bool pass)
 		" registered_threads=%" PRIu64 "\n",
 		t.st.grace_periods, t.st.synchronize_calls, t.st.batched,
 		t.st.futex_waits, t.st.misuse, t.st.registered_threads);
-	fprintf(f, "Backlog: callbacks=%" PRIu64 " bytes=%" PRIu64 " peak_callbacks=%" PRIu64
-		" peak_bytes=%" PRIu64 " invoked=%" PRIu64 "\n",
-		t.bl.callbacks, t.bl.bytes, t.bl.peak_callbacks, t.bl.peak_bytes,
-		t.bl.invoked);
+	fprintf(f,
+		"Backlog: callbacks=%" PRIu64 " bytes=%" PRIu64
+		" peak_callbacks=%" PRIu64 " peak_bytes=%" PRIu64
+		" invoked=%" PRIu64 "\n",
+		t.bl.callbacks, t.bl.bytes, t.bl.peak_callbacks,
+		t.bl.peak_bytes, t.bl.invoked);
 	for (unsigned int i = 0; i < tstate.nrd; i++) {
 		unsigned long n = torture_get(&tstate.rd[i].reads);
 		const char *kind = torture_reader_kind(i);
@@ -179,8 +185,10 @@ int torture_report_json(const char *path, bool pass)
 		t.reads, torture_get(&tstate.updates), t.st.grace_periods);
 	fprintf(f, "  \"duration_s\": %.3f,\n  \"flavor\": \"%s\",\n", t.secs,
 		rcb_flavor_name(rcb_flavor()));
-	fprintf(f, "  \"readers\": %u,\n  \"writers\": %u,\n  \"fake_writers\": %u,\n",
-		tstate.opt.readers, tstate.opt.writers, tstate.opt.fake_writers);
+	fprintf(f,
+		"  \"readers\": %u,\n  \"writers\": %u,\n  \"fake_writers\": %u,\n",
+		tstate.opt.readers, tstate.opt.writers,
+		tstate.opt.fake_writers);
 	fprintf(f, "  \"pipe_len\": %u,\n  \"seed\": %" PRIu64 ",\n  \"inject\": \"%s\",\n",
 		tstate.opt.pipe_len, tstate.opt.seed,
 		torture_inject_name());
@@ -196,11 +204,12 @@ int torture_report_json(const char *path, bool pass)
 		", \"registered_threads\": %" PRIu64 "},\n",
 		t.st.grace_periods, t.st.synchronize_calls, t.st.batched,
 		t.st.futex_waits, t.st.misuse, t.st.registered_threads);
-	fprintf(f, "  \"backlog\": {\"callbacks\": %" PRIu64 ", \"bytes\": %" PRIu64
-		", \"peak_callbacks\": %" PRIu64 ", \"peak_bytes\": %" PRIu64
-		", \"invoked\": %" PRIu64 "},\n",
-		t.bl.callbacks, t.bl.bytes, t.bl.peak_callbacks, t.bl.peak_bytes,
-		t.bl.invoked);
+	fprintf(f,
+		"  \"backlog\": {\"callbacks\": %" PRIu64
+		", \"bytes\": %" PRIu64 ", \"peak_callbacks\": %" PRIu64
+		", \"peak_bytes\": %" PRIu64 ", \"invoked\": %" PRIu64 "},\n",
+		t.bl.callbacks, t.bl.bytes, t.bl.peak_callbacks,
+		t.bl.peak_bytes, t.bl.invoked);
 	fprintf(f, "  \"per_reader\": [");
 	for (unsigned int i = 0; i < tstate.opt.readers; i++)
 		fprintf(f, "%s{\"reads\": %lu, \"blocked\": %lu}", i ? ", " : "",

@@ -37,8 +37,10 @@
 #define TORTURE_NDATA 4
 
 enum torture_retire {
-	TORTURE_RETIRE_SYNC,  /* age bumped after each writer rcb_synchronize() */
-	TORTURE_RETIRE_CALL,  /* age bumped by a self-requeueing rcb_call() chain */
+	/* age bumped after each writer rcb_synchronize() */
+	TORTURE_RETIRE_SYNC,
+	/* age bumped by a self-requeueing rcb_call() chain */
+	TORTURE_RETIRE_CALL,
 	TORTURE_RETIRE_EARLY, /* injected bug: freed at removal */
 };
 
@@ -105,8 +107,10 @@ struct torture_opts {
 	unsigned int boost_on_ms;
 	unsigned int boost_off_ms;
 	unsigned int boost_bound_ms;
-	unsigned int boost_app_pct; /* boosted long sections that change attrs */
-	unsigned int boost_upd_prio; /* updaters' SCHED_FIFO priority, 0: normal */
+	/* boosted long sections that change attrs */
+	unsigned int boost_app_pct;
+	/* updaters' SCHED_FIFO priority, 0: normal */
+	unsigned int boost_upd_prio;
 	int expect_machine;     /* 0: any */
 };
 
@@ -122,8 +126,10 @@ struct torture_boost_state {
 	_Atomic unsigned long blocked_sections; /* of those, blocked inside */
 	_Atomic unsigned long blocks;        /* rcb_* blocking calls inside */
 	_Atomic unsigned long boosted_seen;  /* found itself boosted inside */
-	_Atomic unsigned long app_changes;   /* changed its own attributes then */
-	_Atomic unsigned long attr_checks;   /* attribute checks after unlocks */
+	/* changed its own attributes then */
+	_Atomic unsigned long app_changes;
+	/* attribute checks after unlocks */
+	_Atomic unsigned long attr_checks;
 	/* 8-state machine: unlocks met mid-boost, restored by the booster's
 	 * back-out a moment later (torture_boost_check_unlocked()). */
 	_Atomic unsigned long late_backouts;
@@ -146,7 +152,8 @@ struct torture_boost_state {
 	_Atomic unsigned long sync_modes[4];
 	_Atomic unsigned long worker_checks; /* callback workers checked */
 	int booster_prio;  /* the booster's priority when the phase began */
-	int boosted_prio;  /* SCHED_FIFO priority of a boosted reader (first level) */
+	/* SCHED_FIFO priority of a boosted reader (first level) */
+	int boosted_prio;
 	int boosted_ceiling; /* highest, with escalation */
 	int stats_err;     /* rcb_boost_stats() result at the end */
 	struct rcb_boost_stats stats; /* taken when the phase ends */
@@ -183,7 +190,8 @@ struct torture_state {
 	_Atomic unsigned long updates;
 	_Atomic unsigned long writer_syncs;
 	_Atomic unsigned long fake_syncs;
-	_Atomic unsigned long cb_syncs;      /* rcb_synchronize() from a callback */
+	/* rcb_synchronize() from a callback */
+	_Atomic unsigned long cb_syncs;
 	_Atomic unsigned long barriers;
 	_Atomic unsigned long calls_queued;  /* rcb_call() returned 0 */
 	_Atomic unsigned long calls_invoked; /* our callbacks that ran */
@@ -231,7 +239,8 @@ const char *torture_reader_kind(unsigned int i);
 /* Single-writer counter bump (no read-modify-write needed). */
 static inline void torture_inc(_Atomic unsigned long *c)
 {
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+	atomic_store_explicit(c,
+			      atomic_load_explicit(c, memory_order_relaxed) + 1,
 			      memory_order_relaxed);
 }
 

@@ -48,7 +48,8 @@ void torture_error(enum torture_error e, const char *fmt, ...)
 	char msg[256];
 	va_list ap;
 
-	n = atomic_fetch_add_explicit(&tstate.errors[e], 1, memory_order_relaxed);
+	n = atomic_fetch_add_explicit(&tstate.errors[e], 1,
+				      memory_order_relaxed);
 	if (n >= TORTURE_ERROR_VERBOSE)
 		return;
 	va_start(ap, fmt);

@@ -157,7 +157,8 @@ out:
 void *torture_reader_fn(void *arg)
 {
 	struct torture_reader *rd = arg;
-	uint64_t rng = tstate.opt.seed ^ (0x100 + rd->idx) * 0x9e3779b97f4a7c15ull;
+	uint64_t rng =
+		tstate.opt.seed ^ (0x100 + rd->idx) * 0x9e3779b97f4a7c15ull;
 	struct tool_sattr orig;
 	bool watch = false;
 	unsigned long n = 0;
@@ -171,9 +172,9 @@ void *torture_reader_fn(void *arg)
 	while (!stopping()) {
 		torture_read_section(rd, &rng, NULL, NULL);
 		if (watch && (++n & 511) == 0)
-			torture_boost_check_attrs(&orig, TORTURE_ERR_boost_residual,
-						  "reader", rd->idx,
-						  "after its outermost unlock");
+			torture_boost_check_attrs(
+				&orig, TORTURE_ERR_boost_residual, "reader",
+				rd->idx, "after its outermost unlock");
 	}
 	if (watch)
 		torture_boost_check_attrs(&orig, TORTURE_ERR_boost_residual,
@@ -187,7 +188,8 @@ void *torture_reader_fn(void *arg)
 
 static struct torture_obj *obj_of(struct rcb_head *h)
 {
-	return (struct torture_obj *)((char *)h - offsetof(struct torture_obj, rh.head));
+	return (struct torture_obj *)((char *)h -
+				      offsetof(struct torture_obj, rh.head));
 }
 
 /* A grace period from an updater, advancing the chained counter. */
@@ -206,7 +208,8 @@ static int updater_synchronize(void)
 static void torture_cb(struct rcb_head *h)
 {
 	struct torture_obj *o = obj_of(h);
-	int age = atomic_load_explicit(&o->pipe_count, memory_order_relaxed) + 1;
+	int age =
+		atomic_load_explicit(&o->pipe_count, memory_order_relaxed) + 1;
 	int err;
 
 	atomic_store_explicit(&o->pipe_count, age, memory_order_relaxed);
@@ -226,7 +229,8 @@ static void torture_cb(struct rcb_head *h)
 						  memory_order_release);
 	}
 	/* [TB-I] pairs with the acquire in barrier_check(). */
-	atomic_fetch_add_explicit(&tstate.calls_invoked, 1, memory_order_release);
+	atomic_fetch_add_explicit(&tstate.calls_invoked, 1,
+				  memory_order_release);
 }
 
 /* Age every object on @list by one grace period; free those at the end. */
@@ -236,8 +240,11 @@ static void sync_list_advance(struct torture_obj **list)
 	int age;
 
 	while ((o = *pp)) {
-		age = atomic_load_explicit(&o->pipe_count, memory_order_relaxed) + 1;
-		atomic_store_explicit(&o->pipe_count, age, memory_order_relaxed);
+		age = atomic_load_explicit(&o->pipe_count,
+					   memory_order_relaxed) +
+		      1;
+		atomic_store_explicit(&o->pipe_count, age,
+				      memory_order_relaxed);
 		if (age >= (int)tstate.opt.pipe_len) {
 			*pp = o->next;
 			torture_obj_free(o);
@@ -304,7 +311,8 @@ void *torture_writer_fn(void *arg)
 		if (r & 1) {
 			old = rcb_xchg_pointer(&torture_current, n);
 		} else {
-			old = __atomic_load_n(&torture_current, __ATOMIC_RELAXED);
+			old = __atomic_load_n(&torture_current,
+					      __ATOMIC_RELAXED);
 			rcb_assign_pointer(torture_current, n);
 		}
 		pthread_mutex_unlock(&update_lock);
@@ -368,7 +376,8 @@ static void barrier_check(void)
 	if (err)
 		return;
 	/* [TB-IA] pairs with [TB-I] in torture_cb(). */
-	invoked = atomic_load_explicit(&tstate.calls_invoked, memory_order_acquire);
+	invoked = atomic_load_explicit(&tstate.calls_invoked,
+				       memory_order_acquire);
 	if (invoked < queued)
 		torture_error(TORTURE_ERR_barrier,
 			      "rcb_barrier() returned with %lu callbacks invoked, %lu queued before it",
@@ -402,8 +411,9 @@ void *torture_barrier_fn(void *arg)
 static void *churn_child_fn(void *arg)
 {
 	struct torture_reader *rd = arg;
-	uint64_t rng = tstate.opt.seed ^
-		       (0x500 + torture_get(&tstate.churn_threads)) * 0x9e3779b97f4a7c15ull;
+	uint64_t rng =
+		tstate.opt.seed ^ (0x500 + torture_get(&tstate.churn_threads)) *
+					  0x9e3779b97f4a7c15ull;
 	uint64_t r = tool_rand(&rng);
 	unsigned int n = 1 + (r >> 2) % 64, i;
 
@@ -430,7 +440,8 @@ void *torture_churn_fn(void *arg)
 	while (!stopping()) {
 		err = pthread_create(&child, NULL, churn_child_fn, rd);
 		if (err) {
-			/* Out of threads for a moment: not the library's fault. */
+			/* Out of threads for a moment: not the library's fault.
+			 */
 			tool_sleep_ns(1000000);
 			continue;
 		}
@@ -457,7 +468,8 @@ void torture_final_drain(void)
 	if (last) {
 		struct torture_obj *list = last;
 
-		atomic_store_explicit(&last->pipe_count, 1, memory_order_relaxed);
+		atomic_store_explicit(&last->pipe_count, 1,
+				      memory_order_relaxed);
 		last->retire = TORTURE_RETIRE_SYNC;
 		last->next = NULL;
 		torture_add(&tstate.retired_sync, 1);
@@ -466,7 +478,8 @@ void torture_final_drain(void)
 	}
 	/* Each barrier moves every callback chain at least one step. */
 	for (i = 0; i < tstate.opt.pipe_len + 2; i++) {
-		if (torture_get(&tstate.freed) == torture_get(&tstate.allocated))
+		if (torture_get(&tstate.freed) ==
+		    torture_get(&tstate.allocated))
 			break;
 		barrier_check();
 	}
