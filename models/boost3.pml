@@ -1,6 +1,6 @@
 /*
- * boost3.pml -- the implemented 3-state boost machine (src/boost.c,
- * src/booster.c, rcb_read_unlock() in include/rcuboost.h), including the
+ * boost3.pml -- the implemented 3-state boost machine (src/boost/machine3.c,
+ * src/boost/booster.c, rcb_read_unlock() in include/rcuboost.h), including the
  * userspace addition: the booster's on-behalf queueing of preempted
  * readers, verified after a membarrier and reverted if the reader left.
  *
@@ -66,7 +66,7 @@
  *   (c) liveness (-DLIVENESS, ltl boosted_eventually, pan -a -f): a reader
  *       that stays blocked or preempted in a section (waiting) is
  *       eventually boosted.
- *   plus invariant 2 of boost.c: a thread on a list is never IDLE, and is
+ *   plus invariant 2 of machine3.c: a thread on a list is never IDLE, and is
  *   never added to a second list.
  *
  * Results (spin 6.5.2, gcc -O2, models/run_model.sh: pan -m100000 -w20;
@@ -105,7 +105,7 @@
 #define ON_BOOSTED 2
 #define ON_LOCAL   3  /* the booster's local list in rcu_boost_one_reader_list */
 
-/* The state list; must match RCB_BOOST3_STATES in src/states.h. */
+/* The state list; must match RCB_BOOST3_STATES in src/core/states.h. */
 mtype = { RCU_BOOST_IDLE, RCU_BOOST_BLOCKED, RCU_BOOSTED };
 
 mtype state = RCU_BOOST_IDLE; /* rcb_reader.boost_state */
@@ -166,7 +166,7 @@ bit waiting;    /* LIVENESS: blocked or preempted in a section */
  * element it is queued on, any dequeue clears it, and rcb__boost_revert()
  * undoes only a queueing still marked.  With it -DCHECK_SELF_QUEUE holds.
  */
-/* The C code has the fix (boost.c, rcb__boost_revert() and
+/* The C code has the fix (machine3.c, rcb__boost_revert() and
  * rcb__boost_adopt()); -DREVERT_ANY models the code before it. */
 #ifndef REVERT_ANY
 #define REVERT_OWN_ONLY

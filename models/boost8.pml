@@ -6,7 +6,7 @@
  * does the priority change in it, and exit() waits for the booster
  * (RCU_UNBOOST_EXITING -> RCU_EXIT_OK; the C code's futex on the
  * element's rbs_exit_seq in place of the article's rbs_exit_done and two
- * wait queues).  The C code is src/boost8.c; the transition table in
+ * wait queues).  The C code is src/boost/machine8.c; the transition table in
  * models/README.md ("boost8 transition table") is its specification, and
  * each step below names the article function it belongs to.
  *
@@ -92,7 +92,7 @@
 #endif
 
 /*
- * The exit wait of src/boost8.c (rcb__boost8_exit(), back_out()): the
+ * The exit wait of src/boost/machine8.c (rcb__boost8_exit(), back_out()): the
  * booster stores EXIT_OK, then bumps the element's rbs_exit_seq and wakes
  * its futex; the exiting task loads rbs_exit_seq, then the state, and
  * sleeps (FUTEX_WAIT: only if rbs_exit_seq still has the value it loaded)
@@ -110,7 +110,7 @@
 #define EXIT_SEQ_FIRST 0
 #define EXIT_STATE_FIRST 0
 
-/* The state list; must match RCB_BOOST8_STATES in src/states.h. */
+/* The state list; must match RCB_BOOST8_STATES in src/core/states.h. */
 mtype = { RCU_BOOST_IDLE, RCU_BOOST_BLOCKED, RCU_BOOSTING, RCU_BOOSTED,
 	  RCU_UNBOOST_IDLE, RCU_UNBOOST_BLOCKED, RCU_UNBOOST_EXITING,
 	  RCU_EXIT_OK };

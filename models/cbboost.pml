@@ -1,6 +1,6 @@
 /*
- * cbboost.pml -- booster mode for callback workers (src/callback_boost.c):
- * booster 0 raises a worker that has work, the worker lowers itself
+ * cbboost.pml -- booster mode for callback workers
+ * (src/boost/callback_boost.c): booster 0 raises a worker that has work, the worker lowers itself
  * before it sleeps on an empty queue.
  *
  * One worker, one producer, booster 0.  The worker's attributes are one

@@ -1,8 +1,8 @@
 /*
- * cblocal.pml -- local callback lists (src/callback_local.c, L1-L7) with
- * the default worker's loop (src/callback.c: worker_thread(),
+ * cblocal.pml -- local callback lists (src/callback/callback_local.c,
+ * L1-L7) with the default worker's loop (src/callback/callback.c: worker_thread(),
  * take_batch(), local_cycle(), form_local_batch(), barrier_one()) and
- * the owner's append (rcb__cb_local_append(), src/callback.h).
+ * the owner's append (rcb__cb_local_append(), src/callback/callback.h).
  *
  * NOWN owner threads make NCALL calls each; one thread runs NBAR
  * rcb_barrier()s; one worker.  Callback i * NCALL + s is owner i's call

@@ -4,7 +4,7 @@
 # check_states.sh [STATES_H [MODELS_DIR]] -- the C state lists and the
 # Promela models list the same states in the same order.
 #
-# Every X-macro list RCB_<NAME>_STATES(X) in src/states.h is compared with
+# Every X-macro list RCB_<NAME>_STATES(X) in src/core/states.h is compared with
 # the first mtype declaration of models/<name>.pml (NAME lower-cased).
 # An entry is X(NAME) or X(C_NAME, ARTICLE_NAME); the article name (the
 # model's name for the state) is compared:
@@ -15,7 +15,7 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-h=${1:-$here/../src/states.h}
+h=${1:-$here/../src/core/states.h}
 dir=${2:-$here}
 [ -f "$h" ] || { echo "check_states.sh: no $h" >&2; exit 2; }
 
@@ -74,7 +74,7 @@ for model in "$dir"/*.pml; do
 	name=$(basename "$model" .pml)
 	case " $seen " in
 	*" $name "*) ;;
-	*) echo "skip: $name.pml ($(model_list "$model")): src/states.h has no RCB_$(echo "$name" | tr 'a-z' 'A-Z')_STATES yet" ;;
+	*) echo "skip: $name.pml ($(model_list "$model")): src/core/states.h has no RCB_$(echo "$name" | tr 'a-z' 'A-Z')_STATES yet" ;;
 	esac
 done
 [ -n "$seen" ] || { echo "FAIL: no RCB_*_STATES list in $h"; rc=1; }

@@ -1,12 +1,12 @@
 /*
  * gppoll.pml -- polled grace periods with the inline attempt: a cold
  * rcb_start_poll() runs the grace period itself and may give up
- * (src/gp.c invariants 5 and 8: lead_grace_period(), do_grace_period(),
+ * (src/core/gp.c invariants 5 and 8: lead_grace_period(), do_grace_period(),
  * readers_hold(), no_other_reader(), look_at_others(), rcb__gp_try_now(),
- * synchronize(); src/gp_poll.c invariants 1, 4 and 6: rcb_start_poll(),
- * poll_arm(), poll_cb(), rcb_poll_state()), with the callback thread
- * that serves the requests (worker_thread() in src/callback.c: take the
- * batch, rcb_synchronize(), invoke).
+ * synchronize(); src/callback/gp_poll.c invariants 1, 4 and 6:
+ * rcb_start_poll(), poll_arm(), poll_cb(), rcb_poll_state()), with the
+ * callback thread that serves the requests (worker_thread() in
+ * src/callback/callback.c: take the batch, rcb_synchronize(), invoke).
  *
  * NRD reader threads run NSEC read-side critical sections each; NPOLL
  * poller threads call rcb_start_poll() NCALLS times each; NSYNC (0 or 1)

@@ -1,6 +1,6 @@
 /*
  * inherit.pml -- expedited grace periods and priority inheritance from
- * waiters (src/inherit.c, src/expedite.c), on the 3-state machine.
+ * waiters (src/core/inherit.c, src/boost/expedite.c), on the 3-state machine.
  *
  * One reader thread, one grace-period leader (the waiter), one booster,
  * one element lock.  Levels: 0 none, 1 the first boost level (an

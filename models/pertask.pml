@@ -65,7 +65,7 @@
 #define TASK    1
 #define BOOSTER 2
 
-/* The state list; must match RCB_PERTASK_STATES in src/states.h. */
+/* The state list; must match RCB_PERTASK_STATES in src/core/states.h. */
 mtype = { RCU_BOOST_IDLE, RCU_BOOST_BLOCKED, RCU_BOOSTING,
 	  RCU_END_BOOST_IDLE, RCU_END_BOOST_BLOCKED, RCU_UNBOOST_EXITING,
 	  RCU_EXIT_OK };

@@ -1,5 +1,5 @@
 /*
- * proxy.pml -- the pi backend's proxy lock (src/boost_pi.c).
+ * proxy.pml -- the pi backend's proxy lock (src/boost/backend_pi.c).
  *
  * One reader thread (TID R, reused by a second thread after the first
  * exits), one booster, one helper, one slot, one element lock.  The

@@ -1,6 +1,6 @@
 /*
  * Boosted callback invocation, booster mode (issue 13 item 4;
- * src/callback_boost.c): a callback worker at normal attributes, pinned
+ * src/boost/callback_boost.c): a callback worker at normal attributes, pinned
  * to CPU 0, keeps invoking callbacks while a SCHED_FIFO 40 hog spins on
  * CPU 0 for 1 s, because booster 0 raises it once it has been kept off
  * its CPU for about a booster period.  An updater on CPU 1 queues one

@@ -8,15 +8,17 @@
 # above it, in the same paragraph, and not borrowed from another
 # operation: the search upwards stops at a blank line, a function
 # boundary, or the line of another ordering operation.  Ordering operations: the acquire, release, acq_rel and
-# seq_cst helpers of src/atomic.h, fences, compiler barriers,
+# seq_cst helpers of src/core/atomic.h, fences, compiler barriers,
 # rcb__membarrier() calls, and any __ATOMIC_* or memory_order_* constant
-# stronger than relaxed.  Exempt: src/atomic.h (the helpers' definitions),
-# #define lines with their continuations, and comments.
+# stronger than relaxed.  Exempt: src/core/atomic.h (the helpers'
+# definitions), #define lines with their continuations, and comments.
 set -eu
 
 root=$1
 cd "$root"
-files=$(ls src/*.c src/*.h include/*.h include/rcuboost/*.h 2>/dev/null | grep -v '^src/atomic\.h$')
+files=$( (find src -type f \( -name '*.c' -o -name '*.h' \) | sort
+	ls include/*.h include/rcuboost/*.h) 2>/dev/null |
+	grep -v '^src/core/atomic\.h$')
 [ -n "$files" ] || { echo "FAIL: no sources under $root"; exit 1; }
 
 # shellcheck disable=SC2086

@@ -3,7 +3,7 @@
 #
 # settings_docs.sh MAN_PAGE README SETTINGS_LIST_PROGRAM
 #
-# The settings of src/settings.h (printed by the program from the X-macro
+# The settings of src/core/settings.h (printed by the program from the X-macro
 # table) against their documentation:
 #  - rcuboost(3)'s ENVIRONMENT section has an entry (.TP, then .B NAME)
 #    for every setting, and no RCUBOOST_ entry but those and the
@@ -44,16 +44,16 @@ for v in $others; do
 done
 grep -vx -F "$(printf '%s\n' $others)" "$tmp/have_all" > "$tmp/have" || true
 if ! cmp -s "$tmp/want" "$tmp/have"; then
-	echo "FAIL: $page's ENVIRONMENT entries differ from src/settings.h" \
-		"(< only in the table of settings, > only in the page):"
+	echo "FAIL: $page's ENVIRONMENT entries differ from" \
+		"src/core/settings.h (< only in the table of settings, > only in the page):"
 	diff "$tmp/want" "$tmp/have" | grep '^[<>]' || true
 	status=1
 fi
 awk '$2 == "fixed" { print $1 }' "$tmp/entries" | sort > "$tmp/fixed_have"
 if ! cmp -s "$tmp/fixed_want" "$tmp/fixed_have"; then
 	echo "FAIL: the entries of $page that say \"Fixed for the life of the" \
-		"process\" differ from the fixed settings of src/settings.h" \
-		"(< only in the table, > only in the page):"
+		"process\" differ from the fixed settings of" \
+		"src/core/settings.h (< only in the table, > only in the page):"
 	diff "$tmp/fixed_want" "$tmp/fixed_have" | grep '^[<>]' || true
 	status=1
 fi
@@ -67,12 +67,12 @@ if [ ! -s "$tmp/readme" ]; then
 fi
 for v in $(cat "$tmp/readme"); do
 	grep -qx "$v" "$tmp/want" || printf '%s\n' $others | grep -qx "$v" ||
-		{ echo "FAIL: $readme's configuration table lists $v, which src/settings.h does not have"; status=1; }
+		{ echo "FAIL: $readme's configuration table lists $v, which src/core/settings.h does not have"; status=1; }
 done
 grep -q 'rcuboost(3)' "$tmp/section" ||
 	{ echo "FAIL: $readme's '## Configuration' does not point to rcuboost(3) for the other settings"; status=1; }
 
 [ $status = 0 ] && echo "ok: $(basename "$page") documents the $(wc -l < "$tmp/want") settings" \
-	"of src/settings.h ($(wc -l < "$tmp/fixed_want") fixed); $(basename "$readme")" \
+	"of src/core/settings.h ($(wc -l < "$tmp/fixed_want") fixed); $(basename "$readme")" \
 	"lists $(wc -l < "$tmp/readme") of them"
 exit $status

@@ -1,5 +1,5 @@
 /*
- * Prints the settings of src/settings.h, one a line: the environment
+ * Prints the settings of src/core/settings.h, one a line: the environment
  * variable, then "fixed" for one that cannot change for the life of the
  * process.  settings_docs.sh compares this with rcuboost(3) and
  * README.md.
@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "rcuboost.h"
-#include "src/settings.h"
+#include "src/core/settings.h"
 
 #define PRINT(type, name, env, lo, hi, range, fixed, boost, spec) \
 	printf("%s%s\n", env, (fixed) ? " fixed" : "");

@@ -4,7 +4,7 @@
  * held every object (and a node each) until the callback thread caught
  * up: liburcu's test_urcu_defer peaked at 84-350 MB resident, against
  * 1.9 MB with liburcu, whose per-thread queue of 4,096 entries throttles
- * the caller.  Fixed by the bounded queue of src/defer.c.
+ * the caller.  Fixed by the bounded queue of src/callback/defer.c.
  *
  * 10^6 defer_rcu() calls of 64-byte objects while a reader holds grace
  * periods back (as test_urcu_defer's readers do; here one long critical

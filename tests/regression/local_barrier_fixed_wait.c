@@ -40,7 +40,7 @@
 
 #include "tests/check.h"
 
-/* The library's own word (src/callback.h): flip count << 1 | on. */
+/* The library's own word (src/callback/callback.h): flip count << 1 | on. */
 extern _Atomic unsigned long rcb__cb_local_mode;
 
 #define BARRIERS 6

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "src/callback.h"
+#include "callback/callback.h"
 #include "tests/check.h"
 
 #define BLOCK 128
@@ -27,7 +27,7 @@ struct field {
 			sizeof(((struct rcb_worker *)0)->m) \
 	}
 
-/* Read or written by every rcb_call*() (src/callback.c, call()). */
+/* Read or written by every rcb_call*() (src/callback/callback.c, call()). */
 static const struct field producer[] = {
 	F(q), F(futex), F(started), F(cbboost),
 };

@@ -1,4 +1,4 @@
-/* The backlog is counted per thread (src/callback.c, invariant 5):
+/* The backlog is counted per thread (src/callback/callback.c, invariant 5):
  * what a registered thread queues stays in its own record until it
  * unregisters or exits, then joins the global count.  While a reader
  * holds every grace period, rcb_backlog() must count exactly what was

@@ -1,5 +1,5 @@
 /*
- * Following (src/callback_local.c): in local mode the callback thread
+ * Following (src/callback/callback_local.c): in local mode the callback thread
  * moves, after each grace period, to the CPU of the thread that queued
  * most of the batch it is about to invoke.  The shape is the one that
  * needs it: a registered reader in read-side critical sections of 20 us
@@ -54,7 +54,7 @@
 #include "rcuboost.h"
 #include "tests/check.h"
 
-/* The library's own words (src/callback.h), reachable in a static
+/* The library's own words (src/callback/callback.h), reachable in a static
  * build: the local mode, and the moves following made. */
 extern _Atomic unsigned long rcb__cb_local_mode, rcb__cb_follow_moves;
 

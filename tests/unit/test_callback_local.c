@@ -1,5 +1,5 @@
 /*
- * Local callback lists (src/callback_local.c, invariants L1-L8): while
+ * Local callback lists (src/callback/callback_local.c, invariants L1-L8): while
  * threads queue callbacks back to back, the default worker's local mode
  * takes each thread's own list after a grace period.  Every callback must
  * run exactly once, a thread's callbacks in the order of its calls
@@ -31,7 +31,8 @@
 #include "rcuboost.h"
 #include "tests/check.h"
 
-/* The library's own word (src/callback.h), reachable in a static build. */
+/* The library's own word (src/callback/callback.h), reachable in a
+ * static build. */
 extern _Atomic unsigned long rcb__cb_local_mode;
 
 #define MAX_PRODUCERS 4

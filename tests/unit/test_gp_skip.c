@@ -1,5 +1,5 @@
 /*
- * Grace periods that skip membarriers (src/gp.c invariants 6 and 7) still
+ * Grace periods that skip membarriers (src/core/gp.c invariants 6 and 7) still
  * wait for every reader: readers that register, read and unregister over
  * and over, threads that live for one section, and registered readers
  * that are mostly outside sections, while updaters replace objects with

@@ -1,4 +1,4 @@
-/* Unit test: polled grace periods (src/gp_poll.c): each contract of
+/* Unit test: polled grace periods (src/callback/gp_poll.c): each contract of
  * rcb_get_state(), rcb_start_poll(), rcb_poll_state() and
  * rcb_cond_synchronize(), forged cookies, a cold rcb_start_poll() that
  * completes the grace period itself and one racing with readers, a

@@ -67,7 +67,7 @@ static void retire_cb(struct rcb_head *h)
 	if (o->invoked++)
 		sim_fail("callback of object %d invoked twice", (int)(o - pool));
 	/* A thread's callbacks run in the order of its calls
-	 * (src/callback_local.c, L5). */
+	 * (src/callback/callback_local.c, L5). */
 	if (o->owner) {
 		if (o->seq != burst_last[o->owner - 1] + 1)
 			sim_fail(
@@ -257,7 +257,7 @@ static void *updater(void *arg)
 #ifndef RCB_SIM_PRE_RT_API
 /*
  * The updater of the xrw and xhog workloads: expedited and polled grace
- * periods (src/expedite.c, src/gp_poll.c), with rcb_call() and
+ * periods (src/boost/expedite.c, src/callback/gp_poll.c), with rcb_call() and
  * rcb_synchronize() among them.  An object retired through a cookie is
  * marked retired only when rcb_poll_state() says its grace period has
  * elapsed (or rcb_cond_synchronize() returned), so the readers' check
@@ -489,7 +489,7 @@ static void run_rw(bool hogs, void *(*upd)(void *))
 #ifndef RCB_SIM_PRE_RT_API
 /*
  * cbhog: the backlog under a hog on the callback worker's CPU (issue 13
- * item 4, booster mode of src/callback_boost.c).  One virtual CPU: a
+ * item 4, booster mode of src/boost/callback_boost.c).  One virtual CPU: a
  * SCHED_FIFO 20 producer queues 300 callbacks, 0.5-1.5 virtual ms apart,
  * and a SCHED_FIFO 10 hog, started 1-21 ms after the first, takes the
  * CPU for 200 ms; the worker
@@ -587,8 +587,8 @@ static void *barrier_thread(void *arg)
  * now and then, and end by exiting registered, unregistering or
  * staying; another thread's barriers check every callback queued
  * before them.  The simulation build enters local mode at a low rate
- * (src/callback.c), so this explores its flips, takes, orphans and
- * markers (src/callback_local.c, L1-L8).
+ * (src/callback/callback.c), so this explores its flips, takes, orphans and
+ * markers (src/callback/callback_local.c, L1-L8).
  */
 static volatile int burst_queued[8]; /* callbacks queued, per updater */
 static volatile int bursts_done;
@@ -713,7 +713,7 @@ static void run_shutdown(void)
  * rcb_barrier(); restart boosting on rcb_init(); shut down.  The parent
  * goes on as in rw, with all its checks.
  */
-/* src/gp_poll.c and src/defer.c, simulator builds only. */
+/* src/callback/gp_poll.c and src/callback/defer.c, simulator builds only. */
 bool rcb__sim_poll_head_consistent(void);
 bool rcb__sim_defer_heads_consistent(void);
 
@@ -750,7 +750,7 @@ static void fork_child(void)
 	sim_name("child");
 	/* The poll head is flagged queued only if the child kept it:
 	 * else no request of the child would ever queue it, and its
-	 * cookies would not elapse (src/gp_poll.c, invariant 8). */
+	 * cookies would not elapse (src/callback/gp_poll.c, invariant 8). */
 	if (!rcb__sim_poll_head_consistent())
 		sim_fail("child: the poll head is flagged queued but is in no queue");
 	if (!rcb__sim_defer_heads_consistent())
@@ -777,7 +777,8 @@ static void fork_child(void)
 		 * One callback may be missing for good: the one the callback
 		 * thread was invoking at the fork (it left the batch, its
 		 * function may have begun), which the child neither runs
-		 * again nor counts (src/callback_fork.c, invariant 12). */
+		 * again nor counts (src/callback/callback_fork.c,
+		 * invariant 12). */
 		if (pool[k].called && !pool[k].invoked && dropped++)
 			sim_fail("child: callbacks of objects %d and %d, queued before fork(), never invoked (lost; only the one being invoked at the fork may be)",
 				 first_dropped, k);

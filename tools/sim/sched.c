@@ -6,7 +6,7 @@
  * How.  Every simulated thread is a real pthread with a baton (a futex
  * word); exactly one holds it.  The holder runs until a simulation point
  * (rcb__sim_point(): every shared access of the library through
- * src/atomic.h, the read side's two points in rcuboost.h, each wrapped
+ * src/core/atomic.h, the read side's two points in rcuboost.h, each wrapped
  * call below, and the workload's own points), where pick() chooses the
  * next thread and the baton moves.  The system calls and pthread calls
  * that block or read the clock are replaced at link time (-Wl,--wrap):
@@ -1254,8 +1254,8 @@ int __wrap_sched_yield(void)
 	return 0;
 }
 
-/* The library's reading of /proc/self/task/TID/stat (src/boost_sched.c):
- * the virtual CPU instead of the real one. */
+/* The library's reading of /proc/self/task/TID/stat
+ * (src/boost/backend_sched.c): the virtual CPU instead of the real one. */
 int __wrap_rcb__sched_last_cpu(pid_t tid)
 {
 	bool dead;
@@ -1270,7 +1270,7 @@ int __wrap_rcb__sched_last_cpu(pid_t tid)
 	return t->pin >= 0 ? t->pin : t->id % sim_opts.ncpu;
 }
 
-/* Booster mode for callback workers (src/callback_boost.c) asks whether
+/* Booster mode for callback workers (src/boost/callback_boost.c) asks whether
  * a worker is runnable and how long it has run: the simulated answers. */
 char __wrap_rcb__proc_task_state(int tid)
 {

@@ -4,7 +4,7 @@
  *
  * Every simulated thread is a real pthread, but only one runs at a time:
  * it holds the baton until its next simulation point (a shared access of
- * the library through src/atomic.h, a wrapped blocking call, or a point a
+ * the library through src/core/atomic.h, a wrapped blocking call, or a point a
  * workload asks for), where the scheduler picks, from a pseudo-random
  * generator seeded once, which thread of the highest-priority ones that
  * fit on the virtual CPUs runs next.  The schedule is therefore a pure

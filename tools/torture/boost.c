@@ -694,7 +694,7 @@ int torture_boost_start(void)
 }
 /*
  * The callback workers (booster mode raises one held up by the hog,
- * src/callback_boost.c) are back at normal attributes once the updaters'
+ * src/boost/callback_boost.c) are back at normal attributes once the updaters'
  * rcb_barrier() drained them: a worker lowers itself before it sleeps,
  * so allow it a generous second.  Skipped under RCUBOOST_CALLBACK_PRIO.
  */

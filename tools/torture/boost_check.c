@@ -107,7 +107,7 @@ int boost_wait_attrs(pid_t tid, const struct tool_sattr *want,
  * The check after a thread's outermost unlock.  The 8-state machine does
  * not restore a thread that ends its section while the booster is still
  * raising it (BOOSTING -> UNBOOST_IDLE): the booster backs the boost out
- * as soon as its sched_setattr(2) returns (src/boost8.c back_out(),
+ * as soon as its sched_setattr(2) returns (src/boost/machine8.c back_out(),
  * doc/machines.md), so the thread may see the boosted attributes for
  * that long after its unlock.  Under that machine only, a boosted
  * thread waits up to a generous second for its own attributes before
