@@ -11,8 +11,8 @@
  * -1) and [CBB-B]/[CBB-S] (seq_cst store of BOOSTED, seq_cst loads).
  *
  * Transitions (C function in brackets):
- *  producer: NPROD times: enqueue [enqueue_chain]; if the futex reads
- *            -1, set it to 0 and wake the worker [wake_thread].
+ *  producer: NPROD times: enqueue [rcb__cb_push]; if the futex reads
+ *            -1, set it to 0 and wake the worker [rcb__cb_wake_thread].
  *  worker:   take a callback while the queue is not empty; else store
  *            futex = -1, look at the queue again (work: futex = 0, go on)
  *            [wait_for_work]; lower itself [rcb__cb_unboost_self]: read

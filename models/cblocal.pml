@@ -1,7 +1,8 @@
 /*
  * cblocal.pml -- local callback lists (src/callback/callback_local.c,
- * L1-L7) with the default worker's loop (src/callback/callback.c: worker_thread(),
- * take_batch(), local_cycle(), form_local_batch(), barrier_one()) and
+ * L1-L7) with the default worker's loop (src/callback/callback_thread.c:
+ * rcb__cb_worker_thread(), take_batch(), local_cycle(),
+ * form_local_batch(); callback_call.c: barrier_one()) and
  * the owner's append (rcb__cb_local_append(), src/callback/callback.h).
  *
  * NOWN owner threads make NCALL calls each; one thread runs NBAR

@@ -5,8 +5,9 @@
  * readers_hold(), no_other_reader(), look_at_others(), rcb__gp_try_now(),
  * synchronize(); src/callback/gp_poll.c invariants 1, 4 and 6:
  * rcb_start_poll(), poll_arm(), poll_cb(), rcb_poll_state()), with the
- * callback thread that serves the requests (worker_thread() in
- * src/callback/callback.c: take the batch, rcb_synchronize(), invoke).
+ * callback thread that serves the requests (rcb__cb_worker_thread() in
+ * src/callback/callback_thread.c: take the batch, rcb_synchronize(),
+ * invoke).
  *
  * NRD reader threads run NSEC read-side critical sections each; NPOLL
  * poller threads call rcb_start_poll() NCALLS times each; NSYNC (0 or 1)
@@ -415,7 +416,7 @@ active proctype syncer()
 }
 #endif
 
-/* worker_thread(): take_batch(), rcb_synchronize(), invoke poll_cb().
+/* rcb__cb_worker_thread(): take_batch(), rcb_synchronize(), invoke poll_cb().
  * The splice and the [GP-S] read of started are one step: nothing
  * between them could write onq (a poll_arm() winner needs poll_queued
  * clear, which only this thread's poll_cb() does, later), so the splice

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "callback/callback.h"
+#include "core/hooks.h"
 #include "core/internal.h"
 #include "core/states.h"
 
@@ -328,4 +330,61 @@ static inline bool rcb__backend_pi(void)
 	return rcb__settings.boost_backend == RCB_BACKEND_PI;
 }
 
-#endif
+/* ---- entry points of the boosting layer (core/hooks.h: the table
+ * through which core and the callback layer reach them) ------------- */
+
+/* keeper.c: with RCUBOOST_KEEPER=1, start the keeper process (boost.h).
+ * Context: the first initialisation, settings committed. */
+void rcb__keeper_start(void);
+
+
+/* The out-of-line outermost unlock's unboost (machine3.c, boost_off.c):
+ * dequeue the calling thread and restore its attributes if it was queued
+ * for boosting.  article: __rcu_read_unlock_unboost() */
+void rcb__read_unlock_unboost(void);
+
+/* expedite.c (boost_off.c: no boosting): the first boost level, 0 if
+ * no booster runs (starting it if needed); whether an expedited grace
+ * period can boost at all; ask the boosters to lend @level to the
+ * readers holding @gp; withdraw the request. */
+int rcb__expedite_first_level(void);
+bool rcb__expedite_possible(void);
+void rcb__expedite_request(unsigned long gp, int level);
+void rcb__expedite_end(void);
+
+
+void rcb__booster_kick(void);
+void rcb__pressure_kick(void);
+int rcb__booster_start(void);
+/* The same for rcb_init(), before it sets rcb__running (init_lock held). */
+int rcb__booster_start_init(void);
+/* The first, lazy initialisation: starts the boosters if a thread the
+ * caller creates could take real-time priority, else says at once that
+ * boosting will be off. */
+void rcb__booster_start_lazy(void);
+void rcb__booster_stop(void);
+void rcb__boost_after_fork_child(void);
+/* Last in the fork() child handler: with RCUBOOST_EARLY=1, the child
+ * of a parent whose boosters ran starts its own, if its thread may
+ * boost. */
+void rcb__booster_restart_after_fork(void);
+/* The calling thread registers / leaves the registry (registry lock
+ * held): the 8-state machine's IDLE <-> EXIT_OK steps. */
+void rcb__boost_thread_start(struct rcb__thread *self);
+void rcb__boost_thread_exit(struct rcb__thread *self);
+
+/* Booster mode of the callback workers (callback_boost.c).
+ * rcb__cb_boost_pass(): booster 0 samples the workers and raises one
+ * held up by preemption; true if any worker has work (or it could not
+ * look).  rcb__cb_boost_any_work(): the same look, without sampling.
+ * rcb__cb_unboost_self(): the worker, after announcing its sleep on an
+ * empty queue or as its thread ends, restores a boost it has.
+ * rcb__cb_boost_kick(): wake booster 0 sleeping in booster mode
+ * (rcb__cb_boost_idle, callback/callback.h). */
+bool rcb__cb_boost_pass(int prio, uint64_t now, uint64_t period_ns);
+bool rcb__cb_boost_any_work(void);
+void rcb__cb_unboost_self(struct rcb_worker *w);
+void rcb__cb_boost_kick(void);
+extern _Atomic long rcb__cb_boosts, rcb__cb_unboosts;
+
+#endif /* RCB_BOOST_H */

@@ -1,23 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Boosting compiled out (RCB_BOOST=OFF): the entry points exist so that
- * programs link the same, and do nothing.
+ * Boosting compiled out (RCB_BOOST=OFF): the public entry points exist
+ * so that programs link the same, and do nothing; the rest of the
+ * library reaches this layer only through rcb__boost_hooks
+ * (core/hooks.h), here a table of no-ops.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "callback/callback.h"
+#include "core/hooks.h"
 #include "core/internal.h"
 
 RCB_API void rcb__preempt_boost(void)
-{
-}
-
-void rcb__keeper_start(void)
-{
-}
-
-void rcb__read_unlock_unboost(void)
 {
 }
 
@@ -61,83 +55,56 @@ RCB_API int rcb_booster_tids(pid_t *tids, size_t n)
 	return rcb__tids_args_bad("rcb_booster_tids", tids, n) ? -EINVAL : 0;
 }
 
-void rcb__pressure_kick(void)
+/* The boost table of core/hooks.h: nothing to boost, nothing to start.
+ * Expedited grace periods are plain ones (inherit.c). */
+static void off_void(void)
 {
 }
 
-_Atomic unsigned long long rcb__pressure_kick_at;
-_Atomic unsigned long long rcb__pressure_kick_bytes;
-
-void rcb__booster_kick(void)
-{
-}
-
-int rcb__booster_start(void)
+static int off_int(void)
 {
 	return 0;
 }
 
-int rcb__booster_start_init(void)
-{
-	return 0;
-}
-
-void rcb__booster_start_lazy(void)
-{
-}
-
-void rcb__booster_stop(void)
-{
-}
-
-void rcb__boost_after_fork_child(void)
-{
-}
-
-void rcb__booster_restart_after_fork(void)
-{
-}
-
-void rcb__boost_thread_start(struct rcb__thread *self)
-{
-	(void)self;
-}
-
-void rcb__boost_thread_exit(struct rcb__thread *self)
-{
-	(void)self;
-}
-
-/* Expedited grace periods without boosting: plain ones (inherit.c). */
-int rcb__expedite_first_level(void)
-{
-	return 0;
-}
-
-bool rcb__expedite_possible(void)
+static bool off_false(void)
 {
 	return false;
 }
 
-void rcb__expedite_request(unsigned long gp, int level)
+static void off_thread(struct rcb__thread *self)
+{
+	(void)self;
+}
+
+static void off_request(unsigned long gp, int level)
 {
 	(void)gp;
 	(void)level;
 }
 
-void rcb__expedite_end(void)
-{
-}
-
-/* Booster mode of the callback workers (callback_boost.c): no booster. */
-_Atomic int rcb__cb_boost_idle;
-_Atomic long rcb__cb_boosts, rcb__cb_unboosts;
-
-void rcb__cb_unboost_self(struct rcb_worker *w)
+static void off_worker(struct rcb_worker *w)
 {
 	(void)w;
 }
 
-void rcb__cb_boost_kick(void)
-{
-}
+const struct rcb__boost_hooks rcb__boost_hooks = {
+	.thread_start = off_thread,
+	.thread_exit = off_thread,
+	.unlock_unboost = off_void,
+	.kick = off_void,
+	.start = off_int,
+	.start_init = off_int,
+	.start_lazy = off_void,
+	.stop = off_void,
+	.keeper_start = off_void,
+	.fork_child = off_void,
+	.restart_after_fork = off_void,
+	.expedite_first_level = off_int,
+	.expedite_possible = off_false,
+	.expedite_request = off_request,
+	.expedite_end = off_void,
+	.no_permission = off_false,
+	.pressure_kick = off_void,
+	.cb_boost_kick = off_void,
+	.cb_unboost_self = off_worker,
+};

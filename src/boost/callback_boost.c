@@ -74,7 +74,6 @@
 
 enum { CBB_NONE, CBB_BUSY, CBB_BOOSTED };
 
-_Atomic int rcb__cb_boost_idle;
 _Atomic long rcb__cb_boosts, rcb__cb_unboosts;
 
 /* Booster mode applies: boosting on; a worker decides for itself below. */

@@ -70,11 +70,10 @@ static struct pressure {
 	} events;
 } pressure = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* rcb_call*() kicks the boosters when the count reaches this (0: not
- * watching); read on every rcb_call*(), so it has its own cache line.
- * Written only while no booster runs (start, stop, fork). */
-_Atomic unsigned long long rcb__pressure_kick_at __attribute__((aligned(64)));
-_Atomic unsigned long long rcb__pressure_kick_bytes;
+/* rcb__pressure_kick_at and rcb__pressure_kick_bytes, which rcb_call*()
+ * reads, belong to the callback layer (callback/callback.c), which
+ * cannot name this file's functions (core/hooks.h); the booster writes
+ * them only while no booster runs (start, stop, fork). */
 
 bool rcb__pressure_active(void)
 {

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/hooks.h"
 #include "core/internal.h"
 
 /* Alignment that keeps a worker's producer-side fields off the lines
@@ -165,6 +166,71 @@ static inline size_t rcb__cb_bytes(const struct rcb_head *h)
 	return 0;
 }
 
+/* ---- the queue (callback.c) ---------------------------------------- */
+
+/* Append @first..@last (linked, @last's next unset) to @w's queue. */
+static inline void rcb__cb_push(struct rcb_worker *w, struct rcb_head *first,
+				struct rcb_head *last)
+{
+	struct rcb_head *prev;
+
+	rcb_store_relaxed(&last->next, rcb__cb_end(last)); /* invariant 15 */
+	/* [CB-Q] The exchange orders the nodes' initialisation (func,
+	 * next) before their publication, and is sequentially
+	 * consistent for the handshake with the sleeping consumer:
+	 * pairs with [CB-S] in wait_for_work() (callback_thread.c). */
+	prev = rcb_xchg_seq_cst(&w->q.tail, last);
+	/* [CB-L] Link after publishing the tail; pairs with [CB-N] in
+	 * rcb__cb_next_of(), which waits for this store. */
+	rcb_store_release(&prev->next, first);
+}
+
+/* Successor of @n in a batch; waits for a producer that exchanged the
+ * tail but has not linked yet (it is between two stores): @n's next is
+ * still its end mark, or NULL (the stub; a forked child's last node). */
+static inline struct rcb_head *rcb__cb_next_of(struct rcb_head *n)
+{
+	struct rcb_head *next;
+	int spins = 0;
+
+	/* [CB-N] pairs with [CB-L] in rcb__cb_push(). */
+	while (rcb__cb_unlinked(n, next = rcb_load_acquire(&n->next))) {
+		if (++spins < 100)
+			rcb_cpu_relax();
+		else
+			sched_yield();
+	}
+	return next;
+}
+
+/* The backlog (invariant 5): counts of rcb_call*() while the pressure
+ * kick is armed, the peaks, and the sum now (any thread but one
+ * holding the registry lock, which gets the previous sum). */
+/* rcb_call*() wakes the boosters when the callback count reaches
+ * rcb__pressure_kick_at, or the bytes of rcb_call_sized() callbacks
+ * rcb__pressure_kick_bytes (0: no such threshold, or no booster). */
+extern _Atomic unsigned long long rcb__pressure_kick_at;
+extern _Atomic unsigned long long rcb__pressure_kick_bytes;
+extern _Atomic long long rcb__cb_kick_count, rcb__cb_kick_bytes;
+extern _Atomic unsigned long long rcb__cb_peak, rcb__cb_peak_bytes;
+/* The pressure kick is armed: rcb_call*() counts the backlog. */
+static inline bool rcb__cb_kick_armed(void)
+{
+	return rcb_load_relaxed(&rcb__pressure_kick_at) ||
+	       rcb_load_relaxed(&rcb__pressure_kick_bytes);
+}
+void rcb__cb_backlog_now(unsigned long long *n, unsigned long long *bytes);
+/* Barrier markers: advanced after each is reached (invariant 10); those
+ * rcb_barrier() queued on the default worker itself. */
+extern _Atomic int rcb__cb_barrier_seq;
+extern _Atomic unsigned long rcb__cb_default_markers;
+/* Wake @w's thread if it sleeps on its empty queue (invariant 4). */
+void rcb__cb_wake_thread(struct rcb_worker *w);
+/* callback_thread.c: a worker's thread.  callback_start.c: start the
+ * thread of a listed worker (taking rcb__cb_lock). */
+void *rcb__cb_worker_thread(void *arg);
+int rcb__cb_start_listed(struct rcb_worker *w);
+
 /* callback.c: start @w's thread unless it runs (@drain: also after
  * shutdown); stop it, draining its queue, or (@abandon) after its
  * current batch.  Context: rcb__cb_lock held, not a callback of @w. */
@@ -207,22 +273,11 @@ static inline struct rcb_worker *rcb__cb_pick(void)
 /* Is @w a live worker?  rcb__cb_lock held. */
 bool rcb__cb_listed(struct rcb_worker *w);
 
-/*
- * callback_boost.c (booster mode; stand-ins in boost_off.c).
- * rcb__cb_boost_pass(): booster 0 samples the workers and raises one
- * held up by preemption; true if any worker has work (or it could not
- * look).  rcb__cb_boost_any_work(): the same look, without sampling.
- * rcb__cb_unboost_self(): the worker, after announcing its sleep on an
- * empty queue or as its thread ends, restores a boost it has.
- * rcb__cb_boost_idle: booster 0 sleeps without timeout (B5); a producer
- * that sees it after its enqueue calls rcb__cb_boost_kick().
- */
-bool rcb__cb_boost_pass(int prio, uint64_t now, uint64_t period_ns);
-bool rcb__cb_boost_any_work(void);
-void rcb__cb_unboost_self(struct rcb_worker *w);
-void rcb__cb_boost_kick(void);
+/* Booster mode (boost/callback_boost.c, invariant B5): booster 0
+ * sleeps without timeout; a producer that sees it after its enqueue
+ * calls rcb__boost_hooks.cb_boost_kick().  Written by the boost layer
+ * only; 0 without boosting. */
 extern _Atomic int rcb__cb_boost_idle;
-extern _Atomic long rcb__cb_boosts, rcb__cb_unboosts;
 
 /* The function of every barrier marker: how a node is known as one. */
 void rcb__cb_barrier_reached(struct rcb_head *h);
@@ -404,5 +459,73 @@ static inline void rcb__cb_dbg_forget_all(void)
 {
 }
 #endif
+
+/* ---- what the rest of the library calls (core/hooks.h for core) --- */
+
+/* liburcu's callback timing (callback.c, fixed_wait_us()): turned on
+ * for good by the first call_rcu() through the liburcu API, before its
+ * enqueue. */
+void rcb__cb_urcu_timing_on(void);
+
+
+int rcb__callbacks_stop(void);
+/* The calling thread @t leaves the registry, marked unregistered
+ * already: its queued counts join the global ones.  Context: registry
+ * lock held. */
+void rcb__cb_fold_thread(struct rcb__thread *t);
+/* fork() child: every thread's local callback lists become orphans,
+ * found through their blocks, and only the forking thread keeps its
+ * block (callback_local.c, L8). */
+void rcb__cb_local_fork_harvest(void);
+/* rcb__register_self(), registry lock held: attach a block of local
+ * lists to @t (callback_local.c). */
+void rcb__cb_local_attach(struct rcb__thread *t);
+/* The pressure kick counter restarts from the backlog; before the kick
+ * thresholds are published (booster.c).  Not under the registry lock. */
+void rcb__cb_kick_rebase(void);
+/* Wake @w's thread if it sleeps on its empty queue, and, for a private
+ * worker, end the caller's count in its late_wakers: the wake-up an
+ * rcb_call*() decided inside its section (callback.c invariant 4). */
+void rcb__cb_wake_late(struct rcb_worker *w);
+/* Start every listed worker marked start_later (callback.c invariant 9),
+ * and the workers holding inherited requests (rcb__cb_start_inherited()),
+ * at an outermost unlock.  Context: outside read-side critical sections
+ * and callbacks. */
+void rcb__cb_start_later(void);
+void rcb__callbacks_fork_prepare(void);
+void rcb__callbacks_fork_parent(void);
+void rcb__callbacks_after_fork_child(void);
+/* In the child of fork(), after rcb__callbacks_after_fork_child(): call
+ * @fn on every head the child's workers kept (callback_fork.c). */
+void rcb__cb_child_each(void (*fn)(struct rcb_head *h, void *arg), void *arg);
+/* In the child of fork(), after the callbacks are rebuilt: a library
+ * head flagged as queued but not kept (its callback was running in
+ * another thread at the fork, or its rcb_call() had not happened yet)
+ * is flagged free again, else no request would ever queue it
+ * (gp_poll.c, defer.c). */
+void rcb__poll_after_fork_child(void);
+void rcb__defer_after_fork_child(void);
+
+/* In a forked child, start the threads of the workers that kept
+ * callbacks from the parent, for a caller whose own request (the poll
+ * or a defer queue's head) is among them.  One load otherwise; not
+ * from a callback (callback.c). */
+void rcb__cb_start_inherited(void);
+/* rcb_call() for the library's own heads: -ESHUTDOWN unreported
+ * (callback.c). */
+int rcb__call_own(struct rcb_head *h, void (*func)(struct rcb_head *h));
+/* @err from rcb_call*(), rcb_barrier() or a worker's start says that a
+ * callback thread could not start (said on stderr: pthread_create()'s
+ * EAGAIN, EPERM or EINVAL, or ENOMEM), not a misuse or -ESHUTDOWN.
+ * rcb_call*() also returns -EINVAL for a NULL argument: a caller that
+ * may pass one tells the two apart itself. */
+static inline bool rcb__thread_start_failed(int err)
+{
+	return err == -EAGAIN || err == -ENOMEM || err == -EPERM ||
+	       err == -EINVAL;
+}
+/* A deferred function runs on this thread: @call, which waits for the
+ * callback threads, is reported and refused (defer.c). */
+bool rcb__defer_refuses(const char *call);
 
 #endif /* RCB_CALLBACK_H */

@@ -189,7 +189,7 @@ void rcb__cb_local_flip(bool on)
 	/* [CBL-BK] A booster asleep without timeout learns of the work
 	 * (callback.c [CBB-K], B5 of callback_boost.c). */
 	if (on && rcb_load_seq_cst(&rcb__cb_boost_idle))
-		rcb__cb_boost_kick();
+		rcb__boost_hooks.cb_boost_kick();
 }
 
 unsigned long rcb__cb_local_steal(struct rcb_head **first,

@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callback/callback.h"
 #include "core/internal.h"
 
 #define DEFER_MASK ((uint64_t)RCB_DEFER_QUEUE_LEN - 1)

@@ -75,6 +75,7 @@
  */
 #include <errno.h>
 
+#include "callback/callback.h"
 #include "core/internal.h"
 
 static struct rcb_head poll_head;

@@ -13,6 +13,7 @@
 
 #define RCB_URCU_NO_MAP
 #include "rcuboost/urcu_callrcu.h"
+#include "callback/callback.h"
 #include "core/internal.h"
 #include "compat/urcu_compat.h"
 

@@ -36,8 +36,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "callback/callback.h"
 #include "core/internal.h"
 #include "compat/urcu_compat.h"
+#include "core/hooks.h"
 
 #define RCB_URCU_STANDALONE /* never a liburcu header in the library */
 #include "rcuboost/urcu.h"
@@ -403,3 +405,11 @@ RCB_API void *rcu_cmpxchg_pointer_sym(void **p, void *old, void *_new)
 				    __ATOMIC_ACQUIRE); /* [URCU-S] */
 	return old;
 }
+
+/* liburcu-cds's atfork hooks for rcuboost's fork handlers (init.c,
+ * through core/hooks.h). */
+const struct rcb__compat_hooks rcb__compat_hooks = {
+	.fork_prepare = rcb__urcu_atfork_prepare,
+	.fork_parent = rcb__urcu_atfork_parent,
+	.fork_child = rcb__urcu_atfork_child,
+};

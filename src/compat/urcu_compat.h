@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Hooks of src/compat/urcu_compat.c for rcuboost's fork handling: they run the
- * atfork hooks liburcu-cds registered through the flavor
- * (urcu_register_rculfhash_atfork).  prepare before rcuboost takes its
- * own locks; parent and child after it released or re-created them.
+ * Hooks of urcu_compat.c for rcuboost's fork handling (rcb__compat_hooks,
+ * core/hooks.h): they run the atfork hooks liburcu-cds registered
+ * through the flavor (urcu_register_rculfhash_atfork).  prepare before
+ * rcuboost takes its own locks; parent and child after it released or
+ * re-created them.
  * Nested calls (call_rcu_before_fork() then fork()) run the hooks once.
  */
 #ifndef RCB_URCU_COMPAT_H
@@ -13,15 +14,8 @@ void rcb__urcu_atfork_prepare(void);
 void rcb__urcu_atfork_parent(void);
 void rcb__urcu_atfork_child(void);
 
-/*
- * The liburcu name the calling thread's current drop-in call goes by:
- * misuse reports (rcb__misuse(), src/core/init.c) name it beside the rcb_*
- * call that found the misuse, so that a liburcu program's author sees
- * the call in their own source.  NULL outside the drop-in.
- */
-extern __thread const char *rcb__misuse_as;
-
-/* Run @stmt with misuse reports naming liburcu's @name. */
+/* Run @stmt with misuse reports naming liburcu's @name
+ * (rcb__misuse_as, core/internal.h). */
 #define RCB__AS_LIBURCU(name, stmt)                        \
 	do {                                               \
 		const char *rcb__as_prev = rcb__misuse_as; \

@@ -118,6 +118,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hooks.h"
 #include "core/internal.h"
 
 RCB_API struct rcb__gp rcb__gp RCB__HOT_ALIGN = { .ctr = RCB__GP_STEP, .futex = 0 };
@@ -332,7 +333,7 @@ static bool wait_for_readers(unsigned long gp)
 	rcb_store_relaxed(&rcb__gp_wait_start_ns, start);
 	for (int scan = 0;; scan++) {
 		if (scan == RCB_GP_SPIN_SCANS)
-			rcb__booster_kick();
+			rcb__boost_hooks.kick();
 		if (scan >= RCB_GP_SPIN_SCANS) {
 			rcb_store_relaxed(&rcb__gp.futex, -1);
 			/*
@@ -364,7 +365,7 @@ static bool wait_for_readers(unsigned long gp)
 		rcb__futex_wait(&rcb__gp.futex, -1,
 				rcb__loan_sleep_ns(&loan, start, RCB_GP_SLEEP_NS));
 		/* A stall report at most once per grace period (stall.c). */
-		rcb__stall_check(gp, start);
+		rcb__diag_hooks.stall_check(gp, start);
 	}
 }
 
@@ -479,7 +480,7 @@ static int synchronize(const char *call, bool expedited)
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
 	expedited = expedited || rcb__settings.expedited;
-	if (expedited && !rcb__expedite_possible()) {
+	if (expedited && !rcb__boost_hooks.expedite_possible()) {
 		rcb__expedite_report_plain(call);
 		expedited = false;
 	}
@@ -496,11 +497,11 @@ static int synchronize(const char *call, bool expedited)
 	}
 	if (err == EBUSY) {
 		/* Contended: the stall report lists us as a waiter. */
-		int slot = rcb__stall_waiter_enter();
+		int slot = rcb__diag_hooks.waiter_enter();
 
 		rcb__waiter_announce(&w);
 		err = pthread_mutex_lock(&rcb__gp_lock);
-		rcb__stall_waiter_leave(slot);
+		rcb__diag_hooks.waiter_leave(slot);
 	}
 	if (err == EDEADLK) {
 		rcb__waiter_leave(&w);

@@ -46,7 +46,7 @@
 #include <sched.h>
 #include <stdio.h>
 
-#include "boost/boost.h"
+#include "core/hooks.h"
 #include "core/internal.h"
 
 static _Atomic int exp_waiters;
@@ -158,7 +158,7 @@ void rcb__loan_update(struct rcb__loan *l, unsigned long gp,
 	if (!exp && !rcb__settings.inherit)
 		return;
 	if (exp)
-		level = rcb__expedite_first_level();
+		level = rcb__boost_hooks.expedite_first_level();
 	if (rcb__settings.inherit &&
 	    (exp || rcb__now_ns() - start >= period_ns())) {
 		inh = inherit_level();
@@ -168,7 +168,7 @@ void rcb__loan_update(struct rcb__loan *l, unsigned long gp,
 	if (level <= l->level)
 		return;
 	l->level = level;
-	rcb__expedite_request(gp, level);
+	rcb__boost_hooks.expedite_request(gp, level);
 }
 
 uint64_t rcb__loan_sleep_ns(const struct rcb__loan *l, unsigned long long start,
@@ -190,7 +190,7 @@ uint64_t rcb__loan_sleep_ns(const struct rcb__loan *l, unsigned long long start,
 void rcb__loan_end(struct rcb__loan *l)
 {
 	if (l->level)
-		rcb__expedite_end();
+		rcb__boost_hooks.expedite_end();
 	l->level = 0;
 }
 
@@ -200,7 +200,7 @@ static const char *why_no_boost(void)
 #if RCB_CONFIG_BOOST
 	if (!rcb__settings.boost)
 		return "off (RCUBOOST_BOOST=0, or rcb_config.boost -1)";
-	if (rcb__booster_no_permission())
+	if (rcb__boost_hooks.no_permission())
 		return "not permitted (no CAP_SYS_NICE, and RLIMIT_RTPRIO below the "
 		       "booster's priority)";
 	return "unavailable (no booster runs; its start said why)";

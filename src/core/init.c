@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "core/internal.h"
-#include "compat/urcu_compat.h"
+#include "core/hooks.h"
 
 struct rcb__settings rcb__settings;
 _Atomic bool rcb__initialized;
@@ -249,9 +249,9 @@ static __thread bool fork_registry_held;
  * prepare, last in parent and child (src/compat/urcu_compat.c, invariant 2). */
 static void fork_prepare(void)
 {
-	rcb__urcu_atfork_prepare();
+	rcb__compat_hooks.fork_prepare();
 	pthread_mutex_lock(&init_lock);
-	rcb__callbacks_fork_prepare();
+	rcb__cb_hooks.fork_prepare();
 	fork_registry_held = pthread_mutex_lock(&rcb__registry_lock) == EDEADLK;
 }
 
@@ -264,31 +264,30 @@ static void fork_parent(void)
 	if (!fork_registry_held)
 		pthread_mutex_unlock(&rcb__registry_lock);
 	fork_registry_held = false;
-	rcb__callbacks_fork_parent();
+	rcb__cb_hooks.fork_parent();
 	pthread_mutex_unlock(&init_lock);
-	rcb__urcu_atfork_parent();
+	rcb__compat_hooks.fork_parent();
 }
 
 static void fork_child(void)
 {
 	rcb__gp_after_fork_child();
-	rcb__cb_local_fork_harvest(); /* needs the forking thread's block */
+	/* Needs the forking thread's block of local lists. */
+	rcb__cb_hooks.fork_harvest();
 	rcb__registry_after_fork_child();
-	rcb__callbacks_after_fork_child();
-	rcb__poll_after_fork_child();
-	rcb__defer_after_fork_child();
-	rcb__boost_after_fork_child();
-	rcb__stall_after_fork_child();
+	rcb__cb_hooks.fork_child();
+	rcb__boost_hooks.fork_child();
+	rcb__diag_hooks.fork_child();
 	pthread_mutex_init(&init_lock, NULL);
 	/* No rcb_shutdown() runs in the child: its thread is not there. */
 	shutting_down = false;
 	pthread_cond_init(&shutdown_done, NULL);
-	rcb__urcu_atfork_child();
+	rcb__compat_hooks.fork_child();
 	/* Last: its threads find the child's state complete.  A booster
 	 * refused its priority meanwhile warns without syslog(3), whose
 	 * lock a thread of the parent may have held (rcb__warn()). */
 	rcb_store_relaxed(&in_fork_child, true);
-	rcb__booster_restart_after_fork();
+	rcb__boost_hooks.restart_after_fork();
 	rcb_store_relaxed(&in_fork_child, false);
 }
 
@@ -356,7 +355,7 @@ static int commit_settings(const struct rcb__settings *s, bool start)
 
 	/* The boosters read the settings (pthread_create orders them). */
 	settings_assign(s);
-	if (start && (err = rcb__booster_start_init()) != 0) {
+	if (start && (err = rcb__boost_hooks.start_init()) != 0) {
 		settings_assign(&old);
 		return err;
 	}
@@ -445,7 +444,7 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 			 * runs: after a lazy initialisation, or in the child
 			 * of a fork(), which has none (a failure changes
 			 * nothing else: the library already ran unboosted). */
-			return lazy ? 0 : rcb__booster_start();
+			return lazy ? 0 : rcb__boost_hooks.start();
 		}
 		/* Re-initialisation after rcb_shutdown(): the flavor
 		 * (threads registered under it), the boost arrays' size and
@@ -491,13 +490,13 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 	}
 	/* While this thread still has the CAP_SYS_NICE it would need
 	 * (RCUBOOST_KEEPER=1, keeper.c). */
-	rcb__keeper_start();
+	rcb__boost_hooks.keeper_start();
 	/* [INIT-R] Settings are complete before anyone sees the flag.
 	 * Pairs with [INIT-A] in rcb__ensure_init(). */
 	rcb_store_release(&rcb__initialized, true);
 	pthread_mutex_unlock(&init_lock);
 	if (lazy)
-		rcb__booster_start_lazy();
+		rcb__boost_hooks.start_lazy();
 	return 0;
 }
 
@@ -537,7 +536,7 @@ RCB_API int rcb_shutdown(void)
 			    "called from an RCU callback; it would wait for its own thread");
 		return -EDEADLK;
 	}
-	if (rcb__defer_refuses("rcb_shutdown"))
+	if (rcb__cb_hooks.refuses("rcb_shutdown"))
 		return -EDEADLK;
 	pthread_mutex_lock(&init_lock);
 	if (!rcb_load_relaxed(&rcb__running)) {
@@ -551,8 +550,8 @@ RCB_API int rcb_shutdown(void)
 	 * section: after this grace period, no enqueue can still be on its
 	 * way, so stopping the callback thread loses nothing. */
 	rcb_synchronize();
-	err = rcb__callbacks_stop();
-	rcb__booster_stop();
+	err = rcb__cb_hooks.stop();
+	rcb__boost_hooks.stop();
 	pthread_mutex_lock(&init_lock);
 	shutting_down = false;
 	pthread_cond_broadcast(&shutdown_done);

@@ -86,11 +86,6 @@ static inline size_t rcb__user_size(size_t size, size_t v1)
 size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
 		      size_t v1, size_t known);
 
-/* liburcu's callback timing (callback.c, fixed_wait_us()): turned on
- * for good by the first call_rcu() through the liburcu API, before its
- * enqueue. */
-void rcb__cb_urcu_timing_on(void);
-
 /* rcb_booster_tids()'s arguments: @n above INT_MAX (a negative int
  * count converted, or from a program built when @n was an int), or
  * @tids NULL with @n > 0, is reported as misuse of @call (true: refuse
@@ -129,6 +124,14 @@ __attribute__((noreturn, cold)) void rcb__die(const char *file, int line,
  */
 __attribute__((format(printf, 2, 3), cold)) void
 rcb__misuse(const char *call, const char *fmt, ...);
+/*
+ * The liburcu name the calling thread's current drop-in call goes by:
+ * misuse reports (rcb__misuse(), init.c) name it beside the rcb_* call
+ * that found the misuse, so that a liburcu program's author sees the
+ * call in their own source.  NULL outside the drop-in (compat/ sets it:
+ * RCB__AS_LIBURCU()).
+ */
+extern __thread const char *rcb__misuse_as;
 /* A warning that boosting is or will be off: stderr, and syslog(3)
  * too when stderr is closed or /dev/null (init.c). */
 __attribute__((format(printf, 1, 2))) void rcb__warn(const char *fmt, ...);
@@ -378,10 +381,6 @@ bool rcb__lib_thread_caps_refresh(void);
 bool rcb__lib_thread_may_boost(int prio);
 extern _Atomic long rcb__caps_raised;
 
-/* keeper.c: with RCUBOOST_KEEPER=1, start the keeper process (boost.h).
- * Context: the first initialisation, settings committed. */
-void rcb__keeper_start(void);
-
 /* Settings in force; stable once rcb__initialized is true. */
 extern struct rcb__settings rcb__settings;
 
@@ -424,10 +423,6 @@ extern struct rcb__thread rcb__registry; /* list head (sentinel) */
 	     (t) = (t)->next)
 
 int rcb__register_self(void);
-/* The out-of-line outermost unlock's unboost (machine3.c, boost_off.c):
- * dequeue the calling thread and restore its attributes if it was queued
- * for boosting.  article: __rcu_read_unlock_unboost() */
-void rcb__read_unlock_unboost(void);
 void rcb__registry_after_fork_child(void);
 
 /* ---- grace periods (gp.c) ----------------------------------------- */
@@ -469,6 +464,10 @@ enum { RCB__GPS_GP, RCB__GPS_SYNC, RCB__GPS_BATCHED, RCB__GPS_FUTEX,
  * the public struct rcb_gp_stats. */
 extern _Atomic unsigned long long rcb__gp_stat_skip[2];
 enum { RCB__GPS_SKIP_B, RCB__GPS_SKIP_ALL };
+
+/* CLOCK_MONOTONIC ns at which the current grace period started waiting
+ * for readers, 0 when none waits.  Read by the booster. */
+extern _Atomic unsigned long long rcb__gp_wait_start_ns;
 
 /* ---- grace-period start policy (gp_policy.c) ---------------------- */
 
@@ -514,63 +513,15 @@ void rcb__gp_policy_urgent(void);
 extern _Atomic unsigned long long rcb__gp_policy_stat[2];
 enum { RCB__GPP_WAITS, RCB__GPP_URGENT };
 
-/* ---- boosting hooks (boost*.c, booster.c; no-ops in boost_off.c) -- */
+/* ---- lifecycle (init.c, early.c) --------------------------------- */
 
-/* CLOCK_MONOTONIC ns at which the current grace period started waiting
- * for readers, 0 when none waits.  Read by the booster. */
-extern _Atomic unsigned long long rcb__gp_wait_start_ns;
-void rcb__booster_kick(void);
-/* rcb_call*() wakes the boosters when the callback count reaches this
- * (0: no count threshold or no booster). */
-extern _Atomic unsigned long long rcb__pressure_kick_at;
-/* The same for the bytes of rcb_call_sized() callbacks. */
-extern _Atomic unsigned long long rcb__pressure_kick_bytes;
-void rcb__pressure_kick(void);
-int rcb__booster_start(void);
-/* The same for rcb_init(), before it sets rcb__running (init_lock held). */
-int rcb__booster_start_init(void);
-/* The first, lazy initialisation: starts the boosters if a thread the
- * caller creates could take real-time priority, else says at once that
- * boosting will be off. */
-void rcb__booster_start_lazy(void);
-void rcb__booster_stop(void);
-void rcb__boost_after_fork_child(void);
-/* Last in the fork() child handler: with RCUBOOST_EARLY=1, the child
- * of a parent whose boosters ran starts its own, if its thread may
- * boost. */
-void rcb__booster_restart_after_fork(void);
-/* In a forked child, start the threads of the workers that kept
- * callbacks from the parent, for a caller whose own request (the poll
- * or a defer queue's head) is among them.  One load otherwise; not
- * from a callback (callback.c). */
-void rcb__cb_start_inherited(void);
-/* rcb_call() for the library's own heads: -ESHUTDOWN unreported
- * (callback.c). */
-int rcb__call_own(struct rcb_head *h, void (*func)(struct rcb_head *h));
-/* @err from rcb_call*(), rcb_barrier() or a worker's start says that a
- * callback thread could not start (said on stderr: pthread_create()'s
- * EAGAIN, EPERM or EINVAL, or ENOMEM), not a misuse or -ESHUTDOWN.
- * rcb_call*() also returns -EINVAL for a NULL argument: a caller that
- * may pass one tells the two apart itself. */
-static inline bool rcb__thread_start_failed(int err)
-{
-	return err == -EAGAIN || err == -ENOMEM || err == -EPERM ||
-	       err == -EINVAL;
-}
-/* A deferred function runs on this thread: @call, which waits for the
- * callback threads, is reported and refused (defer.c). */
-bool rcb__defer_refuses(const char *call);
 /* Register the library's fork handlers once (init.c): from the shared
  * library's last constructor, else at the first initialisation. */
 int rcb__atfork_register(void);
 /* RCUBOOST_EARLY=1 started the library (early.c). */
 extern bool rcb__early_start;
-/* The calling thread registers / leaves the registry (registry lock
- * held): the 8-state machine's IDLE <-> EXIT_OK steps. */
-void rcb__boost_thread_start(struct rcb__thread *self);
-void rcb__boost_thread_exit(struct rcb__thread *self);
 
-/* ---- expedited grace periods, inheritance (inherit.c, expedite.c) - */
+/* ---- expedited grace periods, inheritance (inherit.c) ------------ */
 
 /* A thread waiting for a grace period, from rcb__waiter_enter() to
  * rcb__waiter_leave(): whether it asked for an expedited one, and the
@@ -608,15 +559,6 @@ uint64_t rcb__loan_sleep_ns(const struct rcb__loan *l, unsigned long long start,
 void rcb__loan_end(struct rcb__loan *l);
 void rcb__expedite_report_plain(const char *call);
 void rcb__inherit_after_fork_child(void);
-/* expedite.c (boost_off.c: no boosting): the first boost level, 0 if
- * no booster runs (starting it if needed); whether an expedited grace
- * period can boost at all; ask the boosters to lend @level to the
- * readers holding @gp; withdraw the request. */
-int rcb__expedite_first_level(void);
-bool rcb__expedite_possible(void);
-void rcb__expedite_request(unsigned long gp, int level);
-void rcb__expedite_end(void);
-
 /* ---- system-call helpers (syscall.c) ------------------------------ */
 
 /* Initialise @m as a PTHREAD_PRIO_INHERIT mutex; 0 or negative errno. */
@@ -634,58 +576,5 @@ uint64_t rcb__now_ns(void);
 /* Read the small file @path into @buf (NUL-terminated, at most @len - 1
  * bytes); returns the length or -1. */
 ssize_t rcb__read_small(const char *path, char *buf, size_t len);
-
-/* ---- stall detector (stall.c) ------------------------------------ */
-
-/* The grace-period leader, waiting for readers to leave grace period
- * @gp since @start_ns (CLOCK_MONOTONIC), calls this on every wake-up of
- * its sleeping phase; cheap unless the wait passed the stall timeout.
- * Context: rcb__gp_lock held. */
-void rcb__stall_check(unsigned long gp, unsigned long long start_ns);
-/* rcb_synchronize() found the grace-period lock taken: note the calling
- * thread as a waiting updater until rcb__stall_waiter_leave(slot). */
-int rcb__stall_waiter_enter(void);
-void rcb__stall_waiter_leave(int slot);
-void rcb__stall_after_fork_child(void);
-
-/* ---- callbacks (callback.c) --------------------------------------- */
-
-int rcb__callbacks_stop(void);
-/* The calling thread @t leaves the registry, marked unregistered
- * already: its queued counts join the global ones.  Context: registry
- * lock held. */
-void rcb__cb_fold_thread(struct rcb__thread *t);
-/* fork() child: every thread's local callback lists become orphans,
- * found through their blocks, and only the forking thread keeps its
- * block (callback_local.c, L8). */
-void rcb__cb_local_fork_harvest(void);
-/* rcb__register_self(), registry lock held: attach a block of local
- * lists to @t (callback_local.c). */
-void rcb__cb_local_attach(struct rcb__thread *t);
-/* The pressure kick counter restarts from the backlog; before the kick
- * thresholds are published (booster.c).  Not under the registry lock. */
-void rcb__cb_kick_rebase(void);
-/* Wake @w's thread if it sleeps on its empty queue, and, for a private
- * worker, end the caller's count in its late_wakers: the wake-up an
- * rcb_call*() decided inside its section (callback.c invariant 4). */
-void rcb__cb_wake_late(struct rcb_worker *w);
-/* Start every listed worker marked start_later (callback.c invariant 9),
- * and the workers holding inherited requests (rcb__cb_start_inherited()),
- * at an outermost unlock.  Context: outside read-side critical sections
- * and callbacks. */
-void rcb__cb_start_later(void);
-void rcb__callbacks_fork_prepare(void);
-void rcb__callbacks_fork_parent(void);
-void rcb__callbacks_after_fork_child(void);
-/* In the child of fork(), after rcb__callbacks_after_fork_child(): call
- * @fn on every head the child's workers kept (callback_fork.c). */
-void rcb__cb_child_each(void (*fn)(struct rcb_head *h, void *arg), void *arg);
-/* In the child of fork(), after the callbacks are rebuilt: a library
- * head flagged as queued but not kept (its callback was running in
- * another thread at the fork, or its rcb_call() had not happened yet)
- * is flagged free again, else no request would ever queue it
- * (gp_poll.c, defer.c). */
-void rcb__poll_after_fork_child(void);
-void rcb__defer_after_fork_child(void);
 
 #endif

@@ -57,6 +57,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "core/hooks.h"
 #include "core/internal.h"
 
 RCB_API __thread struct rcb_reader rcb__reader
@@ -66,6 +67,9 @@ RCB_API __thread struct rcb_reader rcb__reader
  * costs nothing more, and rcb__self() (inline, every rcb_call*()) is
  * one %fs-relative address, not a __tls_get_addr() call. */
 __thread struct rcb__thread rcb__self_rec __attribute__((tls_model("initial-exec")));
+/* The user function the thread runs for the library (internal.h): set
+ * by the callback layer, read here when that function ends the thread. */
+__thread const void *rcb__cb_current;
 #define self rcb__self_rec
 
 pthread_mutex_t rcb__registry_lock; /* PI; made by rcb__construct() */
@@ -159,8 +163,8 @@ int rcb__register_self(void)
 			pthread_mutex_unlock(&rcb__registry_lock);
 			return -err;
 		}
-		rcb__boost_thread_start(&self);
-		rcb__cb_local_attach(&self);
+		rcb__boost_hooks.thread_start(&self);
+		rcb__cb_hooks.thread_attach(&self);
 		self.next = &rcb__registry;
 		self.prev = rcb__registry.prev;
 		rcb__registry.prev->next = &self;
@@ -191,7 +195,7 @@ static void leave_registry(void)
 				  memory_order_relaxed);
 	pthread_mutex_lock(&rcb__registry_lock);
 	if (self.registered) {
-		rcb__boost_thread_exit(&self);
+		rcb__boost_hooks.thread_exit(&self);
 		self.prev->next = self.next;
 		self.next->prev = self.prev;
 		self.prev = self.next = NULL;
@@ -203,7 +207,7 @@ static void leave_registry(void)
 		 * the handler's load of registered in call()
 		 * (src/callback/callback.c, invariant 5). */
 		atomic_signal_fence(memory_order_seq_cst); /* [REG-SF] */
-		rcb__cb_fold_thread(&self);
+		rcb__cb_hooks.thread_leave(&self);
 		/* rcb_worker_destroy() clears the choice of registered
 		 * threads only (callback_worker.c, invariant W3). */
 		rcb_store_relaxed(&self.cb_worker, NULL);
@@ -241,9 +245,9 @@ static void wake_left_to_unlock(void)
 					  memory_order_relaxed);
 		w = rcb_xchg_relaxed(&self.cb_wake_later, NULL);
 		if (w)
-			rcb__cb_wake_late(w);
+			rcb__cb_hooks.wake_late(w);
 		if (rcb_xchg_relaxed(&self.cb_start_later, false))
-			rcb__cb_start_later();
+			rcb__cb_hooks.start_later();
 	}
 }
 
@@ -283,7 +287,7 @@ static void thread_exit(void *arg)
 	/* As the outermost unlock would have. */
 	wake_left_to_unlock();
 	/* Dequeue (and unboost) before the thread's id can be reused. */
-	rcb__read_unlock_unboost();
+	rcb__boost_hooks.unlock_unboost();
 	if (self.registered)
 		leave_registry();
 }
@@ -445,7 +449,7 @@ RCB_API void rcb__read_unlock_special(void)
 	if (rcb_load_relaxed(&rcb__gp.futex) == -1)
 		rcb__gp_wake();
 	if (rcb__bstate_relaxed(&rcb__reader) != 0)
-		rcb__read_unlock_unboost();
+		rcb__boost_hooks.unlock_unboost();
 	/* Last: it may take the worker lock and start a thread, which a
 	 * boost lent for the section has no business speeding up. */
 	wake_left_to_unlock();

@@ -67,6 +67,7 @@
 #include <unistd.h>
 
 #include "boost/boost.h"
+#include "core/hooks.h"
 #include "core/internal.h"
 #include "core/probes.h"
 #include "core/procfs.h"
@@ -93,7 +94,8 @@ static _Atomic unsigned long leader_gp;
 static _Atomic int leader_tid;
 static _Atomic unsigned long long leader_since_ns;
 
-int rcb__stall_waiter_enter(void)
+/* rcb__diag_hooks.waiter_enter (core/hooks.h) */
+static int stall_waiter_enter(void)
 {
 	int tid = (int)gettid();
 
@@ -110,7 +112,8 @@ int rcb__stall_waiter_enter(void)
 	return -1;
 }
 
-void rcb__stall_waiter_leave(int slot)
+/* rcb__diag_hooks.waiter_leave */
+static void stall_waiter_leave(int slot)
 {
 	if (slot < 0) {
 		rcb_sub_relaxed(&waiters_overflow, 1);
@@ -511,7 +514,8 @@ static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 static char last_report[STALL_BUF]; /* under last_lock */
 static size_t last_len;             /* under last_lock; 0: none */
 
-void rcb__stall_check(unsigned long gp, unsigned long long start_ns)
+/* rcb__diag_hooks.stall_check (core/hooks.h) */
+static void stall_check(unsigned long gp, unsigned long long start_ns)
 {
 	struct out o = { .buf = scratch, .len = sizeof(scratch) };
 	unsigned long long now;
@@ -589,7 +593,7 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
  * waiting updaters and leader, and re-create last_lock, which another
  * thread may have held in rcb_stall_report() at the fork.
  */
-void rcb__stall_after_fork_child(void)
+static void stall_after_fork_child(void)
 {
 	for (int i = 0; i < STALL_WAITERS; i++) {
 		rcb_store_relaxed(&waiters[i].tid, 0);
@@ -599,3 +603,11 @@ void rcb__stall_after_fork_child(void)
 	rcb_store_relaxed(&leader_gp, 0);
 	pthread_mutex_init(&last_lock, NULL);
 }
+
+/* What core tells the stall detector (core/hooks.h). */
+const struct rcb__diag_hooks rcb__diag_hooks = {
+	.stall_check = stall_check,
+	.waiter_enter = stall_waiter_enter,
+	.waiter_leave = stall_waiter_leave,
+	.fork_child = stall_after_fork_child,
+};

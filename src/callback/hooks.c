@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The callback layer's side of core/hooks.h: the table through which
+ * core, which may not name this layer's functions, tells it that a
+ * thread registers or leaves, that an outermost unlock has a wake-up
+ * to do, that the library shuts down, and fork().
+ */
+#include "callback/callback.h"
+#include "core/hooks.h"
+
+/* fork() child, after the registry is rebuilt: the workers' queues and
+ * backlog first, then the library's own heads flagged as queued but
+ * not kept (polled grace periods, defer queues), as init.c's handler
+ * ran them before the table existed. */
+static void cb_fork_child(void)
+{
+	rcb__callbacks_after_fork_child();
+	rcb__poll_after_fork_child();
+	rcb__defer_after_fork_child();
+}
+
+const struct rcb__cb_hooks rcb__cb_hooks = {
+	.thread_attach = rcb__cb_local_attach,
+	.thread_leave = rcb__cb_fold_thread,
+	.wake_late = rcb__cb_wake_late,
+	.start_later = rcb__cb_start_later,
+	.stop = rcb__callbacks_stop,
+	.refuses = rcb__defer_refuses,
+	.fork_prepare = rcb__callbacks_fork_prepare,
+	.fork_parent = rcb__callbacks_fork_parent,
+	.fork_harvest = rcb__cb_local_fork_harvest,
+	.fork_child = cb_fork_child,
+};
