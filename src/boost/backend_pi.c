@@ -112,10 +112,11 @@ _Atomic long rcb__pi_deadlocks, rcb__pi_failures;
 
 static struct rcb__pi_slot pi_slots[PI_SLOTS];
 static struct pi_helper pi_helpers[PI_HELPERS_MAX];
-static int pi_nhelpers;       /* started helpers; booster_lock */
+static int pi_nhelpers;       /* started helpers; rcb__booster_lock */
 static _Atomic int pi_stopping;
 static _Atomic bool pi_use_lock_pi2;
-static bool pi_inited;        /* slot locks initialised; booster_lock */
+/* Slot locks initialised; rcb__booster_lock. */
+static bool pi_inited;
 
 static long pi_futex(_Atomic uint32_t *w, int op, const struct timespec *ts)
 {
@@ -343,7 +344,7 @@ static void *pi_helper_main(void *arg)
 
 /*
  * Start the helpers (rcb__settings.pi_helpers of them).  Context:
- * rcb__booster_start(), booster_lock held, before the boosters run.
+ * rcb__booster_start(), rcb__booster_lock held, before the boosters run.
  * Returns 0, or a negative errno if one of the helpers could not be
  * started (then none runs).
  */
@@ -400,7 +401,7 @@ int rcb__pi_start(void)
 /*
  * Stop the helpers.  Does not wait for readers: a helper waiting on a
  * reader gives up within PI_WAIT_NS (invariant 5).  Context:
- * rcb__booster_stop(), booster_lock held, boosters joined.
+ * rcb__booster_stop(), rcb__booster_lock held, boosters joined.
  */
 void rcb__pi_stop(void)
 {

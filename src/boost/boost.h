@@ -77,7 +77,7 @@ struct rcb__booster {
 	_Atomic long passes;
 	_Atomic long cpu_ns;     /* its CPU time after its last pass */
 	pthread_t thread;
-	bool started;            /* created, not joined (booster_lock) */
+	bool started;            /* created, not joined (rcb__booster_lock) */
 } __attribute__((aligned(64)));
 
 extern struct rcb__booster *rcb__boosters; /* [rcb__nboosters] */
@@ -280,7 +280,11 @@ bool rcb__keeper_asked(void);
 void rcb__keeper_after_fork_child(void);
 extern _Atomic long rcb__keeper_requests;
 
-/* booster.c */
+/* booster.c: rcb__booster_lock guards starting, stopping and the
+ * control calls (booster_ctl.c); the first caller that finds no
+ * permission for real-time priority says so (true once per process). */
+extern pthread_mutex_t rcb__booster_lock;
+bool rcb__booster_first_to_report(void);
 bool rcb__booster_running(void);
 int rcb__booster_prio(void);
 bool rcb__booster_no_permission(void);

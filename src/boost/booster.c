@@ -19,7 +19,7 @@
  *     back every pass); without permission for that it does not run and
  *     nothing is boosted.
  *  2. The boosters are started all or none (a CPU group without its
- *     booster would never be boosted), under booster_lock;
+ *     booster would never be boosted), under rcb__booster_lock;
  *     booster_started is set ([BST-KR]) only after every booster has
  *     reported that it runs or that it was refused real-time priority.
  *  3. Idle.  A booster makes no pass and sleeps with
@@ -60,7 +60,7 @@
 #include "boost/boost.h"
 #include "callback/callback.h"
 
-static pthread_mutex_t booster_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t rcb__booster_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic bool booster_started; /* created, not joined */
 static _Atomic int booster_stop;     /* 1 = stop */
 /* Futex word the boosters sleep on: bumped to wake them (stop, or an
@@ -143,11 +143,17 @@ static int own_prio(void)
 	return sp.sched_priority;
 }
 
-/* Said once per process, by whichever comes first: the lazy
- * initialisation's check or a booster refused its priority. */
+/* The lack of permission is said once per process, by whichever comes
+ * first: the lazy initialisation's check (booster_ctl.c) or a booster
+ * refused its priority.  True for that first caller only. */
+bool rcb__booster_first_to_report(void)
+{
+	return !rcb_xchg_relaxed(&no_permission_reported, true);
+}
+
 static void report_no_permission(int err)
 {
-	if (rcb_xchg_relaxed(&no_permission_reported, true))
+	if (!rcb__booster_first_to_report())
 		return;
 	rcb__warn("rcuboost: priority boosting disabled: no permission for real-time priority "
 		  "(sched_setattr SCHED_RR %d: %s; needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d, "
@@ -157,50 +163,6 @@ static void report_no_permission(int err)
 			  ? ""
 			  : "; a daemon that drops CAP_SYS_NICE before it forks keeps "
 			    "boosting with RCUBOOST_KEEPER=1 (rcuboost(3))");
-}
-
-/*
- * The first, lazy initialisation (a first use, not rcb_init()) starts
- * the boosters at once when a thread it creates could take real-time
- * priority.  Left to the first grace period that waits for a blocked
- * reader, they would be created by whichever thread runs that grace
- * period, possibly after the application dropped its privileges: Knot
- * DNS makes its first RCU call as root, then changes to its own user
- * with setuid(), which clears every thread's capabilities but those of
- * a booster already running (PR_SET_KEEPCAPS, libthread.c).  Idle
- * boosters sleep without timeout (invariant 3), so starting them early
- * costs their threads and nothing per second.  Without the permission,
- * it says at once that boosting will be off and how to keep it, rather
- * than when (or if) a grace period first waits.  A failed start is
- * retried by that grace period, as before.  Context: rcb__init_slow(),
- * the first initialisation, after its settings are committed, no lock
- * held.
- */
-void rcb__booster_start_lazy(void)
-{
-	struct rlimit rl;
-	rlim_t rtprio = 0;
-
-	if (!rcb__settings.boost)
-		return;
-	if (rcb__lib_thread_may_boost(rcb__settings.boost_prio) ||
-	    rcb__keeper_available()) {
-		(void)rcb__booster_start();
-		return;
-	}
-	if (getrlimit(RLIMIT_RTPRIO, &rl) == 0)
-		rtprio = rl.rlim_cur;
-	if (rcb_xchg_relaxed(&no_permission_reported, true))
-		return;
-	rcb__warn("rcuboost: priority boosting will be off: no permission for real-time "
-		  "priority in the thread that made the first RCU call (no CAP_SYS_NICE, "
-		  "RLIMIT_RTPRIO %llu < %d). Give the process CAP_SYS_NICE or "
-		  "RLIMIT_RTPRIO >= %d; a daemon that drops its privileges keeps boosting "
-		  "if it initialises rcuboost before the drop (rcb_init(), or "
-		  "RCUBOOST_EARLY=1). RCUBOOST_BOOST=0 turns boosting off without this "
-		  "message. RCU keeps working unboosted.\n",
-		  (unsigned long long)rtprio, rcb__settings.boost_prio,
-		  rcb__settings.boost_prio);
 }
 
 /* No grace period waits and pressure mode is off (invariant 3). */
@@ -405,7 +367,7 @@ static void *rcu_booster(void *arg)
 /*
  * Stop and join the booster threads that run, then the pi backend's
  * helpers (after the boosters: a booster may be binding one).  Context:
- * booster_lock held.
+ * rcb__booster_lock held.
  */
 static void boosters_stop_locked(bool pi_started)
 {
@@ -453,7 +415,7 @@ static int booster_start(bool for_init)
 		return 0;
 	if (rcb_load_acquire(&booster_started)) /* [BST-K] pairs with [BST-KR] */
 		return 0;
-	pthread_mutex_lock(&booster_lock);
+	pthread_mutex_lock(&rcb__booster_lock);
 	if (!rcb_load_relaxed(&booster_started) &&
 	    (for_init || rcb_load_relaxed(&rcb__running))) {
 		err = -rcb__boost_early_init();
@@ -503,7 +465,7 @@ static int booster_start(bool for_init)
 			rcb_store_release(&booster_started, true); /* [BST-KR] */
 		}
 	}
-	pthread_mutex_unlock(&booster_lock);
+	pthread_mutex_unlock(&rcb__booster_lock);
 	return -err;
 }
 
@@ -537,59 +499,10 @@ void rcb__booster_kick(void)
 
 void rcb__booster_stop(void)
 {
-	pthread_mutex_lock(&booster_lock);
+	pthread_mutex_lock(&rcb__booster_lock);
 	if (rcb_load_relaxed(&booster_started))
 		boosters_stop_locked(rcb__backend_pi());
-	pthread_mutex_unlock(&booster_lock);
-}
-
-RCB_API int rcb_booster_set_prio(int prio)
-{
-	struct sched_param sp = { .sched_priority = prio };
-	int err = 0, n = 0;
-
-	if (prio < 2 || prio > 99) {
-		fprintf(stderr, "rcuboost: rcb_booster_set_prio: priority %d is invalid: "
-			"expected 2 to 99 (boosted readers run below the booster)\n", prio);
-		return -EINVAL;
-	}
-	pthread_mutex_lock(&booster_lock);
-	/* Every booster, even after a failure, so that they stay alike
-	 * where the kernel allows it; the first error is returned. */
-	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
-		int e;
-
-		if (!rcb__boosters[i].started)
-			continue;
-		n++;
-		e = pthread_setschedparam(rcb__boosters[i].thread, SCHED_RR, &sp);
-		if (e && !err)
-			err = e;
-	}
-	pthread_mutex_unlock(&booster_lock);
-	if (!n)
-		return -ESRCH;
-	return -err;
-}
-
-RCB_API int rcb_booster_tids(pid_t *tids, size_t n)
-{
-	int found = 0;
-
-	if (rcb__tids_args_bad("rcb_booster_tids", tids, n))
-		return -EINVAL;
-	pthread_mutex_lock(&booster_lock);
-	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
-		pid_t tid = rcb_load_relaxed(&rcb__boosters[i].tid);
-
-		if (!rcb__boosters[i].started || !tid)
-			continue;
-		if ((size_t)found < n)
-			tids[found] = tid;
-		found++;
-	}
-	pthread_mutex_unlock(&booster_lock);
-	return found;
+	pthread_mutex_unlock(&rcb__booster_lock);
 }
 
 /* The parent's boosters ran when it forked: the child starts its own
@@ -606,7 +519,7 @@ void rcb__boost_after_fork_child(void)
 {
 	struct rcb__thread *self = rcb__self();
 
-	pthread_mutex_init(&booster_lock, NULL);
+	pthread_mutex_init(&rcb__booster_lock, NULL);
 	restart_in_child = rcb_load_relaxed(&booster_started);
 	rcb_store_relaxed(&booster_started, false);
 	rcb_store_relaxed(&rcb__pressure_kick_at, 0);

@@ -104,7 +104,7 @@ void rcb__boost_note_task_fail(long fails)
  * is all-or-nothing, and a later rcb_init() may choose another number
  * of elements or boosters).  The index stays -1 until the booster runs
  * (booster.c stores 0 with [BST-I]).  Context: rcb__booster_start(),
- * booster_lock held.
+ * rcb__booster_lock held.
  */
 int rcb__boost_early_init(void)
 {

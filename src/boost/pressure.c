@@ -314,7 +314,7 @@ void rcb__pressure_kick(void)
 
 /* The boosters stopped: no booster reads the verdict or the kernel's
  * files, so the verdict and the PSI readings start over.  Context:
- * booster_lock held, no booster running. */
+ * rcb__booster_lock held, no booster running. */
 void rcb__pressure_stop(void)
 {
 	rcb_store_relaxed(&pressure.active, false);

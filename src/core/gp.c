@@ -104,17 +104,13 @@
  * empty registry).  How often the callback thread starts grace periods
  * is decided in gp_policy.c.
  *
- * Fence flavor (no membarrier): readers call the library on every
- * outermost lock and unlock, which issue the fences, and
- * rcb__membarrier() is a plain fence.
+ * The flavor (membarrier(2) or fences) is membarrier.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
-#include <linux/membarrier.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -145,8 +141,6 @@ static _Atomic unsigned long long gp_seq_done;
  * rcb__gp_try_now() gave one up (rcb__now_ns()), under the lock; read
  * by rcb__gp_try_now() under it (invariant 8). */
 static _Atomic uint64_t gp_done_ns;
-
-static enum rcb_flavor active_flavor = RCB_FLAVOR_FENCE;
 
 /* Spin iterations (one registry scan each) before sleeping.  No
  * sched_yield() phase: a reader preempted on the updater's CPU would get
@@ -187,57 +181,6 @@ void rcb__gp_locks_create(void)
 	gp_lock_init();
 	if (rcb__pi_errorcheck_mutex_init(&rcb__registry_lock) != 0)
 		RCB_DIE("pthread_mutex_init(registry, PRIO_INHERIT, ERRORCHECK)", EINVAL);
-}
-
-static int membarrier(int cmd, unsigned int flags)
-{
-	return (int)syscall(__NR_membarrier, cmd, flags, 0);
-}
-
-int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out)
-{
-	int mask;
-
-	if (req == RCB_FLAVOR_REQUIRE_FENCE) {
-		active_flavor = RCB_FLAVOR_FENCE;
-		*out = active_flavor;
-		return 0;
-	}
-	mask = membarrier(MEMBARRIER_CMD_QUERY, 0);
-	if (mask >= 0 && (mask & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) == 0) {
-		active_flavor = RCB_FLAVOR_MEMBARRIER;
-	} else {
-		if (req == RCB_FLAVOR_REQUIRE_MEMBARRIER)
-			return -ENOSYS;
-		active_flavor = RCB_FLAVOR_FENCE;
-	}
-	*out = active_flavor;
-	return 0;
-}
-
-void rcb__membarrier(void)
-{
-	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
-		if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0) != 0)
-			RCB_DIE("membarrier(PRIVATE_EXPEDITED)", errno);
-	} else {
-		/* [GP-M] The fence flavor's membarrier: readers fence
-		 * themselves ([RD-AF], [RD-BF], [RD-WF]). */
-		rcb_fence_seq_cst();
-	}
-}
-
-/*
- * Called by an outermost rcb_read_unlock() that saw rcb__gp.futex == -1
- * after ending its critical section.  Context: reader, any.
- */
-RCB_API void rcb__gp_wake(void)
-{
-	int expect = -1;
-
-	if (rcb_cmpxchg_relaxed(&rcb__gp.futex, &expect, 0))
-		rcb__futex_wake(&rcb__gp.futex, 1);
 }
 
 /* Take the registry lock; with @try, only if it is free (false then). */
@@ -640,19 +583,11 @@ unsigned long long rcb__gp_seq_done(void)
  */
 void rcb__gp_after_fork_child(void)
 {
-	enum rcb_flavor f;
-
 	/* A PI mutex cannot be unlocked by a thread id other than its
 	 * owner's; in the child the owner's id changed, so re-create it. */
 	rcb_store_relaxed(&rcb__gp.futex, 0);
 	rcb_store_relaxed(&rcb__gp_wait_start_ns, 0);
 	gp_lock_init();
 	rcb__inherit_after_fork_child();
-	if (active_flavor == RCB_FLAVOR_MEMBARRIER) {
-		/* Registration belongs to the mm; make sure the child's new
-		 * mm has it.  The child is single-threaded, so falling back
-		 * to the fence flavor here is safe. */
-		if (rcb__membarrier_setup(RCB_FLAVOR_AUTO, &f) == 0)
-			rcb__settings.flavor = f;
-	}
+	rcb__membarrier_after_fork_child();
 }

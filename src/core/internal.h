@@ -438,7 +438,11 @@ static inline bool rcb__holds_gp(unsigned long ctr, unsigned long gp)
 	return (ctr & RCB__NEST_MASK) && (ctr & ~RCB__NEST_MASK) != gp;
 }
 
+/* membarrier.c: choose the flavor for @req (*@out), registering with
+ * membarrier(2) if it is used; 0 or -ENOSYS (membarrier required and
+ * missing).  The fork() child registers its new mm again. */
 int rcb__membarrier_setup(enum rcb_flavor_request req, enum rcb_flavor *out);
+void rcb__membarrier_after_fork_child(void);
 void rcb__gp_after_fork_child(void);
 /* Polled grace periods: the counters of gp.c's invariant 5. */
 unsigned long long rcb__gp_seq_snap(void);

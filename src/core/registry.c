@@ -375,6 +375,18 @@ void rcb__end_leaked_section(const char *what, const void *fn)
 }
 
 /*
+ * Called by an outermost rcb_read_unlock() that saw rcb__gp.futex == -1
+ * after ending its critical section.  Context: reader, any.
+ */
+RCB_API void rcb__gp_wake(void)
+{
+	int expect = -1;
+
+	if (rcb_cmpxchg_relaxed(&rcb__gp.futex, &expect, 0))
+		rcb__futex_wake(&rcb__gp.futex, 1);
+}
+
+/*
  * Outermost rcb_read_lock() when rcb_reader.fast is 0: the thread is
  * not registered yet (register it), or the fence flavor is active.
  */
