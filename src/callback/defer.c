@@ -65,7 +65,7 @@
  * cleared in the child (rcb__defer_after_fork_child()), so that the
  * first rcb_defer() arms a drain for it.  Left as it was: a fork()
  * from a signal handler that interrupted the forking thread's own arm()
- * (defer_arming), whose interrupted call queues the head.
+ * (rcb__defer_arming), whose interrupted call queues the head.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,33 +75,11 @@
 
 #include "callback/callback.h"
 #include "core/internal.h"
-
-#define DEFER_MASK ((uint64_t)RCB_DEFER_QUEUE_LEN - 1)
-_Static_assert((RCB_DEFER_QUEUE_LEN & (RCB_DEFER_QUEUE_LEN - 1)) == 0,
-	       "RCB_DEFER_QUEUE_LEN must be a power of two");
-
-struct defer_entry {
-	void (*fct)(void *p);
-	void *p;
-};
-
-struct defer_queue {
-	struct rcb_head head;        /* the drain callback's (invariant 4) */
-	struct defer_queue *next;    /* all_queues; written before publication */
-	_Atomic bool in_use;         /* owned by a thread */
-	_Atomic bool cb_pending;     /* head queued, callback not yet begun */
-	bool child_kept;             /* a fork()'s child kept the head */
-	_Atomic uint64_t cb_snap;    /* the pending callback's snapshot */
-	uint64_t bar_snap;           /* rcb_defer_barrier(); barrier_lock */
-	pthread_mutex_t lock;        /* drainers (invariant 3) */
-	_Alignas(64) _Atomic uint64_t qhead; /* owner */
-	_Alignas(64) _Atomic uint64_t qtail; /* drainers, under lock */
-	struct defer_entry e[RCB_DEFER_QUEUE_LEN];
-};
+#include "callback/defer.h"
 
 /* Every queue ever allocated, newest first (prepend only). */
-static struct defer_queue *_Atomic all_queues;
-static __thread struct defer_queue *my_queue;
+struct defer_queue *_Atomic rcb__defer_queues;
+__thread struct defer_queue *rcb__defer_mine;
 static pthread_key_t defer_key;
 /* Deferred functions this thread is running (nested: one that flushes
  * another queue).  A barrier called from one would wait for itself. */
@@ -109,14 +87,13 @@ static __thread unsigned defer_running;
 /* This thread won a queue's cb_pending and has not yet queued its head
  * (arm()): a fork() from a signal handler here leaves the child to
  * queue it. */
-static __thread volatile bool defer_arming;
+__thread volatile bool rcb__defer_arming;
 /* Serialises rcb_defer_barrier() (its snapshots live in the queues). */
-static pthread_mutex_t barrier_lock;
+pthread_mutex_t rcb__defer_barrier_lock;
 /* Set in a forked child: inherited queues wait for an armed drain. */
-static _Atomic bool fork_orphans;
+_Atomic bool rcb__defer_fork_orphans;
 
 static void defer_thread_exit(void *arg);
-static void defer_fork_child(void);
 
 static pthread_once_t defer_once = PTHREAD_ONCE_INIT;
 
@@ -129,9 +106,10 @@ static void defer_setup(void)
 
 	if (err)
 		RCB_DIE("pthread_key_create(defer)", err);
-	if ((err = rcb__pi_errorcheck_mutex_init(&barrier_lock)) != 0)
+	err = rcb__pi_errorcheck_mutex_init(&rcb__defer_barrier_lock);
+	if (err != 0)
 		RCB_DIE("pthread_mutex_init(defer barrier)", -err);
-	if ((err = pthread_atfork(NULL, NULL, defer_fork_child)) != 0)
+	if ((err = pthread_atfork(NULL, NULL, rcb__defer_fork_child)) != 0)
 		RCB_DIE("pthread_atfork(defer)", err);
 }
 
@@ -269,7 +247,6 @@ static int flush_queue(struct defer_queue *q)
 	return 0;
 }
 
-static void drain_cb(struct rcb_head *head);
 
 /* Queue @q's drain callback unless one is pending (invariant 4).
  * False when no drain is to come: after rcb_shutdown() (no callback
@@ -284,29 +261,29 @@ static bool arm(struct defer_queue *q)
 	 * refuse, unreported.) */
 	if (!rcb_load_relaxed(&rcb__running))
 		return false;
-	defer_arming = true;
+	rcb__defer_arming = true;
 	/* [DF-A] Only the winner queues the head; acq_rel so that the
 	 * winner sees the callback's last use of it.  Pairs with [DF-K]. */
 	if (!rcb_cmpxchg_acq_rel(&q->cb_pending, &idle, true)) {
-		defer_arming = false;
+		rcb__defer_arming = false;
 		rcb__cb_start_inherited(); /* queued in a forked child's parent */
 		return true;
 	}
 	/* [DF-H] as in flush_queue(): the entries up to the snapshot are
 	 * visible to the callback through rcb_call()'s queue. */
 	rcb_store_relaxed(&q->cb_snap, rcb_load_acquire(&q->qhead));
-	if (rcb__call_own(&q->head, drain_cb) != 0) {
+	if (rcb__call_own(&q->head, rcb__defer_drain_cb) != 0) {
 		rcb_store_relaxed(&q->cb_pending, false);
-		defer_arming = false;
+		rcb__defer_arming = false;
 		return false;
 	}
-	defer_arming = false;
+	rcb__defer_arming = false;
 	return true;
 }
 
 /* The drain callback: a grace period has elapsed since the snapshot
  * cb_snap was read (rcb_call()'s promise). */
-static void drain_cb(struct rcb_head *head)
+void rcb__defer_drain_cb(struct rcb_head *head)
 {
 	struct defer_queue *q = (struct defer_queue *)(void *)
 		((char *)head - offsetof(struct defer_queue, head));
@@ -339,12 +316,12 @@ RCB_API int rcb_defer_register_thread(void)
 	struct defer_queue *q, *first;
 	int err;
 
-	if (my_queue)
+	if (rcb__defer_mine)
 		return 0;
 	defer_construct();
 	/* [DF-R] Adopt a released queue: acquire, so its previous owner's
 	 * flush is complete.  Pairs with [DF-U]. */
-	for (q = rcb_load_acquire(&all_queues); q; q = q->next) {
+	for (q = rcb_load_acquire(&rcb__defer_queues); q; q = q->next) {
 		bool used = false;
 
 		/* [DF-R] as above: the claim is the acquire. */
@@ -361,14 +338,14 @@ RCB_API int rcb_defer_register_thread(void)
 		return err;
 	}
 	rcb_store_relaxed(&q->in_use, true);
-	first = rcb_load_relaxed(&all_queues);
+	first = rcb_load_relaxed(&rcb__defer_queues);
 	do {
 		q->next = first;
 		/* [DF-L] The queue is initialised before it is listed.
 		 * Pairs with [DF-R] and the barrier's walk. */
-	} while (!rcb_cmpxchg_acq_rel(&all_queues, &first, q));
+	} while (!rcb_cmpxchg_acq_rel(&rcb__defer_queues, &first, q));
 found:
-	my_queue = q;
+	rcb__defer_mine = q;
 	if ((err = pthread_setspecific(defer_key, q)) != 0)
 		RCB_DIE("pthread_setspecific(defer)", err);
 	return 0;
@@ -377,7 +354,7 @@ found:
 /* Release the calling thread's (flushed) queue for reuse. */
 static void release_queue(struct defer_queue *q)
 {
-	my_queue = NULL;
+	rcb__defer_mine = NULL;
 	(void)pthread_setspecific(defer_key, NULL);
 	/* [DF-U] The flush is complete before another thread adopts the
 	 * queue.  Pairs with [DF-R]. */
@@ -392,9 +369,9 @@ static int own_flush(const char *call)
 		rcb__misuse(call, "called inside a read-side critical section; it would wait for itself forever");
 		return -EDEADLK;
 	}
-	if (!my_queue)
+	if (!rcb__defer_mine)
 		return 0;
-	err = flush_queue(my_queue);
+	err = flush_queue(rcb__defer_mine);
 	if (err == -EDEADLK)
 		rcb__misuse(call, "called from a deferred function that runs this thread's queue");
 	return err;
@@ -402,7 +379,7 @@ static int own_flush(const char *call)
 
 RCB_API int rcb_defer_unregister_thread(void)
 {
-	struct defer_queue *q = my_queue;
+	struct defer_queue *q = rcb__defer_mine;
 	int err;
 
 	if (!q && !rcb_read_ongoing())
@@ -423,13 +400,13 @@ static void defer_thread_exit(void *arg)
 {
 	struct defer_queue *q = arg;
 
-	my_queue = q;
+	rcb__defer_mine = q;
 	/* A thread exiting inside a critical section (or from a deferred
 	 * function) keeps its queue listed: the entries wait for a
 	 * barrier, the queue is never reused. */
 	if (!rcb_read_ongoing() && flush_queue(q) == 0)
 		release_queue(q);
-	my_queue = NULL;
+	rcb__defer_mine = NULL;
 }
 
 /* In a forked child, give every inherited queue a drain to come. */
@@ -437,10 +414,11 @@ static void arm_orphans(void)
 {
 	bool was = true;
 
-	if (!rcb_cmpxchg_relaxed(&fork_orphans, &was, false))
+	if (!rcb_cmpxchg_relaxed(&rcb__defer_fork_orphans, &was, false))
 		return;
 	/* [DF-R] pairs with [DF-L]: the listed queues are initialised. */
-	for (struct defer_queue *q = rcb_load_acquire(&all_queues); q; q = q->next) {
+	for (struct defer_queue *q = rcb_load_acquire(&rcb__defer_queues); q;
+	     q = q->next) {
 		/* [DF-H] pairs with [DF-P]. */
 		if (rcb_load_acquire(&q->qhead) != rcb_load_relaxed(&q->qtail))
 			arm(q);
@@ -464,11 +442,12 @@ RCB_API int rcb_defer(void (*fct)(void *p), void *p)
 	}
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
-	if (RCB_UNLIKELY(!my_queue) && (err = rcb_defer_register_thread()) != 0)
+	if (RCB_UNLIKELY(!rcb__defer_mine) &&
+	    (err = rcb_defer_register_thread()) != 0)
 		return err;
-	if (RCB_UNLIKELY(rcb_load_relaxed(&fork_orphans)))
+	if (RCB_UNLIKELY(rcb_load_relaxed(&rcb__defer_fork_orphans)))
 		arm_orphans();
-	q = my_queue;
+	q = rcb__defer_mine;
 	h = rcb_load_relaxed(&q->qhead);
 	/* [DF-F] The drainer's copy of the slot we reuse is complete.
 	 * Pairs with [DF-T] in drain_locked(). */
@@ -498,8 +477,8 @@ RCB_API int rcb_defer(void (*fct)(void *p), void *p)
 	 * [DF-H] in every drainer. */
 	rcb_store_release(&q->qhead, h + 1);
 	/* [DF-W] The publication is ordered before the load of cb_pending:
-	 * store-buffering with drain_cb()'s "clear cb_pending; load qhead".
-	 * Pairs with [DF-K]. */
+	 * store-buffering with rcb__defer_drain_cb()'s "clear cb_pending;
+	 * load qhead".  Pairs with [DF-K]. */
 	rcb_fence_seq_cst();
 	if (!rcb_load_relaxed(&q->cb_pending) && !arm(q)) {
 		/* No drain to come (after rcb_shutdown(), or no callback
@@ -529,17 +508,18 @@ RCB_API int rcb_defer_barrier(void)
 	/* The barrier waits for every deferred function that has begun,
 	 * the caller's own too; and a drainer that runs such a function
 	 * holds its queue's lock, which the barrier waits for while it
-	 * holds barrier_lock: two barriers in two drainers would deadlock. */
+	 * holds rcb__defer_barrier_lock: two barriers in two drainers would
+	 * deadlock. */
 	if (RCB_UNLIKELY(defer_running)) {
 		rcb__misuse("rcb_defer_barrier",
 			    "called from a deferred function; it would wait for that function to finish");
 		return -EDEADLK;
 	}
 	defer_construct();
-	if ((err = pthread_mutex_lock(&barrier_lock)) != 0)
+	if ((err = pthread_mutex_lock(&rcb__defer_barrier_lock)) != 0)
 		RCB_DIE("pthread_mutex_lock(defer barrier)", err);
 	/* [DF-R] pairs with [DF-L]: the listed queues are initialised. */
-	first = rcb_load_acquire(&all_queues);
+	first = rcb_load_acquire(&rcb__defer_queues);
 	for (q = first; q; q = q->next) {
 		/* [DF-H] pairs with [DF-P]. */
 		q->bar_snap = rcb_load_acquire(&q->qhead);
@@ -558,66 +538,6 @@ RCB_API int rcb_defer_barrier(void)
 		pthread_mutex_unlock(&q->lock);
 	}
 out:
-	pthread_mutex_unlock(&barrier_lock);
+	pthread_mutex_unlock(&rcb__defer_barrier_lock);
 	return ret;
-}
-
-static void mark_kept(struct rcb_head *h, void *arg)
-{
-	(void)arg;
-	if (h->func == drain_cb)
-		((struct defer_queue *)(void *)((char *)h - offsetof(struct defer_queue, head)))
-			->child_kept = true;
-}
-
-#ifdef RCB_SIM
-/* The simulator's fork workload (tools/sim): in the child, after the
- * fork handlers, is cb_pending set only on queues whose head the child
- * kept? */
-bool rcb__sim_defer_heads_consistent(void);
-bool rcb__sim_defer_heads_consistent(void)
-{
-	struct defer_queue *first = rcb_load_relaxed(&all_queues);
-
-	for (struct defer_queue *q = first; q; q = q->next)
-		q->child_kept = false;
-	rcb__cb_child_each(mark_kept, NULL);
-	for (struct defer_queue *q = first; q; q = q->next)
-		if (rcb_load_relaxed(&q->cb_pending) && !q->child_kept)
-			return false;
-	return true;
-}
-#endif
-
-/* Child of fork(), after the callbacks are rebuilt (init.c): a queue
- * whose cb_pending is set but whose head the child did not keep gets
- * it cleared, so that its first drain is armed (fork section above). */
-void rcb__defer_after_fork_child(void)
-{
-	struct defer_queue *first = rcb_load_relaxed(&all_queues);
-
-	if (!first || defer_arming)
-		return;
-	for (struct defer_queue *q = first; q; q = q->next)
-		q->child_kept = false;
-	rcb__cb_child_each(mark_kept, NULL);
-	for (struct defer_queue *q = first; q; q = q->next)
-		if (!q->child_kept)
-			rcb_store_relaxed(&q->cb_pending, false);
-}
-
-/* Child of fork(), single-threaded: re-create the locks (their owners
- * may not exist here), release the other threads' queues and have the
- * first rcb_defer() arm their drains (see the fork section above). */
-static void defer_fork_child(void)
-{
-	if (rcb__pi_errorcheck_mutex_init(&barrier_lock) != 0)
-		RCB_DIE("pthread_mutex_init(defer barrier)", ENOMEM);
-	for (struct defer_queue *q = rcb_load_relaxed(&all_queues); q; q = q->next) {
-		if (rcb__pi_errorcheck_mutex_init(&q->lock) != 0)
-			RCB_DIE("pthread_mutex_init(defer queue)", ENOMEM);
-		if (q != my_queue)
-			rcb_store_relaxed(&q->in_use, false);
-	}
-	rcb_store_relaxed(&fork_orphans, true);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Stall detector: the kernel's RCU CPU stall warning, for threads.
+ * This file: detection, rcb_stall_report(), fork; stall_report.c: the
+ * waiting-updater table and the report itself (diag/stall.h).
  *
  * A read lock that is never released (a leaked rcb_read_lock(), a reader
  * stopped by SIGSTOP or a debugger, a reader starved by real-time work
@@ -73,438 +75,9 @@
 #include "core/procfs.h"
 #include "core/states.h"
 
-#define STALL_MAX_READERS 32    /* readers detailed per report */
-#define STALL_MAX_CPUS 8        /* CPUs of runnable readers examined */
-#define STALL_MAX_CANDS 6       /* runnable threads listed per CPU */
-#define STALL_MAX_TASKS 65536   /* /proc task entries read per report */
-#define STALL_WAITERS 16        /* waiting updaters remembered */
-#define STALL_RUN_SAMPLE_NS (12ull * 1000 * 1000) /* > one tick at HZ=100 */
+#include "diag/stall.h"
+
 #define STALL_BUF 16384
-
-/* ---- waiting updaters (invariant 4) ------------------------------- */
-
-static struct {
-	_Atomic int tid;
-	_Atomic unsigned long long since_ns;
-} waiters[STALL_WAITERS];
-static _Atomic unsigned long waiters_overflow;
-
-/* The leader of the grace period that last slept waiting for readers. */
-static _Atomic unsigned long leader_gp;
-static _Atomic int leader_tid;
-static _Atomic unsigned long long leader_since_ns;
-
-/* rcb__diag_hooks.waiter_enter (core/hooks.h) */
-static int stall_waiter_enter(void)
-{
-	int tid = (int)gettid();
-
-	for (int i = 0; i < STALL_WAITERS; i++) {
-		int expect = 0;
-
-		if (rcb_load_relaxed(&waiters[i].tid) == 0 &&
-		    rcb_cmpxchg_relaxed(&waiters[i].tid, &expect, tid)) {
-			rcb_store_relaxed(&waiters[i].since_ns, rcb__now_ns());
-			return i;
-		}
-	}
-	rcb_add_relaxed(&waiters_overflow, 1);
-	return -1;
-}
-
-/* rcb__diag_hooks.waiter_leave */
-static void stall_waiter_leave(int slot)
-{
-	if (slot < 0) {
-		rcb_sub_relaxed(&waiters_overflow, 1);
-		return;
-	}
-	rcb_store_relaxed(&waiters[slot].since_ns, 0);
-	rcb_store_relaxed(&waiters[slot].tid, 0);
-}
-
-/* ---- bounded text output ------------------------------------------ */
-
-struct out {
-	char *buf;
-	size_t len; /* size of buf */
-	size_t pos; /* length the text would have, as snprintf() counts */
-};
-
-__attribute__((format(printf, 2, 3))) static void out_printf(struct out *o,
-							     const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(o->pos < o->len ? o->buf + o->pos : NULL,
-		      o->pos < o->len ? o->len - o->pos : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->pos += (size_t)n;
-}
-
-/* ---- the report ----------------------------------------------------- */
-
-struct reader_snap {
-	int tid;
-	unsigned long ctr;
-	int bstate;
-	unsigned long long boost_ns;
-	int boost_level;
-	struct task_info ti;
-	bool have_ti;
-	long long run0;
-	bool running; /* state R and its run time advanced */
-};
-
-/* Runnable threads found on the CPU of a runnable reader. */
-struct cpu_cands {
-	int cpu;
-	int n;
-	struct task_info t[STALL_MAX_CANDS];
-};
-
-struct scan {
-	int pid;          /* process whose tasks are read */
-	int self_pid;
-	int self_tid;
-	int budget;
-	struct cpu_cands *cpus;
-	int ncpus;
-	const struct reader_snap *r;
-	int nr;
-};
-
-/* Keep the STALL_MAX_CANDS highest-priority threads per CPU. */
-static void cand_add(struct cpu_cands *c, const struct task_info *ti)
-{
-	int i = c->n < STALL_MAX_CANDS ? c->n++ : STALL_MAX_CANDS;
-
-	if (i == STALL_MAX_CANDS) {
-		if (ti->kprio >= c->t[STALL_MAX_CANDS - 1].kprio)
-			return;
-		i = STALL_MAX_CANDS - 1;
-	}
-	while (i > 0 && c->t[i - 1].kprio > ti->kprio) {
-		c->t[i] = c->t[i - 1];
-		i--;
-	}
-	c->t[i] = *ti;
-}
-
-static void scan_task(void *arg, int tid)
-{
-	struct scan *s = arg;
-	struct task_info ti;
-
-	if (!rcb__proc_read_task(s->pid, tid, &ti) || ti.state != 'R')
-		return;
-	if (s->pid == s->self_pid && tid == s->self_tid)
-		return; /* the detector, which sleeps while it samples */
-	for (int i = 0; i < s->nr; i++)
-		if (s->r[i].tid == tid)
-			return; /* a reader itself */
-	for (int i = 0; i < s->ncpus; i++)
-		if (s->cpus[i].cpu == ti.cpu)
-			cand_add(&s->cpus[i], &ti);
-}
-
-static void scan_process(void *arg, int pid)
-{
-	struct scan *s = arg;
-	char path[48];
-
-	if (pid == s->self_pid)
-		return; /* read first, as "this process" */
-	s->pid = pid;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	rcb__proc_for_each_number(path, &s->budget, scan_task, s);
-}
-
-static const char *policy_name(int policy)
-{
-	switch (policy) {
-	case SCHED_OTHER: return "SCHED_OTHER";
-	case SCHED_FIFO: return "SCHED_FIFO";
-	case SCHED_RR: return "SCHED_RR";
-	case SCHED_BATCH: return "SCHED_BATCH";
-	case SCHED_IDLE: return "SCHED_IDLE";
-	case 6: return "SCHED_DEADLINE";
-	default: return "SCHED_?";
-	}
-}
-
-static void out_sched(struct out *o, const struct task_info *t)
-{
-	if (t->policy == SCHED_FIFO || t->policy == SCHED_RR) {
-		out_printf(o, "%s %d", policy_name(t->policy), t->rt_prio);
-	} else {
-		out_printf(o, "%s nice %d", policy_name(t->policy), t->nice);
-	}
-	/* Effective real-time priority from priority inheritance (pi
-	 * backend, PI mutexes) when it differs. */
-	if (t->kprio < 0 && (-1 - t->kprio != t->rt_prio ||
-			     (t->policy != SCHED_FIFO && t->policy != SCHED_RR)))
-		out_printf(o, " (running at real-time %ld by inheritance)",
-			   -1 - t->kprio);
-}
-
-#define RCB__NAME3(name) #name,
-#define RCB__NAME8(name, article) #article,
-static const char *const names3[] = { RCB_BOOST3_STATES(RCB__NAME3) };
-static const char *const names8[] = { RCB_BOOST8_STATES(RCB__NAME8) };
-#undef RCB__NAME3
-#undef RCB__NAME8
-
-static void out_boost(struct out *o, const struct reader_snap *r,
-		      unsigned long long now)
-{
-	bool eight = rcb__settings.boost_machine == 8;
-	int nstates = eight ? N_RCU_BOOST8_STATE : N_RCU_BOOST_STATE;
-	bool boosted = eight ? r->bstate == RCU_BOOST8_BOOSTED
-			     : r->bstate == RCU_BOOSTED;
-
-	if (!RCB_CONFIG_BOOST || !rcb__settings.boost) {
-		out_printf(o, "boosting off");
-		return;
-	}
-	if (r->bstate == 0) {
-		out_printf(o, "not boosted by rcuboost");
-		return;
-	}
-	out_printf(o, "%s",
-		   r->bstate < nstates ? (eight ? names8 : names3)[r->bstate]
-				       : "invalid boost state");
-	if (boosted && r->boost_ns && r->boost_ns <= now)
-		out_printf(o, ": boosted by rcuboost to real-time %d %llu ms ago",
-			   r->boost_level, (now - r->boost_ns) / 1000000);
-	else if (boosted)
-		out_printf(o, ": boosted by rcuboost to real-time %d",
-			   r->boost_level);
-	else if (r->bstate == RCU_BOOST_BLOCKED)
-		out_printf(o, ": queued for boosting");
-}
-
-static const char *state_name(const struct reader_snap *r)
-{
-	switch (r->ti.state) {
-	case 'R': return r->running ? "running" : "runnable, not running";
-	case 'S': return "sleeping";
-	case 'D': return "sleeping (uninterruptible)";
-	case 'T': return "stopped";
-	case 't': return "stopped by a tracer";
-	case 'Z': case 'X': return "exited";
-	default: return "in an unknown state";
-	}
-}
-
-static void sleep_ns(unsigned long long ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
-			       .tv_nsec = (long)(ns % 1000000000ull) };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-/*
- * One line when priority boosting cannot lift the readers: a daemon
- * whose stderr is gone reads it in rcb_stall_report(), and anyone reading a stall learns the first thing to fix.  Only
- * lock-free reads and getrlimit(2) (invariant 2).
- */
-static void out_boost_off(struct out *o)
-{
-#if RCB_CONFIG_BOOST
-	struct rlimit rl = { 0, 0 };
-
-	if (!rcb__settings.boost) {
-		out_printf(o, "rcuboost: stall: priority boosting is off "
-			      "(RCUBOOST_BOOST=0, or rcb_config.boost -1)\n");
-	} else if (rcb__booster_no_permission()) {
-		(void)getrlimit(RLIMIT_RTPRIO, &rl);
-		out_printf(o, "rcuboost: stall: priority boosting is off: no permission for "
-			      "real-time priority (no CAP_SYS_NICE in the thread that started "
-			      "the boosters, RLIMIT_RTPRIO %llu, booster priority %d)\n",
-			   (unsigned long long)rl.rlim_cur, rcb__settings.boost_prio);
-	} else if (!rcb__booster_running()) {
-		out_printf(o, "rcuboost: stall: priority boosting is off: no booster runs "
-			      "(not started yet, their start failed, or the library is "
-			      "shut down)\n");
-	} else if (rcb__booster_prio() == 0) {
-		out_printf(o, "rcuboost: stall: priority boosting is off: the booster was "
-			      "moved out of real-time scheduling\n");
-	}
-#else
-	out_printf(o, "rcuboost: stall: priority boosting is off (compiled out: "
-		      "RCB_BOOST=OFF)\n");
-#endif
-}
-
-/*
- * Write the report for grace period @gp, waiting for readers since
- * @start, into @o.  Returns the number of readers holding it (0: nothing
- * written); *@first gets the first one's thread ID.
- */
-static int build_report(struct out *o, unsigned long gp,
-			unsigned long long start, int *first)
-{
-	struct reader_snap r[STALL_MAX_READERS];
-	struct cpu_cands cpus[STALL_MAX_CPUS];
-	struct rcb__thread *t;
-	struct rcb__backlog_v0 bl;
-	unsigned long long now, sampled;
-	int nr = 0, total = 0, ncpus = 0, self_pid = (int)getpid();
-	bool any_r = false;
-
-	/* Snapshot under the registry lock (invariant 2), /proc after. */
-	pthread_mutex_lock(&rcb__registry_lock);
-	rcb__for_each_thread(t) {
-		unsigned long ctr = rcb_load_relaxed(&t->rd->ctr);
-
-		if (!rcb__holds_gp(ctr, gp))
-			continue;
-		total++;
-		if (nr == STALL_MAX_READERS)
-			continue;
-		memset(&r[nr], 0, sizeof(r[nr]));
-		r[nr].tid = (int)t->tid;
-		r[nr].ctr = ctr;
-		r[nr].bstate = rcb__bstate_relaxed(t->rd);
-		r[nr].boost_ns = rcb_load_relaxed(&t->boost.stall_boost_ns);
-		r[nr].boost_level = rcb_load_relaxed(&t->boost.stall_boost_level);
-		nr++;
-	}
-	pthread_mutex_unlock(&rcb__registry_lock);
-	if (total == 0)
-		return 0;
-	*first = r[0].tid;
-
-	for (int i = 0; i < nr; i++) {
-		r[i].have_ti = rcb__proc_read_task(self_pid, r[i].tid, &r[i].ti);
-		if (!r[i].have_ti || r[i].ti.state != 'R')
-			continue;
-		any_r = true;
-		r[i].run0 = rcb__proc_run_ns(r[i].tid);
-		int k = 0;
-
-		while (k < ncpus && cpus[k].cpu != r[i].ti.cpu)
-			k++;
-		if (k == ncpus && ncpus < STALL_MAX_CPUS) {
-			cpus[ncpus].cpu = r[i].ti.cpu;
-			cpus[ncpus].n = 0;
-			ncpus++;
-		}
-	}
-	sampled = rcb__now_ns();
-	if (any_r) {
-		struct scan s = { .pid = self_pid, .self_pid = self_pid,
-				  .self_tid = (int)gettid(), .budget = STALL_MAX_TASKS, .cpus = cpus,
-				  .ncpus = ncpus, .r = r, .nr = nr };
-		char path[48];
-
-		snprintf(path, sizeof(path), "/proc/%d/task", self_pid);
-		rcb__proc_for_each_number(path, &s.budget, scan_task, &s);
-		rcb__proc_for_each_number("/proc", &s.budget, scan_process, &s);
-		now = rcb__now_ns();
-		if (now - sampled < STALL_RUN_SAMPLE_NS)
-			sleep_ns(STALL_RUN_SAMPLE_NS - (now - sampled));
-		for (int i = 0; i < nr; i++) {
-			long long run1;
-
-			if (!r[i].have_ti || r[i].ti.state != 'R')
-				continue;
-			run1 = rcb__proc_run_ns(r[i].tid);
-			r[i].running = r[i].run0 >= 0 && run1 > r[i].run0;
-		}
-	}
-
-	now = rcb__now_ns();
-	out_printf(o,
-		   "rcuboost: stall: grace period %lu has waited %llu ms for %d reader%s (stall timeout %u ms)\n",
-		   gp >> RCB__NEST_BITS, (now - start) / 1000000, total,
-		   total == 1 ? "" : "s", rcb__settings.stall_ms);
-	out_boost_off(o);
-	for (int i = 0; i < nr; i++) {
-		const struct task_info *ti = &r[i].ti;
-		unsigned long earlier = ((gp - (r[i].ctr & ~RCB__NEST_MASK)) >>
-					 RCB__NEST_BITS) - 1;
-
-		out_printf(o, "rcuboost: stall: reader %d \"%s\": ", r[i].tid,
-			   r[i].have_ti ? ti->comm : "?");
-		if (r[i].have_ti) {
-			out_printf(o, "%s (%c) on CPU %d, ", state_name(&r[i]),
-				   ti->state, ti->cpu);
-			out_sched(o, ti);
-			out_printf(o, ", ");
-		} else {
-			out_printf(o, "/proc/self/task/%d/stat unreadable, ",
-				   r[i].tid);
-		}
-		out_boost(o, &r[i], now);
-		out_printf(o, ", nesting %lu, holding grace periods for at least %llu ms",
-			   r[i].ctr & RCB__NEST_MASK, (now - start) / 1000000);
-		if (earlier)
-			out_printf(o, " (this one and the %lu before it)", earlier);
-		out_printf(o, "\n");
-		if (!r[i].have_ti || ti->state != 'R' || r[i].running)
-			continue;
-		for (int k = 0; k < ncpus; k++) {
-			if (cpus[k].cpu != ti->cpu)
-				continue;
-			if (cpus[k].n == 0)
-				out_printf(o, "rcuboost: stall:   no other runnable thread found on CPU %d\n",
-					   ti->cpu);
-			for (int j = 0; j < cpus[k].n; j++) {
-				const struct task_info *c = &cpus[k].t[j];
-
-				out_printf(o, "rcuboost: stall:   runnable on CPU %d: thread %d \"%s\" ",
-					   ti->cpu, c->tid, c->comm);
-				if (c->pid == self_pid)
-					out_printf(o, "(this process), ");
-				else
-					out_printf(o, "(process %d), ", c->pid);
-				out_sched(o, c);
-				out_printf(o, "\n");
-			}
-		}
-	}
-	if (total > nr)
-		out_printf(o, "rcuboost: stall: and %d more readers\n", total - nr);
-
-	/* Updaters: the leader, then the callers queued behind it. */
-	if (rcb_load_relaxed(&leader_gp) == gp) {
-		int tid = rcb_load_relaxed(&leader_tid);
-		unsigned long long since = rcb_load_relaxed(&leader_since_ns);
-		struct task_info ti;
-		bool ok = rcb__proc_read_task(self_pid, tid, &ti);
-
-		out_printf(o, "rcuboost: stall: updater %d \"%s\" leads the grace period, waiting %llu ms\n",
-			   tid, ok ? ti.comm : "?",
-			   since && since <= now ? (now - since) / 1000000 : 0);
-	}
-	for (int i = 0; i < STALL_WAITERS; i++) {
-		int tid = rcb_load_relaxed(&waiters[i].tid);
-		unsigned long long since = rcb_load_relaxed(&waiters[i].since_ns);
-		struct task_info ti;
-
-		if (!tid)
-			continue;
-		out_printf(o, "rcuboost: stall: updater %d \"%s\" waiting %llu ms for it\n",
-			   tid, rcb__proc_read_task(self_pid, tid, &ti) ? ti.comm : "?",
-			   since && since <= now ? (now - since) / 1000000 : 0);
-	}
-	if (rcb_load_relaxed(&waiters_overflow))
-		out_printf(o, "rcuboost: stall: and %lu more updaters waiting\n",
-			   rcb_load_relaxed(&waiters_overflow));
-	rcb_backlog(&bl);
-	out_printf(o, "rcuboost: stall: callback backlog %llu callbacks, %llu bytes (peak %llu callbacks)\n",
-		   (unsigned long long)bl.callbacks,
-		   (unsigned long long)bl.bytes,
-		   (unsigned long long)bl.peak_callbacks);
-	return total;
-}
 
 /* ---- detection (invariant 1) and the API ---------------------------- */
 
@@ -521,20 +94,16 @@ static void stall_check(unsigned long gp, unsigned long long start_ns)
 	unsigned long long now;
 	int n, first = 0;
 
-	if (rcb_load_relaxed(&leader_gp) != gp) {
-		/* Once per sleeping grace period: who leads it (for the
-		 * report, and for rcb_stall_report(RCB_STALL_NOW)). */
-		rcb_store_relaxed(&leader_tid, (int)gettid());
-		rcb_store_relaxed(&leader_since_ns, start_ns);
-		rcb_store_relaxed(&leader_gp, gp);
-	}
+	/* Once per sleeping grace period: who leads it (for the report,
+	 * and for rcb_stall_report(RCB_STALL_NOW)). */
+	rcb__stall_note_leader(gp, start_ns);
 	if (!rcb__settings.stall_ms || reported_gp == gp)
 		return;
 	now = rcb__now_ns();
 	if (now - start_ns < rcb__settings.stall_ms * 1000000ull)
 		return;
 	reported_gp = gp;
-	n = build_report(&o, gp, start_ns, &first);
+	n = rcb__stall_build_report(&o, gp, start_ns, &first);
 	if (n == 0)
 		return;
 	if (o.pos >= o.len)
@@ -580,7 +149,7 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
 	}
 	start = rcb_load_relaxed(&rcb__gp_wait_start_ns);
 	gp = rcb_load_relaxed(&rcb__gp.ctr);
-	if (!start || !build_report(&o, gp, start, &first)) {
+	if (!start || !rcb__stall_build_report(&o, gp, start, &first)) {
 		if (len)
 			buf[0] = '\0';
 		return 0;
@@ -595,19 +164,14 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
  */
 static void stall_after_fork_child(void)
 {
-	for (int i = 0; i < STALL_WAITERS; i++) {
-		rcb_store_relaxed(&waiters[i].tid, 0);
-		rcb_store_relaxed(&waiters[i].since_ns, 0);
-	}
-	rcb_store_relaxed(&waiters_overflow, 0);
-	rcb_store_relaxed(&leader_gp, 0);
+	rcb__stall_forget();
 	pthread_mutex_init(&last_lock, NULL);
 }
 
 /* What core tells the stall detector (core/hooks.h). */
 const struct rcb__diag_hooks rcb__diag_hooks = {
 	.stall_check = stall_check,
-	.waiter_enter = stall_waiter_enter,
-	.waiter_leave = stall_waiter_leave,
+	.waiter_enter = rcb__stall_waiter_enter,
+	.waiter_leave = rcb__stall_waiter_leave,
 	.fork_child = stall_after_fork_child,
 };
