@@ -1,7 +1,7 @@
 /*
  * cbboost.pml -- booster mode for callback workers
- * (src/boost/callback_boost.c): booster 0 raises a worker that has work, the worker lowers itself
- * before it sleeps on an empty queue.
+ * (src/boost/callback_boost.c): booster 0 raises a worker that has
+ * work, the worker lowers itself before it sleeps on an empty queue.
  *
  * One worker, one producer, booster 0.  The worker's attributes are one
  * bit (prio: 0 its own, 1 the boost level); the queue is a count; the

@@ -545,9 +545,10 @@ int rcb__gp_try_now(unsigned long long cookie, unsigned long long *owed)
 
 /*
  * Polled grace periods (src/callback/gp_poll.c) read the counters of
- * invariant 5 without the lock.  rcb__gp_seq_snap(): the number of the latest grace
- * period started, read after a full barrier, so that any grace period
- * numbered higher started after the caller's earlier accesses.
+ * invariant 5 without the lock.  rcb__gp_seq_snap(): the number of the
+ * latest grace period started, read after a full barrier, so that any
+ * grace period numbered higher started after the caller's earlier
+ * accesses.
  */
 unsigned long long rcb__gp_seq_snap(void)
 {

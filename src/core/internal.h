@@ -211,15 +211,17 @@ struct rcb__thread {
 	 * own, as above. */
 	_Atomic bool cb_start_later;
 	/* Callbacks this thread queued while registered
-	 * (src/callback/callback.c, invariant 5): written by the thread alone, by a plain load and
-	 * store in an outermost rcb_call*() and one exchange to 0 when it
-	 * leaves the registry; summed by others under the registry lock. */
+	 * (src/callback/callback.c, invariant 5): written by the thread
+	 * alone, by a plain load and store in an outermost rcb_call*() and
+	 * one exchange to 0 when it leaves the registry; summed by others
+	 * under the registry lock. */
 	_Atomic unsigned long long cb_queued, cb_queued_bytes;
 	/* Local callback lists (src/callback/callback_local.c, invariants
-	 * L1-L8): the thread's block, attached while it is registered (NULL: none
-	 * could be mapped, and the thread queues directly).  Written by
-	 * the thread under the registry lock.  cb_appending: an append is
-	 * in progress (a signal handler's rcb_call*() queues directly). */
+	 * L1-L8): the thread's block, attached while it is registered
+	 * (NULL: none could be mapped, and the thread queues directly).
+	 * Written by the thread under the registry lock.  cb_appending: an
+	 * append is in progress (a signal handler's rcb_call*() queues
+	 * directly). */
 	struct rcb__cb_lists *cb_lists;
 	_Atomic bool cb_appending;
 	struct rcb__boost_thread boost;

@@ -88,6 +88,7 @@ check $files || { echo "FAIL: kernel style (see tests/build/format_check.sh)"; e
 
 command -v clang-format >/dev/null 2>&1 ||
 	{ echo "FAIL: clang-format is missing (Debian: clang-format)"; exit 1; }
-clang-format --style=file --dry-run src/core/gp.c >/dev/null 2>"$work/clang-format.err" ||
+clang-format --style=file --dry-run src/core/gp.c >/dev/null \
+	2>"$work/clang-format.err" ||
 	{ cat "$work/clang-format.err"; echo "FAIL: .clang-format does not parse"; exit 1; }
 echo "ok: $(echo "$files" | wc -l) files in kernel style; .clang-format parses"

@@ -45,7 +45,8 @@ done
 grep -vx -F "$(printf '%s\n' $others)" "$tmp/have_all" > "$tmp/have" || true
 if ! cmp -s "$tmp/want" "$tmp/have"; then
 	echo "FAIL: $page's ENVIRONMENT entries differ from" \
-		"src/core/settings.h (< only in the table of settings, > only in the page):"
+		"src/core/settings.h (< only in the table of settings," \
+		"> only in the page):"
 	diff "$tmp/want" "$tmp/have" | grep '^[<>]' || true
 	status=1
 fi

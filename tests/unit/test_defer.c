@@ -1,7 +1,8 @@
 /* Unit test: rcb_defer() and its barriers (src/callback/defer.c): every
- * entry runs exactly once with its argument, after a grace period, with a bounded
- * queue; the callback thread drains without a barrier; thread exit and
- * unregistration flush; misuse is refused; fork() keeps the entries. */
+ * entry runs exactly once with its argument, after a grace period, with
+ * a bounded queue; the callback thread drains without a barrier; thread
+ * exit and unregistration flush; misuse is refused; fork() keeps the
+ * entries. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
