@@ -1,8 +1,9 @@
 /*
- * boost3.pml -- the implemented 3-state boost machine (src/boost/machine3.c,
- * src/boost/booster.c, rcb_read_unlock() in include/rcuboost.h), including the
- * userspace addition: the booster's on-behalf queueing of preempted
- * readers, verified after a membarrier and reverted if the reader left.
+ * boost3.pml -- the implemented 3-state boost machine
+ * (src/boost/machine3.c, queue.c, booster.c, rcb_read_unlock() in
+ * include/rcuboost.h), including the userspace addition: the booster's
+ * on-behalf queueing of preempted readers, verified after a membarrier
+ * and reverted if the reader left.
  *
  * article: "RCU Explicit Priority Boosting" (the recommended design);
  * design: doc/design.md, "The on-behalf queueing, and why it cannot leave
@@ -66,7 +67,7 @@
  *   (c) liveness (-DLIVENESS, ltl boosted_eventually, pan -a -f): a reader
  *       that stays blocked or preempted in a section (waiting) is
  *       eventually boosted.
- *   plus invariant 2 of machine3.c: a thread on a list is never IDLE, and is
+ *   plus invariant 2 of queue.c: a thread on a list is never IDLE, and is
  *   never added to a second list.
  *
  * Results (spin 6.5.2, gcc -O2, models/run_model.sh: pan -m100000 -w20;
@@ -166,7 +167,7 @@ bit waiting;    /* LIVENESS: blocked or preempted in a section */
  * element it is queued on, any dequeue clears it, and rcb__boost_revert()
  * undoes only a queueing still marked.  With it -DCHECK_SELF_QUEUE holds.
  */
-/* The C code has the fix (machine3.c, rcb__boost_revert() and
+/* The C code has the fix (queue.c, rcb__boost_revert() and
  * rcb__boost_adopt()); -DREVERT_ANY models the code before it. */
 #ifndef REVERT_ANY
 #define REVERT_OWN_ONLY

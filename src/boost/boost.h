@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Boosting internals shared by machine3.c (the state machine and lists),
- * booster.c (the booster thread), backend_sched.c (the scheduling backend)
- * and stats.c.  Names follow the reference article so the code can be
- * read against it.
+ * Boosting internals shared by the files of src/boost/: queue.c (the
+ * arrays, queueing and lists), the machines (machine3.c, machine8.c),
+ * booster.c (the booster threads), the backends (backend_sched.c,
+ * backend_pi.c) and boost_stats.c.  Names follow the reference article
+ * so the code can be read against it.
  */
 #ifndef RCB_BOOST_H
 #define RCB_BOOST_H
@@ -103,7 +104,7 @@ static inline struct rcu_boost_dat *rcb__rbd(int cpu, int idx)
 	return &rcb__boost_dat[cpu * rcb__boost_nelem + idx];
 }
 
-/* machine3.c */
+/* queue.c */
 int rcb__boost_early_init(void);
 void rcb__boost_early_publish(void);
 void rcb__boost_early_undo(void);
@@ -341,13 +342,13 @@ static inline bool rcb__backend_pi(void)
  * Context: the first initialisation, settings committed. */
 void rcb__keeper_start(void);
 
-
-/* The out-of-line outermost unlock's unboost (machine3.c, boost_off.c):
- * dequeue the calling thread and restore its attributes if it was queued
- * for boosting.  article: __rcu_read_unlock_unboost() */
+/* The out-of-line outermost unlock's unboost (queue.c; core calls it
+ * as rcb__boost_hooks.unlock_unboost): dequeue the calling thread and
+ * restore its attributes if it was queued for boosting.
+ * article: __rcu_read_unlock_unboost() */
 void rcb__read_unlock_unboost(void);
 
-/* expedite.c (boost_off.c: no boosting): the first boost level, 0 if
+/* expedite.c: the first boost level, 0 if
  * no booster runs (starting it if needed); whether an expedited grace
  * period can boost at all; ask the boosters to lend @level to the
  * readers holding @gp; withdraw the request. */
@@ -355,7 +356,6 @@ int rcb__expedite_first_level(void);
 bool rcb__expedite_possible(void);
 void rcb__expedite_request(unsigned long gp, int level);
 void rcb__expedite_end(void);
-
 
 void rcb__booster_kick(void);
 void rcb__pressure_kick(void);

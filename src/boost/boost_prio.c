@@ -8,7 +8,7 @@
  * Invariants.
  *  1. All boosting is done by a booster, all unboosting by the thread
  *     itself or, in the 8-state machine, by the booster that owns the
- *     thread in an RCU_UNBOOST_* state (machine3.c invariant 3, machine8.c).
+ *     thread in an RCU_UNBOOST_* state (queue.c invariant 3, machine8.c).
  *  2. b->applied is true iff the attributes b->set were set by us and
  *     not yet restored; b->orig is what to restore.  An application
  *     change (the thread's attributes differ from b->set) wins: seen at

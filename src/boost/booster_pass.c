@@ -7,7 +7,7 @@
  * Each period a booster advances its rcu_boost_idx, boosts the targets
  * on each of its CPUs' most-aged element, then queues on their behalf
  * the readers that have held up the current grace period for a period
- * (preempted readers cannot queue themselves; see machine3.c).  A reader
+ * (preempted readers cannot queue themselves; see queue.c).  A reader
  * queued at index k is boosted when the index reaches k - 1 (mod
  * elements), that is after elements - 1 more periods: 30 ms at the
  * defaults.  Sections shorter than that are never boosted.
@@ -19,7 +19,7 @@
  * is a problem of its 8-state machine, where a booster acts on a thread
  * outside the element lock; in the 3-state machine a booster touches a
  * thread only under the lock of the element the thread is queued on
- * (machine3.c invariant 4), and every element belongs to exactly one
+ * (queue.c invariant 4), and every element belongs to exactly one
  * booster, so two boosters never act on one thread at a time, whatever
  * element it moves to.  Nor does an index need to be shared: the index
  * only ages one CPU group's elements, and a thread's element is chosen
@@ -35,7 +35,7 @@
  *  1. Only booster b advances rcb__boosters[b].idx, and only booster b
  *     walks the elements of the CPUs mapped to it.
  *  2. The booster holds an element's lock whenever it changes a queued
- *     thread's priority or state (machine3.c invariant 4) and drops it,
+ *     thread's priority or state (queue.c invariant 4) and drops it,
  *     yielding, between targets so real-time threads are not delayed.
  *  3. The booster's on-behalf queueing happens while it holds the
  *     registry lock, so a thread it queues cannot unregister or exit
@@ -130,7 +130,7 @@ static int verify_batch(struct rcb__thread **queued,
 /*
  * Queue, on their behalf, registered readers of booster @b's CPUs that
  * have held up the current grace period for at least @min_wait_ns.  See
- * machine3.c for why the queueing is verified: a reader that left its
+ * queue.c for why the queueing is verified: a reader that left its
  * section between our scan and our queueing may have tested its boost
  * state before we set it; the membarrier makes its ctr store visible to
  * the re-check in verify_batch() in that case ([BST-M] pairs with [RD-W] in

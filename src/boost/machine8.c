@@ -19,7 +19,7 @@
  *   UNBOOST_BLOCKED  rbs_toboost      thread, booster  booster (unboost)
  *   UNBOOST_EXITING  -                booster          booster (unboost)
  *   EXIT_OK          -                (final)          -
- *   (* the booster's on-behalf queueing of preempted readers, machine3.c)
+ *   (* the booster's on-behalf queueing of preempted readers, queue.c)
  *
  * Transitions (actor): IDLE->BLOCKED (thread blocks, or booster queues
  * on its behalf); BLOCKED->IDLE (thread unlocks); BLOCKED->BOOSTING
@@ -137,7 +137,7 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 	for (;;) {
 		if (s == RCU_BOOST8_BOOSTED) {
 			/* Only the thread leaves BOOSTED: it unboosts, after
-			 * releasing the lock (see machine3.c). */
+			 * releasing the lock (see queue.c). */
 			struct rcb__unboost u;
 			bool unboost = rcb__unboost_take(self, &u);
 
