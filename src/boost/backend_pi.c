@@ -176,7 +176,8 @@ static int helper_set_prio(struct pi_helper *h, int prio)
 	err = pthread_setschedparam(h->thread, SCHED_FIFO, &sp);
 	/* Refused: a keeper may do it for us (keeper.c). */
 	if (err == EPERM && rcb__keeper_available() &&
-	    rcb__keeper_set_rt(rcb_load_relaxed(&h->tid), SCHED_FIFO, prio) == 0)
+	    rcb__keeper_set_rt(rcb_load_relaxed(&h->tid), SCHED_FIFO, prio) ==
+		    0)
 		err = 0;
 	if (!err)
 		h->cur_prio = prio;
@@ -451,7 +452,8 @@ bool rcb__pi_boost(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 					s->prio = rcuprio;
 			}
 		} else if ((h = helper_take())) {
-			rcb_add_relaxed(&s->refs, 1); /* the reader's holds it */
+			/* the reader's holds it */
+			rcb_add_relaxed(&s->refs, 1);
 			ok = bind_helper(h, s, rcuprio);
 			helper_kick(h, s);
 			rcb_add_relaxed(&rcb__pi_boosts, 1);

@@ -149,7 +149,8 @@ static inline bool rcb__machine8(void)
 }
 
 /* machine_pertask.c (test-only library, RCB_PERTASK_LOCK). */
-bool rcb__boost_pt_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+bool rcb__boost_pt_note_block(struct rcb__thread *self,
+			      struct rcu_boost_dat *rbdp);
 void rcb__boost_pt_unlock(struct rcb__thread *self);
 void rcb__boost_pt_exit(struct rcb__thread *self);
 void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
@@ -175,7 +176,8 @@ struct rcb__machine_ops {
 	 * critical section: queue it on @rbdp.  False if it was already
 	 * queued (the caller adopts the queueing).  Context: the thread,
 	 * no lock held. */
-	bool (*note_block)(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+	bool (*note_block)(struct rcb__thread *self,
+			   struct rcu_boost_dat *rbdp);
 	/* article: __rcu_read_unlock_unboost().  The outermost unlock of
 	 * a thread whose boost state is not IDLE.  Context: the thread,
 	 * outside critical sections, no lock held. */
@@ -189,12 +191,14 @@ struct rcb__machine_ops {
 };
 
 /* machine3.c: the 3-state machine's steps. */
-bool rcb__boost3_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+bool rcb__boost3_note_block(struct rcb__thread *self,
+			    struct rcu_boost_dat *rbdp);
 void rcb__boost3_unlock(struct rcb__thread *self);
 void rcb__boost3_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
 
 /* machine8.c: the 8-state machine's thread and booster sides. */
-bool rcb__boost8_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp);
+bool rcb__boost8_note_block(struct rcb__thread *self,
+			    struct rcu_boost_dat *rbdp);
 void rcb__boost8_unlock(struct rcb__thread *self);
 void rcb__boost8_exit(struct rcb__thread *self);
 void rcb__boost8_one_reader_list(struct rcu_boost_dat *rbdp, int prio);
@@ -289,6 +293,8 @@ bool rcb__booster_first_to_report(void);
 bool rcb__booster_running(void);
 int rcb__booster_prio(void);
 bool rcb__booster_no_permission(void);
+/* The boosters in the table, 0 before it is built (booster.c). */
+int rcb__boosters_known(void);
 long rcb__booster_passes(void);
 long rcb__booster_cpu_ns(void);
 /* A reader queued itself: wake the idle boosters (booster.c inv. 3). */

@@ -25,7 +25,8 @@
 #include "boost/boost.h"
 #include "core/probes.h"
 
-_Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns, rcb__boost_lat_total_ns;
+_Atomic long rcb__boost_lat_count, rcb__boost_lat_max_ns,
+	rcb__boost_lat_total_ns;
 
 static int clamp_level(int level, int booster_prio)
 {

@@ -91,7 +91,8 @@ static void boost_stats_fill(struct rcb_boost_stats *out)
 	out->escalations = rcb_load_relaxed(&rcb__escalations);
 	out->boost_latency_count = rcb_load_relaxed(&rcb__boost_lat_count);
 	out->boost_latency_ns_max = rcb_load_relaxed(&rcb__boost_lat_max_ns);
-	out->boost_latency_ns_total = rcb_load_relaxed(&rcb__boost_lat_total_ns);
+	out->boost_latency_ns_total =
+		rcb_load_relaxed(&rcb__boost_lat_total_ns);
 	out->booster_cpu_ns = rcb__booster_cpu_ns();
 	out->sched_syscalls = rcb_load_relaxed(&rcb__sched_syscalls);
 	out->pi_boosts = rcb_load_relaxed(&rcb__pi_boosts);
@@ -108,13 +109,15 @@ static void boost_stats_fill(struct rcb_boost_stats *out)
 	out->booster_prio = rcb__booster_prio();
 	if (out->booster_prio > 0) {
 		out->first_level = rcb__boost_first_level(out->booster_prio);
-		out->ceiling_level = rcb__settings.escalate_periods
-					     ? rcb__boost_ceiling_level(out->booster_prio)
-					     : out->first_level;
+		out->ceiling_level =
+			rcb__settings.escalate_periods ?
+				rcb__boost_ceiling_level(out->booster_prio) :
+				out->first_level;
 	}
 	out->too_early = rcb_load_relaxed(&rcb__boost_too_early);
 	out->passes = rcb__booster_passes();
-	out->max_task_cmpxchg_fail = rcb_load_relaxed(&rcb__boost_max_task_fail);
+	out->max_task_cmpxchg_fail =
+		rcb_load_relaxed(&rcb__boost_max_task_fail);
 	out->lock_holds = rcb_load_relaxed(&rcb__hold_count);
 	out->lock_hold_ns_max = rcb_load_relaxed(&rcb__hold_max_ns);
 	out->lock_hold_ns_total = rcb_load_relaxed(&rcb__hold_total_ns);
@@ -133,7 +136,8 @@ static void boost_stats_fill(struct rcb_boost_stats *out)
 		for (int e = 0; e < N_RCU_BOOST_DAT_EVENTS; e++) {
 			for (int st = 0; st < n; st++)
 				out->stats[e][st] += rbdp->rbs_stats[e][st];
-			out->stats[e][n] += rbdp->rbs_stats[e][RCB_MAX_BOOST_STATES];
+			out->stats[e][n] +=
+				rbdp->rbs_stats[e][RCB_MAX_BOOST_STATES];
 		}
 		pthread_mutex_unlock(&rbdp->rbs_mutex);
 	}
@@ -160,8 +164,8 @@ put(char *buf, size_t len, size_t *off, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(*off < len ? buf + *off : NULL, *off < len ? len - *off : 0,
-		      fmt, ap);
+	n = vsnprintf(*off < len ? buf + *off : NULL,
+		      *off < len ? len - *off : 0, fmt, ap);
 	va_end(ap);
 	if (n > 0)
 		*off += (size_t)n;
@@ -263,9 +267,10 @@ RCB_API int rcb_boost_stats_format(const struct rcb_boost_stats *s, char *buf,
 				   size_t len, int json)
 {
 	struct rcb_boost_stats c;
-	size_t off = 0, usize = rcb__sized_arg("rcb_boost_stats_format", "s",
-					       s ? &s->size : NULL,
-					       RCB_BOOST_STATS_SIZE_V1, sizeof(c));
+	size_t off = 0,
+	       usize = rcb__sized_arg("rcb_boost_stats_format", "s",
+				      s ? &s->size : NULL,
+				      RCB_BOOST_STATS_SIZE_V1, sizeof(c));
 
 	if (!usize)
 		return -EINVAL;

@@ -74,7 +74,7 @@ static _Atomic int boosters_idle;
 
 /* Number of boosters in the table, 0 before rcb__boost_early_init()
  * built it.  [BST-DA] pairs with [BST-D]: the table is initialised. */
-static int boosters_known(void)
+int rcb__boosters_known(void)
 {
 	return rcb_load_acquire(&rcb__boost_dat_ready) /* [BST-DA] */
 		       ? rcb__nboosters : 0;
@@ -82,38 +82,20 @@ static int boosters_known(void)
 
 bool rcb__booster_running(void)
 {
-	return rcb_load_relaxed(&booster_started) && boosters_known() &&
+	return rcb_load_relaxed(&booster_started) && rcb__boosters_known() &&
 	       rcb_load_relaxed(&rcb__boosters[0].idx) >= 0;
 }
 
 int rcb__booster_prio(void)
 {
-	return boosters_known() ? rcb_load_relaxed(&rcb__boosters[0].prio) : 0;
+	return rcb__boosters_known() ?
+		       rcb_load_relaxed(&rcb__boosters[0].prio) :
+		       0;
 }
 
 bool rcb__booster_no_permission(void)
 {
 	return rcb_load_relaxed(&no_permission);
-}
-
-long rcb__booster_passes(void)
-{
-	long n = 0;
-
-	for (int i = 0; i < boosters_known(); i++)
-		n += rcb_load_relaxed(&rcb__boosters[i].passes);
-	return n;
-}
-
-/* CPU time of the boosters, as each published it after its last pass
- * (no lock: rcb_boost_stats() runs on booster 0 too). */
-long rcb__booster_cpu_ns(void)
-{
-	long total = 0;
-
-	for (int i = 0; i < boosters_known(); i++)
-		total += rcb_load_relaxed(&rcb__boosters[i].cpu_ns);
-	return total;
 }
 
 /* Wake every booster now. */
@@ -155,14 +137,16 @@ static void report_no_permission(int err)
 {
 	if (!rcb__booster_first_to_report())
 		return;
-	rcb__warn("rcuboost: priority boosting disabled: no permission for real-time priority "
-		  "(sched_setattr SCHED_RR %d: %s; needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d, "
-		  "and a cgroup that allows real-time tasks)%s. RCU keeps working unboosted.\n",
-		  rcb__settings.boost_prio, strerror(err), rcb__settings.boost_prio,
-		  rcb__keeper_asked()
-			  ? ""
-			  : "; a daemon that drops CAP_SYS_NICE before it forks keeps "
-			    "boosting with RCUBOOST_KEEPER=1 (rcuboost(3))");
+	rcb__warn(
+		"rcuboost: priority boosting disabled: no permission for real-time priority "
+		"(sched_setattr SCHED_RR %d: %s; needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d, "
+		"and a cgroup that allows real-time tasks)%s. RCU keeps working unboosted.\n",
+		rcb__settings.boost_prio, strerror(err),
+		rcb__settings.boost_prio,
+		rcb__keeper_asked() ?
+			"" :
+			"; a daemon that drops CAP_SYS_NICE before it forks keeps "
+			"boosting with RCUBOOST_KEEPER=1 (rcuboost(3))");
 }
 
 /* No grace period waits and pressure mode is off (invariant 3). */
@@ -263,7 +247,8 @@ static void *rcu_booster(void *arg)
 {
 	struct rcb__booster *b = arg;
 	struct sched_param sp = { .sched_priority = rcb__settings.boost_prio };
-	uint64_t period_ns = (uint64_t)rcb__settings.boost_period_ms * 1000000ull;
+	uint64_t period_ns =
+		(uint64_t)rcb__settings.boost_period_ms * 1000000ull;
 	uint64_t last_print = rcb__now_ns();
 	char name[16];
 	int err, seen_wake;
@@ -333,7 +318,8 @@ static void *rcu_booster(void *arg)
 			if (prio)
 				rcb__expedite_pass(b, prio, now);
 			if (prio)
-				rcb__booster_pass(b, prio, now, period_ns, pass);
+				rcb__booster_pass(b, prio, now, period_ns,
+						  pass);
 			pass++;
 			rcb_add_relaxed(&b->passes, 1);
 		}
@@ -342,11 +328,13 @@ static void *rcu_booster(void *arg)
 
 			if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
 				rcb_store_relaxed(&b->cpu_ns,
-						  (long)ts.tv_sec * 1000000000L +
+						  (long)ts.tv_sec *
+								  1000000000L +
 							  ts.tv_nsec);
 		}
 		if (b->id == 0 && rcb__settings.stats_interval_s &&
-		    now - last_print >= rcb__settings.stats_interval_s * 1000000000ull) {
+		    now - last_print >=
+			    rcb__settings.stats_interval_s * 1000000000ull) {
 			struct rcb_boost_stats s = { .size = sizeof(s) };
 			char buf[1024];
 
@@ -359,7 +347,8 @@ static void *rcu_booster(void *arg)
 			booster_idle(b, wake, cb_watch, now, period_ns);
 		else
 			rcb__futex_wait(&booster_wake, wake,
-					rcb__pressure_active() ? 1000000 : period_ns);
+					rcb__pressure_active() ? 1000000 :
+								 period_ns);
 	}
 	return NULL;
 }
@@ -413,7 +402,8 @@ static int booster_start(bool for_init)
 
 	if (!rcb__settings.boost || rcb_load_relaxed(&no_permission))
 		return 0;
-	if (rcb_load_acquire(&booster_started)) /* [BST-K] pairs with [BST-KR] */
+	/* [BST-K] pairs with [BST-KR] */
+	if (rcb_load_acquire(&booster_started))
 		return 0;
 	pthread_mutex_lock(&rcb__booster_lock);
 	if (!rcb_load_relaxed(&booster_started) &&
@@ -431,7 +421,8 @@ static int booster_start(bool for_init)
 			struct rcb__booster *b = &rcb__boosters[i];
 
 			rcb_store_relaxed(&b->tid, 0);
-			err = rcb__lib_thread_create(&b->thread, rcu_booster, b);
+			err = rcb__lib_thread_create(&b->thread, rcu_booster,
+						     b);
 			if (!err) {
 				b->started = true;
 				started++;
@@ -457,12 +448,14 @@ static int booster_start(bool for_init)
 			    rcb__settings.pressure_bytes)
 				rcb__cb_kick_rebase();
 			if (rcb__settings.pressure_callbacks)
-				rcb_store_relaxed(&rcb__pressure_kick_at,
-						  rcb__settings.pressure_callbacks);
+				rcb_store_relaxed(
+					&rcb__pressure_kick_at,
+					rcb__settings.pressure_callbacks);
 			if (rcb__settings.pressure_bytes)
 				rcb_store_relaxed(&rcb__pressure_kick_bytes,
 						  rcb__settings.pressure_bytes);
-			rcb_store_release(&booster_started, true); /* [BST-KR] */
+			/* [BST-KR] */
+			rcb_store_release(&booster_started, true);
 		}
 	}
 	pthread_mutex_unlock(&rcb__booster_lock);

@@ -2,8 +2,8 @@
 /*
  * The boosters' control calls: the lazy initialisation's start (or its
  * word that boosting will be off), rcb_booster_set_prio() and
- * rcb_booster_tids().  The threads themselves, their start, stop and
- * fork are booster.c's.
+ * rcb_booster_tids(), and the boosters' pass and CPU-time totals.  The
+ * threads themselves, their start, stop and fork are booster.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -77,7 +77,8 @@ RCB_API int rcb_booster_set_prio(int prio)
 		if (!rcb__boosters[i].started)
 			continue;
 		n++;
-		e = pthread_setschedparam(rcb__boosters[i].thread, SCHED_RR, &sp);
+		e = pthread_setschedparam(rcb__boosters[i].thread, SCHED_RR,
+					  &sp);
 		if (e && !err)
 			err = e;
 	}
@@ -105,4 +106,24 @@ RCB_API int rcb_booster_tids(pid_t *tids, size_t n)
 	}
 	pthread_mutex_unlock(&rcb__booster_lock);
 	return found;
+}
+
+long rcb__booster_passes(void)
+{
+	long n = 0;
+
+	for (int i = 0; i < rcb__boosters_known(); i++)
+		n += rcb_load_relaxed(&rcb__boosters[i].passes);
+	return n;
+}
+
+/* CPU time of the boosters, as each published it after its last pass
+ * (no lock: rcb_boost_stats() runs on booster 0 too). */
+long rcb__booster_cpu_ns(void)
+{
+	long total = 0;
+
+	for (int i = 0; i < rcb__boosters_known(); i++)
+		total += rcb_load_relaxed(&rcb__boosters[i].cpu_ns);
+	return total;
 }

@@ -107,7 +107,8 @@ static void escalate_list(struct rcu_boost_dat *rbdp, long pass, int ceiling)
  * lock held. */
 #define RCB_ENQ_BATCH 64
 static int verify_batch(struct rcb__thread **queued,
-			struct rcu_boost_dat **queued_on, int n, unsigned long gp)
+			struct rcu_boost_dat **queued_on, int n,
+			unsigned long gp)
 {
 	int kept = 0;
 
@@ -203,10 +204,11 @@ void rcb__booster_pass(struct rcb__booster *b, int prio, uint64_t now,
 		 * preempted ones found as soon as a grace period waits (the
 		 * aged element was walked above). */
 		enqueue_preempted_readers(b, now, 0);
-		rcb__for_each_booster_cpu(b, cpu)
-			for (int i = 0; i < rcb__boost_nelem; i++)
-				if (rcb__rbd(cpu, i) != rcu_rbd_boosting(b, cpu))
-					m->one_reader_list(rcb__rbd(cpu, i), first);
+		rcb__for_each_booster_cpu(
+			b, cpu) for (int i = 0; i < rcb__boost_nelem;
+				     i++) if (rcb__rbd(cpu, i) !=
+					      rcu_rbd_boosting(b, cpu))
+			m->one_reader_list(rcb__rbd(cpu, i), first);
 	}
 	if (rcb__settings.escalate_periods) {
 		int ceiling = rcb__boost_ceiling_level(prio);

@@ -140,7 +140,8 @@ static void boost(struct rcb_worker *w, int booster_prio)
 	rcb_store_seq_cst(&w->bstate, CBB_BOOSTED);
 	if (rcb_load_seq_cst(&w->futex) == -1) { /* [CBB-B] */
 		expect = CBB_BOOSTED;
-		if (rcb_cmpxchg_acq_rel(&w->bstate, &expect, CBB_BUSY)) /* [CBB-T] */
+		/* [CBB-T] */
+		if (rcb_cmpxchg_acq_rel(&w->bstate, &expect, CBB_BUSY))
 			restore(w, tid);
 	}
 }
@@ -237,7 +238,8 @@ bool rcb__cb_boost_any_work(void)
 		return true;
 	for (struct rcb_worker *w = rcb__cb_workers; w && !work; w = w->next)
 		work = rcb_load_relaxed(&w->started) &&
-		       rcb_load_relaxed(&w->cbboost) && has_work(w); /* [CBB-I] */
+		       /* [CBB-I] */
+		       rcb_load_relaxed(&w->cbboost) && has_work(w);
 	pthread_mutex_unlock(&rcb__cb_lock);
 	return work;
 }

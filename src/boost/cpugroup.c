@@ -29,8 +29,8 @@ int rcb__nboosters;
 int *rcb__cpu_booster;
 
 /* Call @fn(@lo..@hi) for each range of a sysfs list such as "0-3,8-11". */
-static void for_each_range(const char *list, void (*fn)(long lo, long hi, void *),
-			   void *arg)
+static void for_each_range(const char *list,
+			   void (*fn)(long lo, long hi, void *), void *arg)
 {
 	const char *p = list;
 

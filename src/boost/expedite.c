@@ -95,7 +95,8 @@ static void lend_list(struct rcu_boost_dat *rbdp, unsigned long gp, int level)
 		/* An IDLE thread on a list is a list error: keep it where
 		 * the machine's own walk counts it. */
 		rcb__list_add_tail(&t->boost.rcub_entry,
-				   boosted ? &rbdp->rbs_boosted : &rbdp->rbs_toboost);
+				   boosted ? &rbdp->rbs_boosted :
+					     &rbdp->rbs_toboost);
 	}
 	rcb__walk_end(rbdp, &t0);
 }

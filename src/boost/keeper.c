@@ -342,7 +342,8 @@ static int keeper_spawn(void)
 	}
 	status = pid < 0 ? -errno : 0;
 	if (pid > 0)
-		while (waitpid((pid_t)pid, NULL, __WCLONE) < 0 && errno == EINTR)
+		while (waitpid((pid_t)pid, NULL, __WCLONE) < 0 &&
+		       errno == EINTR)
 			;
 	close(d[1]);
 	close(c[1]);
@@ -362,7 +363,8 @@ static int keeper_spawn(void)
 			n = recv(c[0], &ready, sizeof(ready), MSG_DONTWAIT);
 			if (n < 0 && (errno == EAGAIN || errno == EINTR))
 				continue;
-			if (n != (ssize_t)sizeof(ready) || ready.magic != KEEPER_MAGIC ||
+			if (n != (ssize_t)sizeof(ready) ||
+			    ready.magic != KEEPER_MAGIC ||
 			    ready.op != KEEPER_READY)
 				status = -ECHILD;
 			else

@@ -35,7 +35,8 @@ static void close_fds(long first, long last)
 	if (first > last)
 		return;
 #ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned int)first, (unsigned int)last, 0) == 0)
+	if (syscall(SYS_close_range, (unsigned int)first, (unsigned int)last,
+		    0) == 0)
 		return;
 #endif
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur > 1u << 20)
@@ -60,7 +61,8 @@ static int keep_only_nice(void)
 
 /* The keeper's own state: signals, session, name, descriptors,
  * capabilities, priority.  0 or -errno. */
-static int keeper_setup(int door_fd, int chan_fd, int cap, const cpu_set_t *cpus)
+static int keeper_setup(int door_fd, int chan_fd, int cap,
+			const cpu_set_t *cpus)
 {
 	struct rcb__sched_attr rr = { .size = sizeof(rr),
 				      .sched_policy = SCHED_RR,

@@ -9,7 +9,8 @@
 #include "boost/boost.h"
 
 /* The 3-state machine's note_block: IDLE -> BLOCKED (invariant 1). */
-bool rcb__boost3_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp)
+bool rcb__boost3_note_block(struct rcb__thread *self,
+			    struct rcu_boost_dat *rbdp)
 {
 	return rcb__boost_enqueue(self, rbdp, false);
 }

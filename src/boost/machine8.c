@@ -76,7 +76,8 @@ static bool cas_state(struct rcb__thread *t, int *old, int new)
  * adopts the queueing).  Context: the thread itself, @rbdp's lock not
  * held.
  */
-bool rcb__boost8_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp)
+bool rcb__boost8_note_block(struct rcb__thread *self,
+			    struct rcu_boost_dat *rbdp)
 {
 	bool queued = false;
 	long fails = 0;
@@ -152,7 +153,8 @@ void rcb__boost8_unlock(struct rcb__thread *self)
 		}
 		if ((s == RCU_BOOST8_BLOCKED &&
 		     cas_state(self, &s, RCU_BOOST8_IDLE)) ||
-		    (s == RCU_BOOSTING && cas_state(self, &s, RCU_UNBOOST_IDLE)) ||
+		    (s == RCU_BOOSTING &&
+		     cas_state(self, &s, RCU_UNBOOST_IDLE)) ||
 		    (s == RCU_UNBOOST_BLOCKED &&
 		     cas_state(self, &s, RCU_UNBOOST_IDLE)))
 			break;
@@ -195,7 +197,8 @@ void rcb__boost8_exit(struct rcb__thread *self)
 				 * [BST8-W] in back_out(). */
 				int seq = rcb_load_acquire(&wq->rbs_exit_seq);
 
-				if (rcb__bstate_acquire(self->rd) == /* [BST8-X] */
+				/* [BST8-X] */
+				if (rcb__bstate_acquire(self->rd) ==
 				    RCU_EXIT_OK)
 					break;
 				rcb__futex_wait(&wq->rbs_exit_seq, seq, 0);

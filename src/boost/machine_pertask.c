@@ -60,7 +60,8 @@ static bool cas_state(struct rcb__thread *t, int *old, int new)
 }
 
 /* article: rcu_preempt_boost() for this variant. */
-bool rcb__boost_pt_note_block(struct rcb__thread *self, struct rcu_boost_dat *rbdp)
+bool rcb__boost_pt_note_block(struct rcb__thread *self,
+			      struct rcu_boost_dat *rbdp)
 {
 	int s;
 
@@ -75,7 +76,8 @@ bool rcb__boost_pt_note_block(struct rcb__thread *self, struct rcu_boost_dat *rb
 	s = rcb__bstate_acquire(self->rd); /* [BSTPT-C] */
 	rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, s);
 	if (s == RCU_PT_IDLE || s == RCU_END_BOOST_IDLE) {
-		int next = s == RCU_PT_IDLE ? RCU_PT_BLOCKED : RCU_END_BOOST_BLOCKED;
+		int next = s == RCU_PT_IDLE ? RCU_PT_BLOCKED :
+					      RCU_END_BOOST_BLOCKED;
 
 		if (cas_state(self, &s, next)) {
 			rcb__list_add_tail(&self->boost.rcub_entry,
@@ -91,7 +93,8 @@ bool rcb__boost_pt_note_block(struct rcb__thread *self, struct rcu_boost_dat *rb
 /* article: __rcu_read_unlock_unboost() for this variant. */
 void rcb__boost_pt_unlock(struct rcb__thread *self)
 {
-	struct rcu_boost_dat *rbdp = rcb_load_acquire(&self->boost.rcub_rbdp); /* [BST-Q] */
+	/* [BST-Q] */
+	struct rcu_boost_dat *rbdp = rcb_load_acquire(&self->boost.rcub_rbdp);
 	int s;
 
 	if (rbdp) {
@@ -109,7 +112,8 @@ void rcb__boost_pt_unlock(struct rcb__thread *self)
 		} else if (s == RCU_END_BOOST_BLOCKED) {
 			/* The booster leaves END_BOOST_* only owning our
 			 * mutex, which we own: a plain store. */
-			rcb__bstate_store(self->rd, RCU_END_BOOST_IDLE); /* [BSTPT-C] */
+			/* [BSTPT-C] */
+			rcb__bstate_store(self->rd, RCU_END_BOOST_IDLE);
 		}
 		rcb__boost_unlock(rbdp);
 	}
@@ -179,8 +183,10 @@ void rcb__boost_pt_one_reader_list(struct rcu_boost_dat *rbdp, int prio)
 			nanosleep(&ts, NULL);
 		}
 		s = RCU_END_BOOST_IDLE;
-		if (!cas_state(t, &s, RCU_PT_IDLE) && s == RCU_PT_UNBOOST_EXITING)
-			rcb__bstate_store(t->rd, RCU_PT_EXIT_OK); /* [BSTPT-C] */
+		if (!cas_state(t, &s, RCU_PT_IDLE) &&
+		    s == RCU_PT_UNBOOST_EXITING)
+			/* [BSTPT-C] */
+			rcb__bstate_store(t->rd, RCU_PT_EXIT_OK);
 		pthread_mutex_unlock(victim);
 		rcb__boost_lock(rbdp);
 	}

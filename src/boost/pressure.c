@@ -262,10 +262,12 @@ bool rcb__pressure_update(uint64_t now)
 	 * never swallowed by a stale verdict. */
 	active = rcb_load_relaxed(&pressure.active);
 	rcb_backlog(&bl);
-	high = (st->pressure_callbacks && bl.callbacks >= st->pressure_callbacks) ||
+	high = (st->pressure_callbacks &&
+		bl.callbacks >= st->pressure_callbacks) ||
 	       (st->pressure_bytes && bl.bytes >= st->pressure_bytes);
 	low = (!st->pressure_callbacks ||
-	       bl.callbacks * 100 < st->pressure_callbacks * st->pressure_low_pct) &&
+	       bl.callbacks * 100 <
+		       st->pressure_callbacks * st->pressure_low_pct) &&
 	      (!st->pressure_bytes ||
 	       bl.bytes * 100 < st->pressure_bytes * st->pressure_low_pct);
 	if (st->pressure_psi && kernel_pressure(st->pressure_psi, now)) {

@@ -255,7 +255,8 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		/* [BST-P] pairs with [BST-Q] in rcb__boost_lock_own(). */
 		rcb_store_release(&t->boost.rcub_rbdp, rbdp);
 		queued = true;
-		DTRACE_PROBE2(rcuboost, block, t->tid, (int)(rbdp - rcb__boost_dat));
+		DTRACE_PROBE2(rcuboost, block, t->tid,
+			      (int)(rbdp - rcb__boost_dat));
 	} else {
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, old);
 	}

@@ -265,7 +265,8 @@ void rcb__cb_backlog_now(unsigned long long *n, unsigned long long *bytes)
 	 * account_invoked(), which follows the splice that read every
 	 * counted node's enqueue, itself after its caller's count. */
 	unsigned long long inv = rcb_load_acquire(&rcb__cb_invoked);
-	unsigned long long inv_bytes = rcb_load_acquire(&rcb__cb_invoked_bytes); /* [CB-IA] */
+	/* [CB-IA] */
+	unsigned long long inv_bytes = rcb_load_acquire(&rcb__cb_invoked_bytes);
 	unsigned long long q, qb;
 	struct rcb__thread *t;
 
@@ -296,7 +297,8 @@ void rcb__cb_backlog_now(unsigned long long *n, unsigned long long *bytes)
 void rcb__cb_fold_thread(struct rcb__thread *t)
 {
 	rcb__cb_local_leave(t); /* callback_local.c, L3 */
-	rcb_add_relaxed(&rcb__cb_queued_gone, rcb_xchg_relaxed(&t->cb_queued, 0));
+	rcb_add_relaxed(&rcb__cb_queued_gone,
+			rcb_xchg_relaxed(&t->cb_queued, 0));
 	rcb_add_relaxed(&rcb__cb_queued_gone_bytes,
 			rcb_xchg_relaxed(&t->cb_queued_bytes, 0));
 }
@@ -309,7 +311,8 @@ void rcb__cb_recount(unsigned long long n, unsigned long long bytes)
 
 	rcb_store_relaxed(&self->cb_queued, 0);
 	rcb_store_relaxed(&self->cb_queued_bytes, 0);
-	rcb_store_relaxed(&rcb__cb_queued_gone, n + rcb_load_relaxed(&rcb__cb_invoked));
+	rcb_store_relaxed(&rcb__cb_queued_gone,
+			  n + rcb_load_relaxed(&rcb__cb_invoked));
 	rcb_store_relaxed(&rcb__cb_queued_gone_bytes,
 			  bytes + rcb_load_relaxed(&rcb__cb_invoked_bytes));
 	rcb_store_relaxed(&rcb__cb_kick_count, (long long)n);
@@ -363,7 +366,8 @@ void rcb__cb_wake_late(struct rcb_worker *w)
 	 * a worker found stopped here was stopped after that call's
 	 * section, so rcb_shutdown() drained the node, or
 	 * rcb_worker_destroy() moved it to the default worker). */
-	if (RCB_UNLIKELY(!rcb_load_relaxed(&w->started)) && !rcb__self()->in_callback)
+	if (RCB_UNLIKELY(!rcb_load_relaxed(&w->started)) &&
+	    !rcb__self()->in_callback)
 		(void)rcb__cb_start_listed(w);
 	rcb__cb_wake_thread(w);
 	/* [CB-LWR] The caller's last access to a private worker: pairs

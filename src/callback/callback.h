@@ -150,7 +150,8 @@ extern pthread_mutex_t rcb__cb_lock;
 extern pthread_mutex_t rcb__cb_splice_lock;
 /* The backlog of all workers together (invariant 5): queued by threads
  * no longer registered, or recounted after fork(); and invoked. */
-extern _Atomic unsigned long long rcb__cb_queued_gone, rcb__cb_queued_gone_bytes;
+extern _Atomic unsigned long long rcb__cb_queued_gone,
+	rcb__cb_queued_gone_bytes;
 extern _Atomic unsigned long long rcb__cb_invoked, rcb__cb_invoked_bytes;
 void rcb__cb_recount(unsigned long long n, unsigned long long bytes);
 
@@ -430,7 +431,8 @@ void rcb__cb_local_fork_take(struct rcb_head **first, struct rcb_head **last);
 /* callback_boost.c: local mode is on (work the booster must watch). */
 static inline bool rcb__cb_local_on(void)
 {
-	return rcb_load_seq_cst(&rcb__cb_local_mode) & RCB__CB_LOCAL_ON; /* [CBL-BI] */
+	/* [CBL-BI] */
+	return rcb_load_seq_cst(&rcb__cb_local_mode) & RCB__CB_LOCAL_ON;
 }
 
 /*

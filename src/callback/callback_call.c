@@ -39,8 +39,8 @@ static struct rcb_worker *wake_decided(struct rcb__thread *self,
 	 * compare-and-exchange (a signal handler's call may interrupt
 	 * this one), unless that already holds this worker (counted then)
 	 * or another one. */
-	if (self->registered &&
-	    (rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK) != RCB__NEST_ONE) {
+	if (self->registered && (rcb_load_relaxed(&rcb__reader.ctr) &
+				 RCB__NEST_MASK) != RCB__NEST_ONE) {
 		if (rcb_cmpxchg_relaxed(&self->cb_wake_later, &later, w))
 			r = NULL;
 		else if (later == w)
@@ -66,7 +66,8 @@ static struct rcb_worker *wake_decided(struct rcb__thread *self,
 	if (w != &rcb__cb_default)
 		rcb_add_relaxed(&w->late_wakers, 1);
 	if (!r)
-		atomic_fetch_or_explicit(&rcb__reader.special, RCB__READER_WAKE_CB,
+		atomic_fetch_or_explicit(&rcb__reader.special,
+					 RCB__READER_WAKE_CB,
 					 memory_order_relaxed);
 	return r;
 }
@@ -207,9 +208,10 @@ static inline void call_count(struct rcb__thread *self, size_t bytes)
 		rcb_store_relaxed(&self->cb_queued,
 				  rcb_load_relaxed(&self->cb_queued) + 1);
 		if (bytes)
-			rcb_store_relaxed(&self->cb_queued_bytes,
-					  rcb_load_relaxed(&self->cb_queued_bytes) +
-						  bytes);
+			rcb_store_relaxed(
+				&self->cb_queued_bytes,
+				rcb_load_relaxed(&self->cb_queued_bytes) +
+					bytes);
 	} else {
 		/* Nested, or a signal handler's section on an
 		 * unregistered thread. */

@@ -51,7 +51,8 @@ bool rcb__cb_dbg_track(struct rcb_head *h)
 		uintptr_t seen = 0;
 
 		for (unsigned int i = 0; i < DBG_WINDOW; i++) {
-			_Atomic uintptr_t *s = &dbg_queued[(base + i) % DBG_SLOTS];
+			_Atomic uintptr_t *s =
+				&dbg_queued[(base + i) % DBG_SLOTS];
 			uintptr_t v = rcb_load_relaxed(s);
 
 			if (v == key)
@@ -61,7 +62,8 @@ bool rcb__cb_dbg_track(struct rcb_head *h)
 				seen = v;
 			}
 			if (v == 0)
-				break; /* no insertion goes past an empty slot */
+				/* no insertion goes past an empty slot */
+				break;
 		}
 		if (!slot || rcb_cmpxchg_relaxed(slot, &seen, key))
 			return false;

@@ -269,9 +269,10 @@ void rcb__cb_child_each(void (*fn)(struct rcb_head *h, void *arg), void *arg)
 
 		/* A worker whose callback forked keeps the rest of its
 		 * batch (invariant 14). */
-		each_in(rcb_load_relaxed(&w->batch.todo), rcb_load_relaxed(&w->batch.last),
-			fn, arg);
+		each_in(rcb_load_relaxed(&w->batch.todo),
+			rcb_load_relaxed(&w->batch.last), fn, arg);
 		if (tail != &w->q.stub)
-			each_in(rcb_load_relaxed(&w->q.stub.next), tail, fn, arg);
+			each_in(rcb_load_relaxed(&w->q.stub.next), tail, fn,
+				arg);
 	}
 }

@@ -231,7 +231,8 @@ unsigned long rcb__cb_local_steal(struct rcb_head **first,
 	/* L6: markers tagged before this flip, or all after a flip to off. */
 	*mfirst = *mlast = NULL;
 	while (markers_first) {
-		struct rcb__cb_marker *m = (struct rcb__cb_marker *)markers_first;
+		struct rcb__cb_marker *m =
+			(struct rcb__cb_marker *)markers_first;
 
 		if ((mode & RCB__CB_LOCAL_ON) && m->tag >= count)
 			break;
@@ -264,7 +265,8 @@ bool rcb__cb_local_barrier(struct rcb__cb_marker *m)
 	handed = lists_live;
 	if (handed) {
 		m->tag = rcb_load_relaxed(&rcb__cb_local_mode) >> 1;
-		rcb__cb_chain_append(&markers_first, &markers_last, &m->head, &m->head);
+		rcb__cb_chain_append(&markers_first, &markers_last, &m->head,
+				     &m->head);
 	}
 	pthread_mutex_unlock(&rcb__registry_lock);
 	return handed;
@@ -276,9 +278,10 @@ static const _Atomic uint32_t *own_cpu_id(void)
 {
 #if defined(RCB__HAVE_RSEQ) && !defined(RCB_SIM)
 	if (__rseq_size >= offsetof(struct rseq, cpu_id) + sizeof(uint32_t))
-		return (const _Atomic uint32_t *)((char *)__builtin_thread_pointer() +
-						  __rseq_offset +
-						  offsetof(struct rseq, cpu_id));
+		return (const _Atomic uint32_t
+				*)((char *)__builtin_thread_pointer() +
+				   __rseq_offset +
+				   offsetof(struct rseq, cpu_id));
 #endif
 	return NULL;
 }
@@ -338,7 +341,8 @@ static void harvest_list(struct rcb__cb_local *l, unsigned long p)
 	rcb_store_relaxed(&l->last, NULL);
 	rcb_store_relaxed(&l->n, 0);
 	while (n && end) {
-		struct rcb_head *next = n == end ? NULL : rcb_load_relaxed(&n->next);
+		struct rcb_head *next =
+			n == end ? NULL : rcb_load_relaxed(&n->next);
 
 		rcb__cb_chain_append(&orphans_first[p], &orphans_last[p], n, n);
 		n = next;
@@ -377,14 +381,17 @@ void rcb__cb_local_fork_take(struct rcb_head **first, struct rcb_head **last)
 	unsigned long older = (count - 1) & 1;
 
 	*first = *last = NULL;
-	rcb__cb_chain_append(first, last, orphans_first[older], orphans_last[older]);
-	rcb__cb_chain_append(first, last, orphans_first[older ^ 1], orphans_last[older ^ 1]);
+	rcb__cb_chain_append(first, last, orphans_first[older],
+			     orphans_last[older]);
+	rcb__cb_chain_append(first, last, orphans_first[older ^ 1],
+			     orphans_last[older ^ 1]);
 	orphans_first[0] = orphans_last[0] = NULL;
 	orphans_first[1] = orphans_last[1] = NULL;
 	markers_first = markers_last = NULL;
 	lists_live = false;
 	rcb_store_relaxed(&rcb__cb_local_mode,
-			  rcb_load_relaxed(&rcb__cb_local_mode) & ~RCB__CB_LOCAL_ON);
+			  rcb_load_relaxed(&rcb__cb_local_mode) &
+				  ~RCB__CB_LOCAL_ON);
 }
 
 /* Moves made (tests read it in the static build). */
@@ -398,14 +405,16 @@ static bool follow_home_known;
 void rcb__cb_local_follow_start(void)
 {
 	/* More CPUs than CPU_SETSIZE: no following. */
-	follow_home_known = sched_getaffinity(0, sizeof(follow_home), &follow_home) == 0;
+	follow_home_known =
+		sched_getaffinity(0, sizeof(follow_home), &follow_home) == 0;
 }
 
 /* A policy that shares CPUs by weight: following may join its thread. */
 static bool normal_policy(int policy)
 {
 	policy &= ~SCHED_RESET_ON_FORK;
-	return policy == SCHED_OTHER || policy == SCHED_BATCH || policy == SCHED_IDLE;
+	return policy == SCHED_OTHER || policy == SCHED_BATCH ||
+	       policy == SCHED_IDLE;
 }
 
 void rcb__cb_local_follow(const struct rcb__cb_lead *lead)
@@ -413,16 +422,19 @@ void rcb__cb_local_follow(const struct rcb__cb_lead *lead)
 	cpu_set_t now, one;
 	int here;
 
-	if (!rcb__settings.callback_follow || !follow_home_known || lead->cpu < 0 ||
-	    !CPU_ISSET(lead->cpu, &follow_home))
+	if (!rcb__settings.callback_follow || !follow_home_known ||
+	    lead->cpu < 0 || !CPU_ISSET(lead->cpu, &follow_home))
 		return;
 	here = sched_getcpu();
 	if (here < 0 || here == lead->cpu)
 		return;
-	if (rcb__settings.callback_prio > 0 || rcb__cb_default.policy != SCHED_OTHER ||
+	if (rcb__settings.callback_prio > 0 ||
+	    rcb__cb_default.policy != SCHED_OTHER ||
 	    !normal_policy(sched_getscheduler(lead->tid)))
-		return; /* -1: the lead has exited (a reused ID: a wrong hint) */
-	if (sched_getaffinity(0, sizeof(now), &now) || !CPU_EQUAL(&now, &follow_home))
+		/* -1: the lead has exited (a reused ID: a wrong hint) */
+		return;
+	if (sched_getaffinity(0, sizeof(now), &now) ||
+	    !CPU_EQUAL(&now, &follow_home))
 		return; /* the application's placement */
 	CPU_ZERO(&one);
 	CPU_SET(lead->cpu, &one);

@@ -34,7 +34,8 @@ static int worker_attr(struct rcb_worker *w, pthread_attr_t *a, bool *rt,
 	if ((err = pthread_attr_init(a)) != 0)
 		return err;
 	if ((err = rcb__lib_thread_attr(a)))
-		return err; /* SCHED_OTHER; RCUBOOST_CPUS or the process's CPUs */
+		/* SCHED_OTHER; RCUBOOST_CPUS or the process's CPUs */
+		return err;
 	if (pin && (w->flags & RCB_WORKER_PIN)) {
 		cpu_set_t set;
 
@@ -209,7 +210,8 @@ int rcb__cb_stop_locked(struct rcb_worker *w, bool abandon)
 	int err;
 
 	if (!abandon && !rcb_load_relaxed(&w->started) &&
-	    !rcb__cb_queue_empty(w) && (err = rcb__cb_start_locked(w, true)) != 0)
+	    !rcb__cb_queue_empty(w) &&
+	    (err = rcb__cb_start_locked(w, true)) != 0)
 		return err;
 	if (!rcb_load_relaxed(&w->started))
 		return 0;

@@ -34,13 +34,15 @@ static uint64_t wait_for_work(struct rcb_worker *w)
 			nanosleep(&ms, NULL);
 		return 0;
 	}
-	while (rcb__cb_queue_empty(w) && !rcb_load_seq_cst(&w->stop)) { /* [CB-S] */
+	/* [CB-S] */
+	while (rcb__cb_queue_empty(w) && !rcb_load_seq_cst(&w->stop)) {
 		/* [CB-S] Announce the sleep before re-checking the queue and
 		 * the stop flag: store-buffering with the producer's exchange
 		 * and its load of the futex, and with the stopper's two
 		 * stores.  Pairs with [CB-Q], [CB-F] and [CB-STOP]. */
 		rcb_store_seq_cst(&w->futex, -1);
-		if (!rcb__cb_queue_empty(w) || rcb_load_seq_cst(&w->stop)) { /* [CB-S] */
+		/* [CB-S] */
+		if (!rcb__cb_queue_empty(w) || rcb_load_seq_cst(&w->stop)) {
 			rcb_store_relaxed(&w->futex, 0);
 			break;
 		}
@@ -174,7 +176,8 @@ static void invoke_batch(struct rcb_worker *w)
 			rcb__cb_barrier_reached(h);
 			continue;
 		}
-		rcb_store_relaxed(&w->batch.n, rcb_load_relaxed(&w->batch.n) + 1);
+		rcb_store_relaxed(&w->batch.n,
+				  rcb_load_relaxed(&w->batch.n) + 1);
 		rcb_store_relaxed(&w->batch.bytes,
 				  rcb_load_relaxed(&w->batch.bytes) +
 					  rcb__cb_bytes(h));
@@ -196,7 +199,8 @@ static void invoke_batch(struct rcb_worker *w)
 		/* Its section left open would hold every grace period
 		 * (hence, from here on, every callback) forever. */
 		if (RCB_UNLIKELY(rcb_read_ongoing()))
-			rcb__end_leaked_section("callback", (const void *)(uintptr_t)func);
+			rcb__end_leaked_section("callback",
+						(const void *)(uintptr_t)func);
 	}
 	account_invoked(w);
 }
@@ -268,8 +272,9 @@ static unsigned int fixed_wait_us(void)
 {
 	if (rcb__settings.callback_batch_us)
 		return rcb__settings.callback_batch_us;
-	return rcb_load_relaxed(&rcb__cb_urcu_timing) ? rcb__settings.urcu_callback_delay_us
-						       : 0;
+	return rcb_load_relaxed(&rcb__cb_urcu_timing) ?
+		       rcb__settings.urcu_callback_delay_us :
+		       0;
 }
 
 /* May @w's thread enter local mode?  The default worker only (threads
@@ -343,7 +348,8 @@ static bool form_local_batch(struct rcb_worker *w, bool *markers,
 static unsigned long long rate_since(uint64_t *since_ns, unsigned long long n)
 {
 	uint64_t now = rcb__now_ns();
-	unsigned long long rate = *since_ns ? n * 1000000ull / (now - *since_ns + 1) : 0;
+	unsigned long long rate =
+		*since_ns ? n * 1000000ull / (now - *since_ns + 1) : 0;
 
 	*since_ns = now;
 	return rate;
@@ -367,9 +373,9 @@ static void callback_thread_killed(void *arg)
  * meanwhile; tell the grace-period policy what both cost.  @lead: who
  * queued most of a local-mode batch, NULL otherwise.  Returns the
  * callbacks invoked. */
-static unsigned long long synchronize_and_invoke(struct rcb_worker *w,
-						 struct rcb__thread *self,
-						 const struct rcb__cb_lead *lead)
+static unsigned long long
+synchronize_and_invoke(struct rcb_worker *w, struct rcb__thread *self,
+		       const struct rcb__cb_lead *lead)
 {
 	unsigned long long n0;
 	uint64_t t0 = rcb__now_ns();
@@ -402,8 +408,8 @@ static unsigned long long synchronize_and_invoke(struct rcb_worker *w,
  * local mode is off and nothing is left to invoke.
  */
 static bool local_cycle(struct rcb_worker *w, struct rcb__thread *self,
-			bool entry, uint64_t *since_ns, unsigned long long *rate,
-			struct rcb__cb_lead *lead)
+			bool entry, uint64_t *since_ns,
+			unsigned long long *rate, struct rcb__cb_lead *lead)
 {
 	/* This thread's alone: the batch to invoke may hold a marker
 	 * (handed over or queued); the last flip's mode and time, and the
@@ -492,7 +498,8 @@ void *rcb__cb_worker_thread(void *arg)
 		uint64_t slept_ns;
 
 		if (local) {
-			local = local_cycle(w, self, entry, &since_ns, &rate, &lead);
+			local = local_cycle(w, self, entry, &since_ns, &rate,
+					    &lead);
 			entry = false;
 			continue;
 		}
@@ -503,7 +510,8 @@ void *rcb__cb_worker_thread(void *arg)
 		else if (beside < RCB__CB_BESIDE_ROW)
 			beside++;
 		/* A fast stream of callbacks: local mode (callback_local.c). */
-		if ((back_to_back || w->gpp.stream) && last_n >= RCB__CB_LOCAL_BATCH &&
+		if ((back_to_back || w->gpp.stream) &&
+		    last_n >= RCB__CB_LOCAL_BATCH &&
 		    rate >= RCB__CB_LOCAL_RATE && local_capable(w)) {
 			local = entry = true;
 			beside = 0; /* a row of wake-ups, not of modes */
@@ -524,10 +532,12 @@ void *rcb__cb_worker_thread(void *arg)
 			 * previous batch was in progress. */
 			if (!rcb_load_relaxed(&w->stop))
 				rcb__gp_policy_wait(&w->gpp, back_to_back,
-						    beside >= RCB__CB_BESIDE_ROW);
+						    beside >=
+							    RCB__CB_BESIDE_ROW);
 		}
 		/* [CB-SA] The stop flag before the queue (invariant 8):
-		 * pairs with [CB-STOP], whose store follows, under rcb__cb_lock,
+		 * pairs with [CB-STOP], whose store follows, under
+		 * rcb__cb_lock,
 		 * every marker enqueued while the thread was running. */
 		stop = rcb_load_acquire(&w->stop);
 		/* Invariant W4: a destroyed worker leaves its queue. */

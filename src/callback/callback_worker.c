@@ -148,7 +148,8 @@ static int check_attr(const struct rcb_worker_attr *a)
 		return attr_error("flags", (long)a->flags,
 				  "RCB_WORKER_RT and RCB_WORKER_PIN only");
 	if ((a->flags & RCB_WORKER_PIN) &&
-	    (a->cpu < 0 || a->cpu >= CPU_SETSIZE || a->cpu >= get_nprocs_conf()))
+	    (a->cpu < 0 || a->cpu >= CPU_SETSIZE ||
+	     a->cpu >= get_nprocs_conf()))
 		return attr_error("cpu", a->cpu,
 				  "a configured CPU, with RCB_WORKER_PIN");
 	if (a->policy == SCHED_OTHER)
@@ -175,8 +176,9 @@ RCB_API int rcb_worker_create(const struct rcb_worker_attr *attr,
 		return null_arg("rcb_worker_create", "out");
 	*out = NULL;
 	if (attr) {
-		size_t usize = rcb__sized_arg("rcb_worker_create", "attr", &attr->size,
-					      RCB_WORKER_ATTR_SIZE_V1, sizeof(a));
+		size_t usize =
+			rcb__sized_arg("rcb_worker_create", "attr", &attr->size,
+				       RCB_WORKER_ATTR_SIZE_V1, sizeof(a));
 
 		if (!usize)
 			return -EINVAL;

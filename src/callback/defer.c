@@ -266,7 +266,8 @@ static bool arm(struct defer_queue *q)
 	 * winner sees the callback's last use of it.  Pairs with [DF-K]. */
 	if (!rcb_cmpxchg_acq_rel(&q->cb_pending, &idle, true)) {
 		rcb__defer_arming = false;
-		rcb__cb_start_inherited(); /* queued in a forked child's parent */
+		/* queued in a forked child's parent */
+		rcb__cb_start_inherited();
 		return true;
 	}
 	/* [DF-H] as in flush_queue(): the entries up to the snapshot are
@@ -451,7 +452,8 @@ RCB_API int rcb_defer(void (*fct)(void *p), void *p)
 	h = rcb_load_relaxed(&q->qhead);
 	/* [DF-F] The drainer's copy of the slot we reuse is complete.
 	 * Pairs with [DF-T] in drain_locked(). */
-	if (RCB_UNLIKELY(h - rcb_load_acquire(&q->qtail) >= RCB_DEFER_QUEUE_LEN)) {
+	if (RCB_UNLIKELY(h - rcb_load_acquire(&q->qtail) >=
+			 RCB_DEFER_QUEUE_LEN)) {
 		/* Full: throttle.  Wait for a grace period and run the
 		 * queue here (invariant 2 bounds the memory). */
 		err = flush_queue(q);
@@ -462,8 +464,9 @@ RCB_API int rcb_defer(void (*fct)(void *p), void *p)
 				return err;
 			fct(p);
 			if (RCB_UNLIKELY(rcb_read_ongoing()))
-				rcb__end_leaked_section("deferred function",
-							(const void *)(uintptr_t)fct);
+				rcb__end_leaked_section(
+					"deferred function",
+					(const void *)(uintptr_t)fct);
 			return 0;
 		}
 		if (err)

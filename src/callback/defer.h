@@ -24,7 +24,8 @@ struct defer_entry {
 
 struct defer_queue {
 	struct rcb_head head;        /* the drain callback's (invariant 4) */
-	struct defer_queue *next;    /* all_queues; written before publication */
+	/* all_queues; written before publication */
+	struct defer_queue *next;
 	_Atomic bool in_use;         /* owned by a thread */
 	_Atomic bool cb_pending;     /* head queued, callback not yet begun */
 	bool child_kept;             /* a fork()'s child kept the head */

@@ -19,7 +19,9 @@ static void mark_kept(struct rcb_head *h, void *arg)
 {
 	(void)arg;
 	if (h->func == rcb__defer_drain_cb)
-		((struct defer_queue *)(void *)((char *)h - offsetof(struct defer_queue, head)))
+		((struct defer_queue *)(void *)((char *)h -
+						offsetof(struct defer_queue,
+							 head)))
 			->child_kept = true;
 }
 

@@ -102,7 +102,9 @@ static int poll_arm(void)
 		poll_arming = false;
 		return 0;
 	}
-	err = rcb_load_relaxed(&rcb__running) ? rcb__call_own(&poll_head, poll_cb) : -ESHUTDOWN;
+	err = rcb_load_relaxed(&rcb__running) ?
+		      rcb__call_own(&poll_head, poll_cb) :
+		      -ESHUTDOWN;
 	if (err)
 		rcb_store_relaxed(&poll_queued, false);
 	poll_arming = false;
@@ -173,8 +175,9 @@ RCB_API uint64_t rcb_start_poll(void)
 		return cookie;
 	/* Invariant 6: the grace period run here, or left to the callback
 	 * thread with a number to request (none after rcb_shutdown()). */
-	switch (!rcb_load_relaxed(&rcb__running) ? RCB__GP_NOW_NONE :
-						    rcb__gp_try_now(cookie, &owed)) {
+	switch (!rcb_load_relaxed(&rcb__running) ?
+			RCB__GP_NOW_NONE :
+			rcb__gp_try_now(cookie, &owed)) {
 	case RCB__GP_NOW_DONE:
 		return cookie;
 	case RCB__GP_NOW_HANDED:
@@ -197,7 +200,8 @@ RCB_API uint64_t rcb_start_poll(void)
 		    !rcb_read_ongoing())
 			(void)rcb_synchronize();
 	} else
-		rcb__cb_start_inherited(); /* queued in a forked child's parent */
+		/* queued in a forked child's parent */
+		rcb__cb_start_inherited();
 	return cookie;
 }
 

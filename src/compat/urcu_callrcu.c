@@ -87,8 +87,8 @@ static int set_cpu(int cpu, struct rcb_worker *w)
 	return err;
 }
 
-RCB_API struct call_rcu_data *urcu_memb_create_call_rcu_data(unsigned long flags,
-							     int cpu_affinity)
+RCB_API struct call_rcu_data *
+urcu_memb_create_call_rcu_data(unsigned long flags, int cpu_affinity)
 {
 	return CRDP(create(flags, cpu_affinity));
 }
@@ -160,7 +160,8 @@ RCB_API int urcu_memb_create_all_cpu_call_rcu_data(unsigned long flags)
 		w = create(flags, cpu);
 		if (!w) {
 			if (errno == EINVAL)
-				continue; /* CPU offline: no thread can run there */
+				/* CPU offline: no thread can run there */
+				continue;
 			return -errno;
 		}
 		if (set_cpu(cpu, w) != 0) {

@@ -183,8 +183,10 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 		 * @func is called with the caller's head, through a pointer
 		 * type that differs only in the pointee of its argument.
 		 */
-		RCB__AS_LIBURCU("call_rcu", err = rcb_call((struct rcb_head *)(void *)head,
-							   (void (*)(struct rcb_head *))func));
+		RCB__AS_LIBURCU(
+			"call_rcu",
+			err = rcb_call((struct rcb_head *)(void *)head,
+				       (void (*)(struct rcb_head *))func));
 		/* A NULL argument: reported by rcb_call(), nothing to run. */
 		if (!head || !func || !thread_failed(err))
 			return;
@@ -197,12 +199,15 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 		n = (struct urcu_node *)malloc(sizeof(*n));
 		if (n) {
 			n->user = head;
-			RCB__AS_LIBURCU("call_rcu", err = rcb_call(&n->head, urcu_node_invoke));
+			RCB__AS_LIBURCU(
+				"call_rcu",
+				err = rcb_call(&n->head, urcu_node_invoke));
 			if (err == 0)
 				return;
 			free(n);
 			if (!thread_failed(err))
-				return; /* after rcb_shutdown(): reported, dropped */
+				/* after rcb_shutdown(): reported, dropped */
+				return;
 		}
 	}
 	/* No memory, or no callback thread could start (liburcu's
@@ -215,7 +220,8 @@ RCB_API void urcu_memb_call_rcu(struct rcu_head *head,
 	if (err == 0) {
 		func(head);
 		if (RCB_UNLIKELY(rcb_read_ongoing()))
-			rcb__end_leaked_section("call_rcu", (const void *)(uintptr_t)func);
+			rcb__end_leaked_section("call_rcu",
+						(const void *)(uintptr_t)func);
 	}
 }
 

@@ -20,7 +20,8 @@ RCB_API void urcu_memb_defer_rcu(void (*fct)(void *p), void *p)
 	if (err == -ENOMEM && rcb_synchronize() == 0) {
 		fct(p);
 		if (RCB_UNLIKELY(rcb_read_ongoing()))
-			rcb__end_leaked_section("defer_rcu", (const void *)(uintptr_t)fct);
+			rcb__end_leaked_section("defer_rcu",
+						(const void *)(uintptr_t)fct);
 	}
 }
 

@@ -16,7 +16,8 @@ RCB_API struct urcu_gp_poll_state urcu_memb_start_poll_synchronize_rcu(void)
 	return s;
 }
 
-RCB_API bool urcu_memb_poll_state_synchronize_rcu(struct urcu_gp_poll_state state)
+RCB_API bool
+urcu_memb_poll_state_synchronize_rcu(struct urcu_gp_poll_state state)
 {
 	return rcb_poll_state(state.grace_period_id) == 1;
 }

@@ -32,11 +32,13 @@ size_t rcb__sized_arg(const char *call, const char *what, const size_t *size,
 	}
 	usize = rcb__user_size(*size, v1);
 	if (!usize)
-		rcb__misuse(call,
-			    "%s->size %zu is no size this struct has (uninitialised?): "
-			    "expected 0 or the caller's sizeof, a multiple of %zu from %zu "
-			    "to %d (this library's: %zu); nothing done",
-			    what, *size, _Alignof(size_t), v1, RCB__USER_SIZE_MAX, known);
+		rcb__misuse(
+			call,
+			"%s->size %zu is no size this struct has (uninitialised?): "
+			"expected 0 or the caller's sizeof, a multiple of %zu from %zu "
+			"to %d (this library's: %zu); nothing done",
+			what, *size, _Alignof(size_t), v1, RCB__USER_SIZE_MAX,
+			known);
 	return usize;
 }
 

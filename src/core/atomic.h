@@ -64,8 +64,10 @@ void rcb__sim_point(const char *file, int line);
 #define rcb_add_relaxed(p, v) RCB__SIM_AT(rcb__a_add_relaxed(p, v))
 #define rcb_add_release(p, v) RCB__SIM_AT(rcb__a_add_release(p, v))
 #define rcb_sub_relaxed(p, v) RCB__SIM_AT(rcb__a_sub_relaxed(p, v))
-#define rcb_cmpxchg_acq_rel(p, oldp, v) RCB__SIM_AT(rcb__a_cmpxchg_acq_rel(p, oldp, v))
-#define rcb_cmpxchg_relaxed(p, oldp, v) RCB__SIM_AT(rcb__a_cmpxchg_relaxed(p, oldp, v))
+#define rcb_cmpxchg_acq_rel(p, oldp, v) \
+	RCB__SIM_AT(rcb__a_cmpxchg_acq_rel(p, oldp, v))
+#define rcb_cmpxchg_relaxed(p, oldp, v) \
+	RCB__SIM_AT(rcb__a_cmpxchg_relaxed(p, oldp, v))
 #define rcb_load_seq_cst(p) RCB__SIM_AT(rcb__a_load_seq_cst(p))
 #define rcb_store_seq_cst(p, v) RCB__SIM_AT(rcb__a_store_seq_cst(p, v))
 #define rcb_xchg_seq_cst(p, v) RCB__SIM_AT(rcb__a_xchg_seq_cst(p, v))

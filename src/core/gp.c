@@ -117,7 +117,8 @@
 #include "core/hooks.h"
 #include "core/internal.h"
 
-RCB_API struct rcb__gp rcb__gp RCB__HOT_ALIGN = { .ctr = RCB__GP_STEP, .futex = 0 };
+RCB_API struct rcb__gp rcb__gp RCB__HOT_ALIGN = { .ctr = RCB__GP_STEP,
+						  .futex = 0 };
 
 _Atomic unsigned long long rcb__gp_stat[5];
 _Atomic unsigned long long rcb__gp_stat_skip[2];
@@ -305,8 +306,9 @@ static bool wait_for_readers(unsigned long gp)
 			continue;
 		}
 		rcb_add_relaxed(&rcb__gp_stat[RCB__GPS_FUTEX], 1);
-		rcb__futex_wait(&rcb__gp.futex, -1,
-				rcb__loan_sleep_ns(&loan, start, RCB_GP_SLEEP_NS));
+		rcb__futex_wait(
+			&rcb__gp.futex, -1,
+			rcb__loan_sleep_ns(&loan, start, RCB_GP_SLEEP_NS));
 		/* A stall report at most once per grace period (stall.c). */
 		rcb__diag_hooks.stall_check(gp, start);
 	}
@@ -372,7 +374,8 @@ static bool lead_grace_period(bool try)
 {
 	int none;
 
-	rcb_store_relaxed(&gp_seq_started, rcb_load_relaxed(&gp_seq_started) + 1);
+	rcb_store_relaxed(&gp_seq_started,
+			  rcb_load_relaxed(&gp_seq_started) + 1);
 	/* [GP-N2] The increment is ordered before the look at the
 	 * registry, as [GP-A] orders it before the scans: a poll
 	 * cookie (gp_poll.c) taken before it names this grace
@@ -516,9 +519,11 @@ int rcb__gp_try_now(unsigned long long cookie, unsigned long long *owed)
 	gp_lock_mine = true;
 	if (rcb_load_relaxed(&gp_seq_done) >= cookie) {
 		r = RCB__GP_NOW_DONE;
-	} else if ((others = look_at_others()) == OTHERS_IN || others == OTHERS_LOCKED ||
+	} else if ((others = look_at_others()) == OTHERS_IN ||
+		   others == OTHERS_LOCKED ||
 		   (others == OTHERS_OUT &&
-		    rcb__now_ns() - rcb_load_relaxed(&gp_done_ns) < RCB_GP_INLINE_GAP_NS)) {
+		    rcb__now_ns() - rcb_load_relaxed(&gp_done_ns) <
+			    RCB_GP_INLINE_GAP_NS)) {
 		/* A reader inside would make the attempt give up after
 		 * its membarrier; grace periods close together are the
 		 * callback thread's to coalesce (invariant 8): leave it

@@ -137,7 +137,8 @@ static void wait_until(struct rcb__gp_policy *p, uint64_t deadline)
 		seq = rcb_load_acquire(&urgent_seq);
 		if (seq != p->urgent_seen) {
 			p->urgent_seen = seq;
-			rcb_add_relaxed(&rcb__gp_policy_stat[RCB__GPP_URGENT], 1);
+			rcb_add_relaxed(&rcb__gp_policy_stat[RCB__GPP_URGENT],
+					1);
 			return;
 		}
 		now = rcb__now_ns();
@@ -175,7 +176,8 @@ void rcb__gp_policy_wait(struct rcb__gp_policy *p, bool back_to_back,
 		wait_ns = RCB_GPP_MIN_NS;
 	} else {
 		if (!p->wait_ns)
-			p->wait_ns = clamp_wait(RCB_GPP_COST_RATIO * p->cost_ns);
+			p->wait_ns =
+				clamp_wait(RCB_GPP_COST_RATIO * p->cost_ns);
 		else
 			p->wait_ns = clamp_wait(2 * p->wait_ns);
 		wait_ns = p->wait_ns;
@@ -200,7 +202,8 @@ void rcb__gp_policy_done(struct rcb__gp_policy *p, uint64_t gp_ns,
 	p->last_done_ns = now;
 	/* Moving average over about 8 grace periods; a first sample is
 	 * taken as it is. */
-	p->cost_ns = p->cost_ns ? p->cost_ns - p->cost_ns / 8 + gp_ns / 8 : gp_ns;
+	p->cost_ns =
+		p->cost_ns ? p->cost_ns - p->cost_ns / 8 + gp_ns / 8 : gp_ns;
 }
 
 void rcb__gp_policy_urgent(void)

@@ -430,7 +430,8 @@ static int do_init(const struct rcb_config *cfg, bool lazy)
 			if (diff) {
 				/* Only a setting that a re-initialisation
 				 * may change gets the hint to shut down. */
-				fixed = rcb__settings_fixed(&rcb__settings, &s, diff);
+				fixed = rcb__settings_fixed(&rcb__settings, &s,
+							    diff);
 				fprintf(stderr,
 					"rcuboost: rcb_init: already initialised with a different %s%s; %s%s\n",
 					diff,

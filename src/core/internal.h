@@ -155,7 +155,8 @@ struct rcu_boost_dat;
 struct rcb__pi_slot;
 
 struct rcb__boost_thread {
-	struct rcb__list rcub_entry;             /* on rbs_toboost/rbs_boosted */
+	/* on rbs_toboost/rbs_boosted */
+	struct rcb__list rcub_entry;
 	struct rcu_boost_dat *_Atomic rcub_rbdp; /* element it is queued on */
 	/* The boost this library applied, under rcub_rbdp's lock. */
 	bool applied;
@@ -305,8 +306,9 @@ void rcb__fn_where(const void *fn, char *buf, size_t len);
  * @consequence (appended as is): said, naming the function, and the
  * process stopped (registry.c).  For the cleanup handlers around the
  * library's calls of user functions. */
-__attribute__((noreturn)) void rcb__fn_ended_thread(const char *what, const char *thread,
-						     const char *consequence);
+__attribute__((noreturn)) void rcb__fn_ended_thread(const char *what,
+						    const char *thread,
+						    const char *consequence);
 /* The user function the calling thread runs for the library (a callback,
  * a deferred function): named if it ends the thread (callback.c). */
 extern __thread const void *rcb__cb_current
@@ -344,7 +346,8 @@ const char *rcb__settings_differ(const struct rcb__settings *a,
  * that cannot change for the life of the process, as named in the
  * message, or NULL. */
 const char *rcb__settings_fixed(const struct rcb__settings *a,
-				const struct rcb__settings *b, const char *diff);
+				const struct rcb__settings *b,
+				const char *diff);
 
 /* libthread.c: the library's threads.  Create one on the CPUs of
  * rcb__settings.thread_cpus (pthread_create()'s result); a booster's
@@ -389,8 +392,8 @@ extern struct rcb__settings rcb__settings;
 /* Any memory-pressure trigger configured. */
 static inline bool rcb__pressure_on(void)
 {
-	return rcb__settings.pressure_callbacks || rcb__settings.pressure_bytes ||
-	       rcb__settings.pressure_psi;
+	return rcb__settings.pressure_callbacks ||
+	       rcb__settings.pressure_bytes || rcb__settings.pressure_psi;
 }
 extern _Atomic bool rcb__initialized;
 /* true between rcb_init() (explicit or lazy) and rcb_shutdown(). */

@@ -122,7 +122,8 @@ int rcb__lib_thread_attr(pthread_attr_t *attr)
 	sigdelset(&all, SIGILL);
 	sigdelset(&all, SIGTRAP);
 	sigdelset(&all, SIGSYS);
-	if ((err = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED)) ||
+	if ((err = pthread_attr_setinheritsched(attr,
+						PTHREAD_EXPLICIT_SCHED)) ||
 	    (err = pthread_attr_setschedpolicy(attr, SCHED_OTHER)) ||
 	    (err = pthread_attr_setschedparam(attr, &sp)))
 		return err;
@@ -133,7 +134,8 @@ int rcb__lib_thread_attr(pthread_attr_t *attr)
 #endif
 #endif
 	if (!rcb__lib_thread_cpus(&set))
-		return 0; /* more than CPU_SETSIZE CPUs: leave it to the kernel */
+		/* more than CPU_SETSIZE CPUs: leave it to the kernel */
+		return 0;
 	return pthread_attr_setaffinity_np(attr, sizeof(set), &set);
 }
 

@@ -2,7 +2,8 @@
 /*
  * USDT probes (rcuboost:block, rcuboost:boost, rcuboost:unboost,
  * rcuboost:stall; see rcuboost(3), TRACING).  The build sets RCB_HAVE_SDT to 1
- * when <sys/sdt.h> (Debian: systemtap-sdt-dev) is found and RCB_USE_SDT is not OFF; otherwise the
+ * when <sys/sdt.h> (Debian: systemtap-sdt-dev) is found and RCB_USE_SDT is not
+ * OFF; otherwise the
  * probe macros expand to nothing, so the library builds with a bare C
  * compiler.  The stand-ins still evaluate their arguments, as the real
  * probes do (they are operands of the probe's asm), so that both builds

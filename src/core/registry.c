@@ -38,7 +38,8 @@
  *     returns -EDEADLK and the slow path knows it runs inside its own
  *     thread's hold.  glibc answers from the PI futex word, which holds
  *     the owner's thread id from the very instruction that acquires it
- *     to the one that releases it, so there is no window.  Everything else on the registration path is reentrant:
+ * to the one that releases it, so there is no window. Everything else on the
+ * registration path is reentrant:
  *     exit_key exists from load time (no pthread_once), registration
  *     re-checks "registered" under the lock, and the steps that a
  *     handler's registration could undo (the exit key, the fast bit) are
@@ -110,7 +111,8 @@ static void update_fast(void)
 		atomic_fetch_or_explicit(&rcb__reader.special, RCB__READER_FAST,
 					 memory_order_relaxed);
 	else
-		atomic_fetch_and_explicit(&rcb__reader.special, ~RCB__READER_FAST,
+		atomic_fetch_and_explicit(&rcb__reader.special,
+					  ~RCB__READER_FAST,
 					  memory_order_relaxed);
 }
 
@@ -237,11 +239,13 @@ static void wake_left_to_unlock(void)
 {
 	struct rcb_worker *w;
 
-	if (RCB_UNLIKELY(rcb_load_relaxed(&rcb__reader.special) & RCB__READER_WAKE_CB)) {
+	if (RCB_UNLIKELY(rcb_load_relaxed(&rcb__reader.special) &
+			 RCB__READER_WAKE_CB)) {
 		/* The bit first: a handler's nested call that sets both
 		 * after this point is seen by the exchange or by the next
 		 * outermost unlock, never by neither. */
-		atomic_fetch_and_explicit(&rcb__reader.special, ~RCB__READER_WAKE_CB,
+		atomic_fetch_and_explicit(&rcb__reader.special,
+					  ~RCB__READER_WAKE_CB,
 					  memory_order_relaxed);
 		w = rcb_xchg_relaxed(&self.cb_wake_later, NULL);
 		if (w)
@@ -272,10 +276,12 @@ static void thread_exit(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	exit_runs++;
 	if (rcb_read_ongoing()) {
-		rcb__misuse("thread exit",
-			    "thread exits inside a read-side critical section (nesting %lu); ending it",
-			    rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK);
-		rcb_store_release(&rcb__reader.ctr, 0); /* [REG-X] pairs with [GP-B] */
+		rcb__misuse(
+			"thread exit",
+			"thread exits inside a read-side critical section (nesting %lu); ending it",
+			rcb_load_relaxed(&rcb__reader.ctr) & RCB__NEST_MASK);
+		/* [REG-X] pairs with [GP-B] */
+		rcb_store_release(&rcb__reader.ctr, 0);
 		/* [REG-XW] The ctr store is ordered before the futex load
 		 * (store buffering, as [RD-W]): either the updater's scan
 		 * sees us out or we see its -1 and wake it.  Pairs with
@@ -310,7 +316,8 @@ static int fn_where_object(struct dl_phdr_info *info, size_t size, void *arg)
 		if (ph->p_type == PT_LOAD && w->addr >= start &&
 		    w->addr - start < ph->p_memsz) {
 			w->object = info->dlpi_name && *info->dlpi_name ?
-					    info->dlpi_name : program_invocation_name;
+					    info->dlpi_name :
+					    program_invocation_name;
 			w->offset = w->addr - info->dlpi_addr;
 			return 1;
 		}
@@ -365,7 +372,8 @@ void rcb__end_leaked_section(const char *what, const void *fn)
 
 	/* Ended before the report, which may block on stderr, or abort. */
 	rcb_store_relaxed(&rcb__reader.ctr,
-			  (ctr & ~(unsigned long)RCB__NEST_MASK) | RCB__NEST_ONE);
+			  (ctr & ~(unsigned long)RCB__NEST_MASK) |
+				  RCB__NEST_ONE);
 	rcb_read_unlock();
 	rcb__fn_where(fn, where, sizeof(where));
 	rcb__misuse(what,

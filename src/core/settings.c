@@ -192,15 +192,17 @@ static int check_config(const struct rcb_config *c)
 	unsigned int e = c->boost_elements;
 
 #define RCB__CHECK(type, name, env, lo, hi, range, fixed, boost, spec) \
-	if ((range) && !in_range((long long)c->name, lo, hi)) \
-		return config_error(#name, (long)c->name, (range) ? (range) : "");
+	if ((range) && !in_range((long long)c->name, lo, hi))          \
+		return config_error(#name, (long)c->name,              \
+				    (range) ? (range) : "");
 	RCB__SETTINGS(RCB__CHECK)
 #undef RCB__CHECK
 	/* The rules a range does not say. */
 	if (e == 1 || (e & (e - 1)))
 		return config_error("boost_elements", (long)e,
 				    "0 (default) or a power of two from 2 to 64");
-	if (c->boost_machine != 0 && c->boost_machine != 3 && c->boost_machine != 8)
+	if (c->boost_machine != 0 && c->boost_machine != 3 &&
+	    c->boost_machine != 8)
 		return config_error("boost_machine", c->boost_machine,
 				    "0 (default), 3 or 8");
 	/* A boosted reader runs at least one below the booster, at 1 or
@@ -267,7 +269,8 @@ static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 
 			errno = 0;
 			u = strtoul(v, &end, 10);
-			if (*v < '0' || *v > '9' || errno || *end || u < 1 || u > 4096)
+			if (*v < '0' || *v > '9' || errno || *end || u < 1 ||
+			    u > 4096)
 				return env_error("RCUBOOST_BOOSTER_CPUS", v,
 						 "node, all, or a CPU count from 1 to 4096");
 			c->booster_cpus = (int)u;
@@ -287,7 +290,8 @@ static int build_enhancements(struct rcb_config *c, struct rcb__settings *s)
 	default_ceiling = !c->boost_ceiling;
 	default_reader = !c->boost_reader_prio;
 	if (!c->boost_reader_prio)
-		c->boost_reader_prio = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
+		c->boost_reader_prio =
+			s->boost_prio > 1 ? s->boost_prio - 1 : 1;
 	if (!c->boost_ceiling)
 		c->boost_ceiling = s->boost_prio > 1 ? s->boost_prio - 1 : 1;
 	if (c->boost_reader_prio > c->boost_ceiling && default_ceiling) {
@@ -436,7 +440,8 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 	s->callback_prio = c.callback_prio < 0 ? 0 : c.callback_prio;
 	s->callback_local = c.callback_local > 0;
 	s->callback_follow = c.callback_follow > 0;
-	s->urcu_callback_delay_us = c.urcu_callback_delay_us < 0 ? 0 : c.urcu_callback_delay_us;
+	s->urcu_callback_delay_us =
+		c.urcu_callback_delay_us < 0 ? 0 : c.urcu_callback_delay_us;
 	s->boost_machine = c.boost_machine;
 	if (c.thread_cpus) {
 		static const char field[] =
@@ -460,7 +465,8 @@ const char *rcb__settings_differ(const struct rcb__settings *a,
 				 enum rcb_flavor_request req)
 {
 	/* The flavor in force is what the request allows, not a value. */
-	if ((req == RCB_FLAVOR_REQUIRE_FENCE && a->flavor != RCB_FLAVOR_FENCE) ||
+	if ((req == RCB_FLAVOR_REQUIRE_FENCE &&
+	     a->flavor != RCB_FLAVOR_FENCE) ||
 	    (req == RCB_FLAVOR_REQUIRE_MEMBARRIER &&
 	     a->flavor != RCB_FLAVOR_MEMBARRIER))
 		return "flavor";

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The settings, written once.  Each X(type, name, env, lo, hi, range,
- * fixed, boost, env_spec) entry is a field of struct rcb__settings and of struct
+ * fixed, boost, env_spec) entry is a field of struct rcb__settings and of
+ * struct
  * rcb_config (same name), and generates:
  *  - the field of struct rcb__settings (@type: its value in force);
  *  - the range check of struct rcb_config's field: [@lo, @hi], the

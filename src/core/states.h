@@ -52,11 +52,15 @@ enum rcu_boost_state { RCB_BOOST3_STATES(RCB__STATE_ENUM) N_RCU_BOOST_STATE };
 #undef RCB__STATE_ENUM
 
 #define RCB__STATE8_ENUM(name, article) name,
-enum rcu_boost8_state { RCB_BOOST8_STATES(RCB__STATE8_ENUM) N_RCU_BOOST8_STATE };
+enum rcu_boost8_state {
+	RCB_BOOST8_STATES(RCB__STATE8_ENUM) N_RCU_BOOST8_STATE
+};
 #undef RCB__STATE8_ENUM
 
 #define RCB__STATEPT_ENUM(name, article) name,
-enum rcu_boost_pt_state { RCB_PERTASK_STATES(RCB__STATEPT_ENUM) N_RCU_BOOST_PT_STATE };
+enum rcu_boost_pt_state {
+	RCB_PERTASK_STATES(RCB__STATEPT_ENUM) N_RCU_BOOST_PT_STATE
+};
 #undef RCB__STATEPT_ENUM
 
 /* Columns of rbs_stats: enough for the larger machine, plus "invalid". */
@@ -68,7 +72,9 @@ _Static_assert((int)RCU_BOOST8_IDLE == (int)RCU_BOOST_IDLE &&
 	       "tests state != 0, and queueing is shared");
 
 #define RCB__EVENT_ENUM(name, label) name,
-enum rcu_boost_dat_event { RCB_BOOST_EVENTS(RCB__EVENT_ENUM) N_RCU_BOOST_DAT_EVENTS };
+enum rcu_boost_dat_event {
+	RCB_BOOST_EVENTS(RCB__EVENT_ENUM) N_RCU_BOOST_DAT_EVENTS
+};
 #undef RCB__EVENT_ENUM
 
 #endif

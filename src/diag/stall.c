@@ -109,8 +109,8 @@ static void stall_check(unsigned long gp, unsigned long long start_ns)
 	if (o.pos >= o.len)
 		o.pos = o.len - 1;
 	rcb__write_all(STDERR_FILENO, scratch, o.pos);
-	DTRACE_PROBE4(rcuboost, stall, first, (long)((now - start_ns) / 1000000),
-		      n, scratch);
+	DTRACE_PROBE4(rcuboost, stall, first,
+		      (long)((now - start_ns) / 1000000), n, scratch);
 	if (pthread_mutex_trylock(&last_lock) == 0) {
 		memcpy(last_report, scratch, o.pos + 1);
 		last_len = o.pos;

@@ -94,8 +94,8 @@ void rcb__stall_forget(void)
 
 /* ---- bounded text output ------------------------------------------ */
 
-__attribute__((format(printf, 2, 3))) static void out_printf(struct out *o,
-							     const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void
+out_printf(struct out *o, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -208,8 +208,9 @@ static void out_sched(struct out *o, const struct task_info *t)
 	}
 	/* Effective real-time priority from priority inheritance (pi
 	 * backend, PI mutexes) when it differs. */
-	if (t->kprio < 0 && (-1 - t->kprio != t->rt_prio ||
-			     (t->policy != SCHED_FIFO && t->policy != SCHED_RR)))
+	if (t->kprio < 0 &&
+	    (-1 - t->kprio != t->rt_prio ||
+	     (t->policy != SCHED_FIFO && t->policy != SCHED_RR)))
 		out_printf(o, " (running at real-time %ld by inheritance)",
 			   -1 - t->kprio);
 }
@@ -274,7 +275,8 @@ static void sleep_ns(unsigned long long ns)
 
 /*
  * One line when priority boosting cannot lift the readers: a daemon
- * whose stderr is gone reads it in rcb_stall_report(), and anyone reading a stall learns the first thing to fix.  Only
+ * whose stderr is gone reads it in rcb_stall_report(), and anyone reading a
+ * stall learns the first thing to fix. Only
  * lock-free reads and getrlimit(2) (invariant 2).
  */
 static void out_boost_off(struct out *o)
@@ -287,10 +289,13 @@ static void out_boost_off(struct out *o)
 			      "(RCUBOOST_BOOST=0, or rcb_config.boost -1)\n");
 	} else if (rcb__booster_no_permission()) {
 		(void)getrlimit(RLIMIT_RTPRIO, &rl);
-		out_printf(o, "rcuboost: stall: priority boosting is off: no permission for "
-			      "real-time priority (no CAP_SYS_NICE in the thread that started "
-			      "the boosters, RLIMIT_RTPRIO %llu, booster priority %d)\n",
-			   (unsigned long long)rl.rlim_cur, rcb__settings.boost_prio);
+		out_printf(
+			o,
+			"rcuboost: stall: priority boosting is off: no permission for "
+			"real-time priority (no CAP_SYS_NICE in the thread that started "
+			"the boosters, RLIMIT_RTPRIO %llu, booster priority %d)\n",
+			(unsigned long long)rl.rlim_cur,
+			rcb__settings.boost_prio);
 	} else if (!rcb__booster_running()) {
 		out_printf(o, "rcuboost: stall: priority boosting is off: no booster runs "
 			      "(not started yet, their start failed, or the library is "
@@ -336,7 +341,8 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 		r[nr].ctr = ctr;
 		r[nr].bstate = rcb__bstate_relaxed(t->rd);
 		r[nr].boost_ns = rcb_load_relaxed(&t->boost.stall_boost_ns);
-		r[nr].boost_level = rcb_load_relaxed(&t->boost.stall_boost_level);
+		r[nr].boost_level =
+			rcb_load_relaxed(&t->boost.stall_boost_level);
 		nr++;
 	}
 	pthread_mutex_unlock(&rcb__registry_lock);
@@ -345,7 +351,8 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 	*first = r[0].tid;
 
 	for (int i = 0; i < nr; i++) {
-		r[i].have_ti = rcb__proc_read_task(self_pid, r[i].tid, &r[i].ti);
+		r[i].have_ti =
+			rcb__proc_read_task(self_pid, r[i].tid, &r[i].ti);
 		if (!r[i].have_ti || r[i].ti.state != 'R')
 			continue;
 		any_r = true;
@@ -362,9 +369,14 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 	}
 	sampled = rcb__now_ns();
 	if (any_r) {
-		struct scan s = { .pid = self_pid, .self_pid = self_pid,
-				  .self_tid = (int)gettid(), .budget = STALL_MAX_TASKS, .cpus = cpus,
-				  .ncpus = ncpus, .r = r, .nr = nr };
+		struct scan s = { .pid = self_pid,
+				  .self_pid = self_pid,
+				  .self_tid = (int)gettid(),
+				  .budget = STALL_MAX_TASKS,
+				  .cpus = cpus,
+				  .ncpus = ncpus,
+				  .r = r,
+				  .nr = nr };
 		char path[48];
 
 		snprintf(path, sizeof(path), "/proc/%d/task", self_pid);
@@ -449,14 +461,18 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 	}
 	for (int i = 0; i < STALL_WAITERS; i++) {
 		int tid = rcb_load_relaxed(&waiters[i].tid);
-		unsigned long long since = rcb_load_relaxed(&waiters[i].since_ns);
+		unsigned long long since =
+			rcb_load_relaxed(&waiters[i].since_ns);
 		struct task_info ti;
 
 		if (!tid)
 			continue;
-		out_printf(o, "rcuboost: stall: updater %d \"%s\" waiting %llu ms for it\n",
-			   tid, rcb__proc_read_task(self_pid, tid, &ti) ? ti.comm : "?",
-			   since && since <= now ? (now - since) / 1000000 : 0);
+		out_printf(
+			o,
+			"rcuboost: stall: updater %d \"%s\" waiting %llu ms for it\n",
+			tid,
+			rcb__proc_read_task(self_pid, tid, &ti) ? ti.comm : "?",
+			since && since <= now ? (now - since) / 1000000 : 0);
 	}
 	if (rcb_load_relaxed(&waiters_overflow))
 		out_printf(o, "rcuboost: stall: and %lu more updaters waiting\n",
