@@ -14,6 +14,9 @@
 #   3. a function definition's opening brace is on a line of its own;
 #   4. a space between if/for/while/switch and its parenthesis;
 #   5. "} else" on one line: no else at the start of a line after a lone }.
+#   6. at most 80 columns (tabs of 8), .clang-format's ColumnLimit; a
+#      line may pass it only by a string literal, which is never split
+#      (so that a message can be found with grep), or by a URL.
 # The checker first runs on a generated file with one fault of each kind
 # and must report every one of them, then on the tree.  It also checks
 # that .clang-format parses (clang-format required).
@@ -26,6 +29,12 @@ check()
 	rc=0
 	awk '
 	function bad(what) { print FILENAME ":" FNR ": " what ": " $0; status = 1 }
+	function width(s,    i, w) {
+		w = 0
+		for (i = 1; i <= length(s); i++)
+			w = substr(s, i, 1) == "\t" ? w - w % 8 + 8 : w + 1
+		return w
+	}
 	FNR == 1 { prev = "" }
 	/^        / { bad("indented with spaces (use tabs)") }
 	/^\t* +\t/ { bad("space before tab in indentation") }
@@ -38,6 +47,12 @@ check()
 	}
 	/(^|[^A-Za-z0-9_])(if|for|while|switch)\(/ && !/^[ \t]*(\*|\/\*)/ {
 		bad("no space before ( after a keyword")
+	}
+	width($0) > 80 {
+		t = $0
+		gsub(/"([^"\\]|\\.)*"/, "\"\"", t) # literals emptied
+		if (width(t) > 80 && $0 !~ /https?:\/\//)
+			bad("longer than 80 columns")
 	}
 	/^[ \t]*else([^A-Za-z0-9_]|$)/ && prev ~ /^[ \t]*}[ \t]*$/ {
 		bad("else on the line after }, not \"} else\"")
@@ -70,15 +85,20 @@ printf '%s\n' \
 	'	}' \
 	'	else' \
 	'		return 0;' \
+	'	return b(1) + b(2) + b(3) + b(4) + b(5) + b(6) + b(7) + b(8) + b(9) + b(10);' \
+	'	puts("a message that may run past the eightieth column, being a string");' \
 	'}' >"$work/bad.c"
 printf 'int c;' >"$work/nonl.c"
 check "$work/bad.c" >"$work/self.out" 2>&1 && { cat "$work/self.out"; echo "FAIL: checker passed bad.c"; exit 1; }
 for what in "indented with spaces" "space before tab" "trailing white space" \
-	"function brace" "no space before (" "else on the line after"; do
+	"function brace" "no space before (" "else on the line after" \
+	"longer than 80 columns"; do
 	grep -q "$what" "$work/self.out" ||
 		{ cat "$work/self.out"; echo "FAIL: checker missed: $what"; exit 1; }
 done
 check "$work/nonl.c" >/dev/null 2>&1 && { echo "FAIL: checker missed a missing final newline"; exit 1; }
+grep -q "puts" "$work/self.out" &&
+	{ cat "$work/self.out"; echo "FAIL: checker flagged a long string literal"; exit 1; }
 
 cd "$root"
 files=$(find src include tools tests \( -name '*.c' -o -name '*.h' -o -name '*.h.in' \) -type f | sort)
