@@ -30,14 +30,6 @@ if(RCB_SETARCH)
   endif()
 endif()
 
-# -O1 -g1, the sanitizers' own advice: a fifth less compile time than
-# RelWithDebInfo's -O2 -g, and stack traces keep their lines.  NDEBUG as
-# in the outer build.
-string(TOUPPER "${CMAKE_BUILD_TYPE}" rcb_build_type_uc)
-set(rcb_san_flags "-O1 -g1")
-if(CMAKE_C_FLAGS_${rcb_build_type_uc} MATCHES "NDEBUG")
-  string(APPEND rcb_san_flags " -DNDEBUG")
-endif()
 foreach(san asan tsan)
   set(wrap "")
   set(env "")
@@ -93,8 +85,6 @@ foreach(san asan tsan)
       --build-options -DRCB_SANITIZE=${san} -DRCB_TEST_SCALE=4 -DBUILD_TESTING=ON
                       -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}
                       -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
-                      "-DCMAKE_C_FLAGS_${rcb_build_type_uc}=${rcb_san_flags}"
-                      "-DCMAKE_CXX_FLAGS_${rcb_build_type_uc}=${rcb_san_flags}"
       # -j2: the two CPUs this test holds (PROCESSORS 2); the boost,
       # torture and timing-sensitive tests are RUN_SERIAL there too.
       --test-command ${wrap} ${CMAKE_CTEST_COMMAND} --test-dir ${bin} -j2
