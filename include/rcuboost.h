@@ -836,7 +836,7 @@ static inline void rcb_read_lock(void)
 		/* [RD-A] The ctr store before the section's loads: a
 		 * compiler barrier, which every membarrier() an updater
 		 * issues makes a full one.  Pairs with [GP-A] and [GP-W]
-		 * in src/gp.c. */
+		 * in src/core/gp.c. */
 		rcb__compiler_barrier();
 	} else {
 		unsigned long next = tmp + RCB__NEST_ONE;
@@ -860,12 +860,12 @@ static inline void rcb_read_unlock(void)
 		/* [RD-B] The section's loads before the store that ends
 		 * it: a compiler barrier (membarrier makes it full) and a
 		 * release store for the fence flavor.  Pairs with [GP-B]
-		 * in src/gp.c. */
+		 * in src/core/gp.c. */
 		rcb__compiler_barrier();
 		rcb__st_release(&r->ctr, 0); /* [RD-B] */
-		/* [RD-W] The ctr store before the loads below (store
-		 * buffering with the updater's futex and the booster).
-		 * Pairs with [GP-W] in src/gp.c, [BST-M] in src/booster.c. */
+		/* [RD-W] The ctr store before the loads below (store buffering
+		 * with the updater's futex and the booster).  Pairs with [GP-W]
+		 * in src/core/gp.c, [BST-M] in src/boost/booster.c. */
 		rcb__compiler_barrier();
 		RCB__SIM_POINT();
 		if (RCB_UNLIKELY(rcb__ld_relaxed(&r->special) !=

@@ -43,8 +43,8 @@
  *     the caller on its CPU and at once start a grace period, which a
  *     caller preempted inside its section would hold.  The thread then
  *     spun on the registry, set its futex to -1 and slept, and every
- *     other reader's unlock woke it again: on the 2-CPU VM, 5-6
- *     membarrier() and futex calls per callback instead of one, and a
+ *     other reader's unlock woke it again: 5-6 membarrier() and
+ *     futex calls per callback instead of one, and a
  *     futex wake-up by the readers thousands of times a second
  *     (scripts/cyclictest.sh's busy load; a per-CPU worker, pinned
  *     beside its producers, met it on every wake-up).  The decision is

@@ -98,10 +98,10 @@
  * Following.  A callback is cheapest on the CPU whose thread queued
  * it: its node and what its function frees are in that CPU's cache,
  * and the allocator's lines are not fought over.  On another CPU each
- * node is a miss the list walk cannot overlap.  Measured on the 2-CPU
- * VM (replace + call_rcu(free) at 2 M/s, one reader pinned to the
- * other CPU, eight runs each way): 11-23 ms of the callback thread's
- * time per 600,000 callbacks with following, 22-142 ms without, taken
+ * node is a miss the list walk cannot overlap.  rcuboost-bench follow
+ * measures it (replace + call_rcu(free) at 2 M/s, one reader pinned to
+ * the other CPU; eight runs each way gave 11-23 ms of the thread's
+ * time per 600,000 callbacks with following, 22-142 ms without), taken
  * from the reader: the thread lands on the reader's CPU, as the
  * reader's unlocks wake it from grace periods (it starts there when the
  * reader's first call started the library; rcuboost-bench follow).  So

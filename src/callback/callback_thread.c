@@ -59,7 +59,7 @@ static uint64_t wait_for_work(struct rcb_worker *w)
 
 /* A producer that wakes the thread this soon after it fell asleep, on
  * its CPU, made one call after it got the CPU back and woke the thread
- * again (3-5 us apart on the 2-CPU VM).  A paced producer does that
+ * again, a few microseconds apart.  A paced producer does that
  * too, once, when the preemption made it late; one calling at full
  * speed does it every time.  So the policy is told only of the second
  * such wake-up in a row: a producer paced 20 us apart on the thread's
