@@ -392,16 +392,12 @@ static int keeper_spawn(void)
 void rcb__keeper_start(void)
 {
 	const char *v = getenv("RCUBOOST_KEEPER");
-	char *end = NULL;
-	unsigned long on;
-	int err;
+	int on, err;
 
 	if (!v)
 		return;
-	/* The rules of RCUBOOST_EARLY (early.c). */
-	errno = 0;
-	on = *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 2;
-	if (errno || on > 1 || *end != '\0') {
+	on = rcb__env_flag(v);
+	if (on < 0) {
 		fprintf(stderr,
 			"rcuboost: environment variable RCUBOOST_KEEPER=\"%s\" is invalid: "
 			"expected 0 or 1; no keeper started\n", v);

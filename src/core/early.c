@@ -33,9 +33,7 @@
 __attribute__((constructor)) static void rcb_early_start(void)
 {
 	const char *v = getenv("RCUBOOST_EARLY");
-	char *end = NULL;
-	unsigned long on;
-	int err;
+	int on, err;
 
 	/* Before any handler main() registers (init.c); a failure is
 	 * retried, and reported, by the first initialisation.  Not under
@@ -49,11 +47,8 @@ __attribute__((constructor)) static void rcb_early_start(void)
 
 	if (!v)
 		return;
-	/* The rules of every other numeric setting (settings.c): decimal
-	 * digits only, so "01" is 1 and " 1" or "1 " is refused. */
-	errno = 0;
-	on = *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 2;
-	if (errno || on > 1 || *end != '\0') {
+	on = rcb__env_flag(v);
+	if (on < 0) {
 		/* As settings.c names a bad variable; a constructor cannot
 		 * fail the program, so it starts nothing early. */
 		fprintf(stderr,

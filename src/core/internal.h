@@ -339,6 +339,11 @@ int rcb__build_settings(const struct rcb_config *cfg, struct rcb__settings *s,
 			enum rcb_flavor_request *req);
 /* Name of the first setting in which @a (in force) and @b differ, given
  * the flavor request @req, or NULL. */
+/* An on/off variable's value @v: 1, 0, or -1 when it is neither (the
+ * rules of every numeric setting: decimal digits only, so "01" is 1
+ * and " 1" or "1 " are refused).  RCUBOOST_EARLY, RCUBOOST_KEEPER. */
+int rcb__env_flag(const char *v);
+
 const char *rcb__settings_differ(const struct rcb__settings *a,
 				 const struct rcb__settings *b,
 				 enum rcb_flavor_request req);

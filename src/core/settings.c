@@ -496,3 +496,13 @@ const char *rcb__settings_fixed(const struct rcb__settings *a,
 	}
 	return NULL;
 }
+
+int rcb__env_flag(const char *v)
+{
+	char *end = NULL;
+	unsigned long on;
+
+	errno = 0;
+	on = *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 2;
+	return errno || on > 1 || *end != '\0' ? -1 : (int)on;
+}
