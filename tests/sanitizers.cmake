@@ -1,7 +1,7 @@
 # Sanitizer variants: sanitize_asan (ASan+UBSan) and sanitize_tsan
 # configure the whole tree again in <build>/sanitize-<name> with
 # RCB_SANITIZE=<name> and RCB_TEST_SCALE=4, build it, and run its unit,
-# regression and torture tests.  The same as the asan and tsan presets
+# regression and torture tests (sanitize_run.sh).  The same as the asan and tsan presets
 # of CMakePresets.json, but driven from `make test`.
 
 # Inside such a sub-build RCB_SANITIZE is set: adding these tests there
@@ -75,24 +75,18 @@ foreach(san asan tsan)
   # the plain build runs them, within make test's 15 minutes.
   set(labels "unit|regression|torture")
   set(bin ${CMAKE_BINARY_DIR}/sanitize-${san})
+  # -j2 for the build and the tests: the two CPUs this test holds
+  # (PROCESSORS 2); the boost, torture and timing-sensitive tests are
+  # RUN_SERIAL there too.
   add_test(NAME sanitize_${san}
-    COMMAND ${CMAKE_CTEST_COMMAND}
-      --build-and-test ${PROJECT_SOURCE_DIR} ${bin}
-      --build-generator ${CMAKE_GENERATOR}
-      --build-noclean
-      --build-options -DRCB_SANITIZE=${san} -DRCB_TEST_SCALE=4 -DBUILD_TESTING=ON
-                      -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER}
-                      -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
-      # -j2: the two CPUs this test holds (PROCESSORS 2); the boost,
-      # torture and timing-sensitive tests are RUN_SERIAL there too.
-      --test-command ${wrap} ${CMAKE_CTEST_COMMAND} --test-dir ${bin} -j2
-                     -L "${labels}" -E "${exclude}" --no-tests=error
-                     --output-on-failure)
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/sanitize_run.sh
+      ${PROJECT_SOURCE_DIR} ${bin} ${san} ${CMAKE_C_COMPILER}
+      ${CMAKE_BUILD_TYPE} "${labels}" "${exclude}" ${wrap})
   set_tests_properties(sanitize_${san} PROPERTIES
     LABELS sanitizer
     TIMEOUT 600
     # Builds with both cores, then runs timing-based torture tests: give
     # it the machine rather than share it.
     PROCESSORS 2
-    ENVIRONMENT "CMAKE_BUILD_PARALLEL_LEVEL=2;${env}")
+    ENVIRONMENT "${env}")
 endforeach()
