@@ -554,8 +554,7 @@ RCB_API int rcb__backlog_sized(struct rcb_backlog *out);
 RCB_API int rcb__gp_stats_sized(struct rcb_gp_stats *out);
 
 #ifdef RCB__V0_SYMBOLS
-/* The library's own build: the symbols of the unsized layouts, which
- * programs linked before the structs had a size call. */
+/* The library's own build: the unsized layouts' symbols (old programs). */
 struct rcb__backlog_v0;
 struct rcb__gp_stats_v0;
 RCB_API void rcb_backlog(struct rcb__backlog_v0 *out);
@@ -573,8 +572,7 @@ static inline int rcb_backlog(struct rcb_backlog *out)
 	return rcb__backlog_sized(out);
 }
 
-/* rcb_stats - fill @out with the grace-period counters, as rcb_backlog()
- * does (same context and returns). */
+/* rcb_stats - the grace-period counters into @out, as rcb_backlog(). */
 static inline int rcb_stats(struct rcb_gp_stats *out)
 {
 	if (out)
@@ -650,7 +648,9 @@ RCB_API void rcb_backlog_reset_peak(void);
 	X(long, pi_failures, RCB_STAT_COUNT) /* not boosted */ \
 	X(long, reraises, RCB_STAT_COUNT) /* of a boosted reader */ \
 	X(int, keeper, RCB_STAT_BOOL) /* RCUBOOST_KEEPER serves us */ \
-	X(long, keeper_requests, RCB_STAT_COUNT)
+	X(long, keeper_requests, RCB_STAT_COUNT) \
+	X(long, cb_boosts, RCB_STAT_COUNT) /* callback workers raised */ \
+	X(long, cb_sched_syscalls, RCB_STAT_COUNT) /* in sched_syscalls */
 
 #define RCB__STAT_FIELD(type, name, kind) type name;
 

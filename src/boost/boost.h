@@ -396,5 +396,6 @@ bool rcb__cb_boost_any_work(void);
 void rcb__cb_unboost_self(struct rcb_worker *w);
 void rcb__cb_boost_kick(void);
 extern _Atomic long rcb__cb_boosts, rcb__cb_unboosts;
+extern _Atomic long rcb__cb_sched_syscalls; /* counted in sched_syscalls too */
 
 #endif /* RCB_BOOST_H */

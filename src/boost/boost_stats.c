@@ -103,6 +103,8 @@ static void boost_stats_fill(struct rcb_boost_stats *out)
 	out->reraises = rcb_load_relaxed(&rcb__reraises);
 	out->keeper = rcb__keeper_available();
 	out->keeper_requests = rcb_load_relaxed(&rcb__keeper_requests);
+	out->cb_boosts = rcb_load_relaxed(&rcb__cb_boosts);
+	out->cb_sched_syscalls = rcb_load_relaxed(&rcb__cb_sched_syscalls);
 	out->enabled = rcb__settings.boost;
 	out->booster_running = rcb__booster_running();
 	out->no_permission = rcb__booster_no_permission();

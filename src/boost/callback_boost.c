@@ -74,7 +74,22 @@
 
 enum { CBB_NONE, CBB_BUSY, CBB_BOOSTED };
 
-_Atomic long rcb__cb_boosts, rcb__cb_unboosts;
+_Atomic long rcb__cb_boosts, rcb__cb_unboosts, rcb__cb_sched_syscalls;
+
+/* The scheduling calls made for workers, counted apart from the readers'
+ * (boost_stats.c): sched_syscalls counts both, and a figure per reader
+ * boost needs the readers' share alone. */
+static int cb_sched_get(pid_t tid, struct rcb__sched_attr *a)
+{
+	rcb_add_relaxed(&rcb__cb_sched_syscalls, 1);
+	return rcb__sched_get(tid, a);
+}
+
+static int cb_sched_set(pid_t tid, const struct rcb__sched_attr *a)
+{
+	rcb_add_relaxed(&rcb__cb_sched_syscalls, 1);
+	return rcb__sched_set(tid, a);
+}
 
 /* Booster mode applies: boosting on; a worker decides for itself below. */
 static bool enabled(void)
@@ -97,8 +112,8 @@ static void restore(struct rcb_worker *w, pid_t tid)
 {
 	struct rcb__sched_attr cur;
 
-	if (rcb__sched_get(tid, &cur) == 0 && rcb__sched_same(&cur, &w->bset))
-		(void)rcb__sched_set(tid, &w->borig);
+	if (cb_sched_get(tid, &cur) == 0 && rcb__sched_same(&cur, &w->bset))
+		(void)cb_sched_set(tid, &w->borig);
 	rcb_add_relaxed(&rcb__cb_unboosts, 1);
 	/* [CBB-R] pairs with [CBB-T]: the next owner sees borig/bset as we
 	 * left them. */
@@ -118,7 +133,7 @@ static void boost(struct rcb_worker *w, int booster_prio)
 	if (!rcb_cmpxchg_acq_rel(&w->bstate, &expect, CBB_BUSY))
 		return;
 	/* A real-time worker has been placed by the application. */
-	if (rcb__sched_get(tid, &cur) != 0 || cur.sched_policy == SCHED_FIFO ||
+	if (cb_sched_get(tid, &cur) != 0 || cur.sched_policy == SCHED_FIFO ||
 	    cur.sched_policy == SCHED_RR || rcb__sched_at_least(&cur, 1)) {
 		rcb_store_release(&w->bstate, CBB_NONE); /* [CBB-R] */
 		return;
@@ -130,7 +145,7 @@ static void boost(struct rcb_worker *w, int booster_prio)
 	want.sched_flags &= 0x01; /* keep SCHED_FLAG_RESET_ON_FORK only */
 	w->borig = cur;
 	w->bset = want;
-	if (rcb__sched_set(tid, &want) != 0) {
+	if (cb_sched_set(tid, &want) != 0) {
 		rcb_store_release(&w->bstate, CBB_NONE); /* [CBB-R] */
 		return;
 	}
@@ -171,8 +186,8 @@ void rcb__cb_unboost_self(struct rcb_worker *w)
 		 * -1 ([CBB-B]), or work queued: then it is due. */
 		rcb_store_release(&w->bstate, CBB_NONE); /* [CBB-R] */
 		rcb_add_relaxed(&rcb__cb_unboosts, 1);
-		if (rcb__sched_get(0, &cur) == 0 && rcb__sched_same(&cur, &set))
-			(void)rcb__sched_set(0, &orig);
+		if (cb_sched_get(0, &cur) == 0 && rcb__sched_same(&cur, &set))
+			(void)cb_sched_set(0, &orig);
 	}
 }
 

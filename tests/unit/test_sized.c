@@ -112,7 +112,7 @@ static void stats_sizes(void)
 		CHECK(strstr(buf, "\"blocked\":7,"));
 		CHECK(strstr(buf, "\"passes\":9,"));
 		CHECK(strstr(buf, "\"reraises\":0,"));
-		CHECK(strstr(buf, "\"keeper_requests\":0}\n"));
+		CHECK(strstr(buf, "\"cb_sched_syscalls\":0}\n"));
 	}
 }
 
