@@ -8,7 +8,7 @@ PREFIX  ?= /usr/local
 JOBS    ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench soak install install-urcu-compat models-deep sim scale clean
+.PHONY: all deps configure build test demo bench soak install install-urcu-compat uninstall dist models-deep sim scale clean
 
 all: build
 
@@ -48,6 +48,16 @@ install: build
 # (rcuboost-urcu(7)); never over a real liburcu.
 install-urcu-compat: build
 	cmake --install $(BUILD) --prefix $(PREFIX) --component urcu-compat
+
+# Remove what install and install-urcu-compat put under $(PREFIX) from
+# $(BUILD), and the directories left empty (scripts/uninstall.sh).
+uninstall:
+	sh scripts/uninstall.sh $(BUILD) $(PREFIX)
+
+# rcuboost-X.Y.Z.tar.gz of the committed tree, reproducible
+# (scripts/dist.sh).
+dist:
+	@sh scripts/dist.sh
 
 # Deeper model checks (more critical sections and aging elements) than
 # the ones make test runs.

@@ -9,7 +9,8 @@
 # with `pkg-config --cflags --libs rcuboost` alone and run against the
 # installed library; after `cmake --install`, also through
 # find_package(rcuboost), and `man -M` must find every page, the tools'
-# included.  $CC picks the consumer's compiler (default cc).
+# included.  Last, `make uninstall` after both install goals must leave
+# the prefix empty.  $CC picks the consumer's compiler (default cc).
 set -eu
 
 src=$1 work=$2 consumer=$3
@@ -44,3 +45,19 @@ make -C "$src" install PREFIX="$work/make-prefix" BUILD="$build" \
 	CMAKE_FLAGS="$flags" >"$work/make.log" 2>&1 ||
 	{ cat "$work/make.log"; fail "make install PREFIX=$work/make-prefix"; }
 consume_pkgconfig "$work/make-prefix" "$consumer"
+
+# make uninstall leaves nothing behind: both components into a fresh
+# prefix (make install, make install-urcu-compat), then the prefix must
+# be empty.
+up=$work/uninstall-prefix
+mkdir -p "$up"
+for goal in install install-urcu-compat uninstall; do
+	make -C "$src" $goal PREFIX="$up" BUILD="$build" CMAKE_FLAGS="$flags" \
+		>"$work/make-$goal.log" 2>&1 ||
+		{ cat "$work/make-$goal.log"; fail "make $goal PREFIX=$up"; }
+done
+left=$(find "$up" -mindepth 1)
+[ -z "$left" ] || { echo "$left"; fail "make uninstall left files under $up"; }
+[ -f "$build/install_manifest.txt" ] &&
+	fail "make uninstall kept $build/install_manifest.txt"
+echo "ok   $up: make install, install-urcu-compat, uninstall: nothing left"
