@@ -11,7 +11,8 @@ pkg-config:install-test binutils:symbol-and-disassembly-tests
 man-db:man-page-install-test clang-format:format-lint
 liburcu-dev:benchmark-and-demo-peer libck-dev:benchmark-peer-ck_epoch
 rt-tests:cyclictest-latency-measurement spin:model-checks
-systemtap-sdt-dev:USDT-probes bpftrace:USDT-trace-test gnuplot-nox:demo-plot"
+systemtap-sdt-dev:USDT-probes bpftrace:USDT-trace-test gnuplot-nox:demo-plot
+abigail-tools:ABI-check"
 
 missing=""
 for entry in $PKGS; do
