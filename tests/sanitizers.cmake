@@ -1,8 +1,8 @@
 # Sanitizer variants: sanitize_asan (ASan+UBSan) and sanitize_tsan
 # configure the whole tree again in <build>/sanitize-<name> with
 # RCB_SANITIZE=<name> and RCB_TEST_SCALE=4, build it, and run its unit,
-# regression and torture tests (sanitize_run.sh).  The same as the asan and tsan presets
-# of CMakePresets.json, but driven from `make test`.
+# regression and torture tests (sanitize_run.sh).  The same as the asan
+# and tsan presets of CMakePresets.json, but driven from `make test`.
 
 # Inside such a sub-build RCB_SANITIZE is set: adding these tests there
 # would recurse.

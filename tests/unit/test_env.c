@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "rcuboost.h"
@@ -436,23 +437,24 @@ static void add_bad(int v, const char *val)
 #endif
 }
 
-/* Under ASan, each bad value a fresh process with the sanitizer's start
- * and exit: only the values whose parsing reads furthest (empty, a word,
- * digits past every width) and a variable's first own bad value; the
- * plain build refuses every one. */
+/* Under ASan, each bad value is a fresh process with the sanitizer's
+ * start and exit: only the values whose parsing reads furthest (a word,
+ * the empty string, digits past every width) and a variable's first own
+ * bad value; the plain build refuses every one.  @i: the index in the
+ * variable's own list, or -1 for a shared word. */
+static bool asan_skip(const char *val, int i)
+{
 #if defined(__SANITIZE_ADDRESS__)
-static bool asan_skip(int i, bool own)
-{
-	return own ? i > 0 : !(i == 0 || i == 1 || i == 10 || i == 12);
-}
+	if (i >= 0)
+		return i > 0;
+	return strcmp(val, "garbage") != 0 && val[0] != '\0' &&
+	       strlen(val) < 20;
 #else
-static bool asan_skip(int i, bool own)
-{
+	(void)val;
 	(void)i;
-	(void)own;
 	return false;
-}
 #endif
+}
 
 static void build_cases(void)
 {
@@ -468,12 +470,13 @@ static void build_cases(void)
 			if (vars[v].wide && !choice &&
 			    strncmp(bad_words[i], "429496729", 9) == 0)
 				continue;
-			if (asan_skip(i, false))
-				continue;
-			add_bad(v, choice ? bad_choices[i] : bad_words[i]);
+			const char *w = choice ? bad_choices[i] : bad_words[i];
+
+			if (!asan_skip(w, -1))
+				add_bad(v, w);
 		}
 		for (int i = 0; i < 8 && vars[v].bad[i]; i++)
-			if (!asan_skip(i, true))
+			if (!asan_skip(vars[v].bad[i], i))
 				add_bad(v, vars[v].bad[i]);
 		for (int i = 0; i < 4 && vars[v].good[i]; i++) {
 			snprintf(name, sizeof(name), "good/%s=%s", vars[v].name,
