@@ -15,14 +15,16 @@
 # abidiff's own exit bits do not decide it: a removed struct field is
 # only "an ABI change" (bit 4) to it, as is a compatible one.
 # Refresh the baseline at a release (or with a SONAME bump) with
-#   abidw --headers-dir include --out-file tests/abi/librcuboost.abi \
-#         build/librcuboost.so
+#   abidw --headers-dir include --drop-private-types --no-corpus-path \
+#         --no-comp-dir-path --short-locs \
+#         --out-file tests/abi/librcuboost.abi build/librcuboost.so
+# (the last three keep this machine's paths out of the file).
 set -eu
 
 lib=$1 base=$2 hdr=$3 work=$4
 here=$(cd "$(dirname "$0")" && pwd)
 
-for tool in abidiff abidw readelf; do
+for tool in abidiff readelf; do
 	command -v $tool >/dev/null 2>&1 || {
 		echo "FAIL: $tool not found (apt-get install abigail-tools" \
 			"binutils; make test installs them as root)"
