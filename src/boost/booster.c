@@ -24,7 +24,7 @@
  *     reported that it runs or that it was refused real-time priority.
  *  3. Idle.  A booster makes no pass and sleeps with
  *     no timeout while no grace period waits for readers
- *     (rcb__gp_wait_start_ns == 0), pressure mode is off and no reader
+ *     (rcb__wait_start_any() == 0), pressure mode is off and no reader
  *     is queued on its elements: a process with no waiting grace
  *     period and no reader blocked in rcb_note_block() sees 0 booster
  *     wake-ups per second.  Two events end the sleep: a grace period
@@ -152,8 +152,7 @@ static void report_no_permission(int err)
 /* No grace period waits and pressure mode is off (invariant 3). */
 static bool boosters_have_no_work(void)
 {
-	return !rcb_load_relaxed(&rcb__gp_wait_start_ns) &&
-	       !rcb__pressure_active();
+	return !rcb__wait_start_any() && !rcb__pressure_active();
 }
 
 /* A reader is queued on one of @b's elements.  Under each element's
@@ -477,7 +476,7 @@ int rcb__booster_start_init(void)
 void rcb__booster_kick(void)
 {
 	if (RCB_LIKELY(rcb_load_relaxed(&booster_started))) {
-		/* [BST-IDK] The caller's wait start (rcb__gp_wait_start_ns)
+		/* [BST-IDK] The caller's wait start (rcb__wait_start_any())
 		 * is ordered before the load of the idle count: pairs with
 		 * [BST-IDL] in booster_idle() (invariant 3).  One fence per
 		 * grace period that outlasts its spin phase, which then

@@ -78,7 +78,7 @@ static void escalate_list(struct rcu_boost_dat *rbdp, long pass, int ceiling)
 		rcb__list_del_init(&t->boost.rcub_entry);
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_boosted);
 		if (rcb__bstate_relaxed(t->rd) != RCU_BOOSTED ||
-		    !rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp))
+		    !rcb__thread_holds(t, gp))
 			continue;
 		if (!t->boost.esc_pass) {
 			t->boost.esc_pass = pass; /* boosted since last look */
@@ -116,7 +116,7 @@ static int verify_batch(struct rcb__thread **queued,
 		return 0;
 	rcb__membarrier(); /* [BST-M] see enqueue_preempted_readers() */
 	for (int i = 0; i < n; i++) {
-		if (rcb__holds_gp(rcb_load_relaxed(&queued[i]->rd->ctr), gp)) {
+		if (rcb__thread_holds(queued[i], gp)) {
 			pthread_mutex_lock(&queued_on[i]->rbs_mutex);
 			queued_on[i]->rbs_preempt_enqueued++;
 			pthread_mutex_unlock(&queued_on[i]->rbs_mutex);
@@ -130,7 +130,10 @@ static int verify_batch(struct rcb__thread **queued,
 
 /*
  * Queue, on their behalf, registered readers of booster @b's CPUs that
- * have held up the current grace period for at least @min_wait_ns.  See
+ * have held up the current grace period for at least @min_wait_ns: a
+ * section of the default domain, or an online thread of the qsbr domain
+ * without a quiescent state (src/core/qsbr.c), each domain by when its
+ * own grace period began to wait.  See
  * queue.c for why the queueing is verified: a reader that left its
  * section between our scan and our queueing may have tested its boost
  * state before we set it; the membarrier makes its ctr store visible to
@@ -142,21 +145,26 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 				     uint64_t min_wait_ns)
 {
 	unsigned long long start = rcb_load_relaxed(&rcb__gp_wait_start_ns);
+	unsigned long long qstart = rcb_load_relaxed(&rcb__qsbr_wait_start_ns);
 	struct rcu_boost_dat *queued_on[RCB_ENQ_BATCH];
 	struct rcb__thread *queued[RCB_ENQ_BATCH];
 	struct rcb__thread *t;
 	unsigned long gp;
 	int n = 0, kept = 0, cpu;
+	bool memb_due = start && now - start >= min_wait_ns;
+	bool qsbr_due = qstart && now - qstart >= min_wait_ns;
 
-	if (!start || now - start < min_wait_ns)
+	if (!memb_due && !qsbr_due)
 		return 0;
 	gp = rcb_load_relaxed(&rcb__gp.ctr);
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb__for_each_thread(t) {
 		struct rcu_boost_dat *rbdp;
 
-		if (!rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp) ||
-		    rcb__bstate_relaxed(t->rd) != RCU_BOOST_IDLE)
+		if (rcb__bstate_relaxed(t->rd) != RCU_BOOST_IDLE ||
+		    !((memb_due &&
+		       rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) ||
+		      (qsbr_due && rcb__qsbr_thread_holds(t))))
 			continue;
 		cpu = rcb__sched_last_cpu(t->tid);
 		if (cpu < 0 || cpu >= rcb__boost_ncpus)

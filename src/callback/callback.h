@@ -471,6 +471,11 @@ void rcb__cb_urcu_timing_on(void);
 
 
 int rcb__callbacks_stop(void);
+/* qsbr_call.c: the qsbr domain's callback thread, drained and stopped
+ * by rcb_shutdown(); the fork() child's has none. */
+int rcb__qsbr_cb_stop(void);
+void rcb__qsbr_cb_after_fork_child(void);
+extern _Atomic unsigned long long rcb__qsbr_cb_invoked;
 /* The calling thread @t leaves the registry, marked unregistered
  * already: its queued counts join the global ones.  Context: registry
  * lock held. */

@@ -17,6 +17,16 @@ static void cb_fork_child(void)
 	rcb__callbacks_after_fork_child();
 	rcb__poll_after_fork_child();
 	rcb__defer_after_fork_child();
+	rcb__qsbr_cb_after_fork_child();
+}
+
+/* rcb_shutdown(): every worker, then the qsbr domain's thread. */
+static int cb_stop(void)
+{
+	int err = rcb__callbacks_stop();
+	int qerr = rcb__qsbr_cb_stop();
+
+	return err ? err : qerr;
 }
 
 const struct rcb__cb_hooks rcb__cb_hooks = {
@@ -24,7 +34,7 @@ const struct rcb__cb_hooks rcb__cb_hooks = {
 	.thread_leave = rcb__cb_fold_thread,
 	.wake_late = rcb__cb_wake_late,
 	.start_later = rcb__cb_start_later,
-	.stop = rcb__callbacks_stop,
+	.stop = cb_stop,
 	.refuses = rcb__defer_refuses,
 	.fork_prepare = rcb__callbacks_fork_prepare,
 	.fork_parent = rcb__callbacks_fork_parent,

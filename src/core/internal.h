@@ -16,6 +16,7 @@
 /* The exported symbols of the unsized layouts (rcuboost.h). */
 #define RCB__V0_SYMBOLS 1
 #include "rcuboost.h"
+#include "rcuboost/qsbr.h"
 #include "core/atomic.h"
 #include "core/list.h"
 
@@ -225,6 +226,13 @@ struct rcb__thread {
 	 * directly). */
 	struct rcb__cb_lists *cb_lists;
 	_Atomic bool cb_appending;
+	/* The qsbr domain (src/core/qsbr.c, invariant 2): the thread's
+	 * record while it is registered with it, else NULL; changed under
+	 * the registry lock.  qs_own_reg: that registration put the thread
+	 * on this list; memb_left: rcb_unregister_thread() ran while qs was
+	 * set, so the qsbr unregistration takes the thread off the list. */
+	struct rcb_qsbr_reader *_Atomic qs;
+	bool qs_own_reg, memb_left;
 	struct rcb__boost_thread boost;
 };
 
@@ -433,6 +441,8 @@ extern struct rcb__thread rcb__registry; /* list head (sentinel) */
 	     (t) = (t)->next)
 
 int rcb__register_self(void);
+/* Take the calling thread off the registry (outside any section). */
+void rcb__registry_leave_self(void);
 void rcb__registry_after_fork_child(void);
 
 /* ---- grace periods (gp.c) ----------------------------------------- */
@@ -482,6 +492,52 @@ enum { RCB__GPS_SKIP_B, RCB__GPS_SKIP_ALL };
 /* CLOCK_MONOTONIC ns at which the current grace period started waiting
  * for readers, 0 when none waits.  Read by the booster. */
 extern _Atomic unsigned long long rcb__gp_wait_start_ns;
+
+/* ---- the qsbr domain (qsbr.c) ------------------------------------- */
+
+/* As rcb__gp_wait_start_ns, for the qsbr domain's grace periods. */
+extern _Atomic unsigned long long rcb__qsbr_wait_start_ns;
+extern _Atomic unsigned long long rcb__qsbr_stat[4];
+enum { RCB__QSS_GP, RCB__QSS_BATCHED, RCB__QSS_QS, RCB__QSS_FUTEX };
+void rcb__qsbr_thread_exit(void);
+void rcb__qsbr_after_fork_child(void);
+
+/* Does qsbr counter @ctr (0: offline) hold up grace period @gp? */
+static inline bool rcb__qsbr_holds_ctr(unsigned long ctr, unsigned long gp)
+{
+	return ctr != 0 && ctr != gp;
+}
+
+/* Does thread @t hold up a grace period that is waiting: the default
+ * domain's numbered @gp (a section that began before it), or the qsbr
+ * domain's (online, no quiescent state since it began)?  The booster's
+ * test of whom to boost and keep boosted.  Relaxed reads: the booster
+ * re-checks after [BST-M] before acting on a true. */
+static inline bool rcb__qsbr_thread_holds(const struct rcb__thread *t)
+{
+	struct rcb_qsbr_reader *q = rcb_load_relaxed(&t->qs);
+
+	return q && rcb_load_relaxed(&rcb__qsbr_wait_start_ns) &&
+	       rcb__qsbr_holds_ctr(rcb_load_relaxed(&q->ctr),
+				   rcb_load_relaxed(&rcb__qsbr_gp.ctr));
+}
+
+static inline bool rcb__thread_holds(const struct rcb__thread *t,
+				     unsigned long gp)
+{
+	return rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp) ||
+	       rcb__qsbr_thread_holds(t);
+}
+
+/* The earliest start of waiting of either domain's grace period, 0 when
+ * none waits. */
+static inline unsigned long long rcb__wait_start_any(void)
+{
+	unsigned long long a = rcb_load_relaxed(&rcb__gp_wait_start_ns);
+	unsigned long long b = rcb_load_relaxed(&rcb__qsbr_wait_start_ns);
+
+	return !a ? b : !b ? a : a < b ? a : b;
+}
 
 /* ---- grace-period start policy (gp_policy.c) ---------------------- */
 

@@ -6,7 +6,8 @@
 # The library's dynamic symbol table against the public header:
 #   1. every exported symbol starts with rcb_ (rcb__ included), apart
 #      from names the linker itself may define;
-#   2. every RCB_API name declared in HEADER is exported (the inline read
+#   2. every RCB_API name declared in HEADER (and in the qsbr domain's
+#      rcuboost/qsbr.h beside it) is exported (the inline read
 #      side links against rcb__reader, rcb__gp and the slow paths),
 #      with or without boosting (BOOST is accepted for the callers);
 #   3. nothing else is exported: a symbol outside HEADER is an internal
@@ -31,7 +32,7 @@ api=$(awk '/^RCB_API/ { decl = "" } /^RCB_API/ || decl != "" { decl = decl " " $
 		if (match(decl, /rcb_[a-z0-9_]+[ \t]*[(;]/))
 			print substr(decl, RSTART, RLENGTH - 1)
 		decl = ""
-	}' "$header" | tr -d ' \t' | sort -u)
+	}' "$header" "$(dirname "$header")/rcuboost/qsbr.h" | tr -d ' \t' | sort -u)
 # The drop-in headers' RCB_API names (any identifier).
 urcu=$(ls "$(dirname "$header")"/rcuboost/urcu*.h 2>/dev/null || true)
 urcu_api=
