@@ -3,8 +3,11 @@
 # its build.  Everything goes into LIBDIR/rcuboost-urcu-compat, never over
 # a real liburcu:
 #   include/urcu.h, include/urcu/urcu-memb.h   -> <rcuboost/urcu.h>
-#   pkgconfig/liburcu.pc, liburcu-memb.pc      -> -lrcuboost and the above
-#   lib/liburcu.so, lib/liburcu-memb.so        -> symlinks to librcuboost
+#   include/urcu-qsbr.h, urcu/urcu-qsbr.h      -> <rcuboost/urcu_qsbr.h>
+#   pkgconfig/liburcu.pc, liburcu-memb.pc,
+#   liburcu-qsbr.pc                            -> -lrcuboost and the above
+#   lib/liburcu.so, liburcu-memb.so,
+#   liburcu-qsbr.so                            -> symlinks to librcuboost
 # A pkg-config project switches with PKG_CONFIG_PATH=<that>/pkgconfig, a
 # Makefile that hard-codes -lurcu with -L<that>/lib (plus
 # -I<that>/include when it defines _LGPL_SOURCE).
@@ -42,11 +45,16 @@ unset(rcb_urcu_common_lib CACHE)
 file(RELATIVE_PATH rcb_compat_up "/${rcb_compat_dir}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" rcb_compat_up "${rcb_compat_up}")
 set(RCB_COMPAT_PC_PREFIX "\${pcfiledir}/${rcb_compat_up}")
-foreach(pc liburcu liburcu-memb)
+foreach(pc liburcu liburcu-memb liburcu-qsbr)
   if(pc STREQUAL "liburcu")
     set(RCB_COMPAT_PC_NAME "Userspace RCU")
+    set(RCB_COMPAT_PC_FLAVOR "urcu-memb")
+  elseif(pc STREQUAL "liburcu-qsbr")
+    set(RCB_COMPAT_PC_NAME "Userspace RCU QSBR")
+    set(RCB_COMPAT_PC_FLAVOR "urcu-qsbr")
   else()
     set(RCB_COMPAT_PC_NAME "Userspace RCU membarrier syscall")
+    set(RCB_COMPAT_PC_FLAVOR "urcu-memb")
   endif()
   configure_file(${PROJECT_SOURCE_DIR}/cmake/urcu-compat/liburcu.pc.in
                  ${rcb_compat_build}/pkgconfig/${pc}.pc @ONLY)
@@ -56,16 +64,20 @@ endforeach()
 # (LIBDIR/rcuboost-urcu-compat/lib/ -> LIBDIR/); the linker records
 # librcuboost's SONAME.  Made in the build tree, installed as symlinks.
 file(MAKE_DIRECTORY ${rcb_compat_build}/lib)
-foreach(name liburcu.so liburcu-memb.so)
+foreach(name liburcu.so liburcu-memb.so liburcu-qsbr.so)
   file(CREATE_LINK ../../librcuboost.so.${RCB_SONAME_MAJOR}
        ${rcb_compat_build}/lib/${name} SYMBOLIC)
 endforeach()
 
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu.h
+              ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu-qsbr.h
         DESTINATION ${rcb_compat_dir}/include COMPONENT urcu-compat ${rcb_compat_excl})
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu-memb.h
+              ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu-qsbr.h
         DESTINATION ${rcb_compat_dir}/include/urcu COMPONENT urcu-compat ${rcb_compat_excl})
 install(FILES ${rcb_compat_build}/pkgconfig/liburcu.pc ${rcb_compat_build}/pkgconfig/liburcu-memb.pc
+              ${rcb_compat_build}/pkgconfig/liburcu-qsbr.pc
         DESTINATION ${rcb_compat_dir}/pkgconfig COMPONENT urcu-compat ${rcb_compat_excl})
 install(FILES ${rcb_compat_build}/lib/liburcu.so ${rcb_compat_build}/lib/liburcu-memb.so
+              ${rcb_compat_build}/lib/liburcu-qsbr.so
         DESTINATION ${rcb_compat_dir}/lib COMPONENT urcu-compat ${rcb_compat_excl})

@@ -13,6 +13,8 @@
 #   2. against liburcu's own headers (no -I) with -L<compat>/lib -lurcu
 #      (and -lurcu-memb), without _LGPL_SOURCE;
 # and each must load librcuboost, no liburcu flavor library, and run.
+# The same for a program of liburcu's qsbr flavor (CONSUMER_QSBR:
+# <urcu-qsbr.h>, liburcu-qsbr.pc, -lurcu-qsbr).
 # $CC picks the compiler (default cc).
 set -eu
 
@@ -37,7 +39,9 @@ compat=$(find "$prefix" -type d -name rcuboost-urcu-compat)
 [ -n "$compat" ] || fail "no rcuboost-urcu-compat directory under $prefix"
 libdir=${compat%/rcuboost-urcu-compat}
 for f in include/urcu.h include/urcu/urcu-memb.h pkgconfig/liburcu.pc \
-	pkgconfig/liburcu-memb.pc lib/liburcu.so lib/liburcu-memb.so; do
+	pkgconfig/liburcu-memb.pc lib/liburcu.so lib/liburcu-memb.so \
+	include/urcu-qsbr.h include/urcu/urcu-qsbr.h pkgconfig/liburcu-qsbr.pc \
+	lib/liburcu-qsbr.so; do
 	[ -e "$compat/$f" ] || fail "$compat/$f not installed (or a dangling link)"
 done
 
@@ -56,21 +60,30 @@ check()
 	echo "ok   $how: $out"
 }
 
-for pc in liburcu liburcu-memb; do
+flavor_of()
+{
+	case $1 in
+	*qsbr) echo -DCONSUMER_QSBR ;;
+	*) echo -UCONSUMER_QSBR ;;
+	esac
+}
+
+for pc in liburcu liburcu-memb liburcu-qsbr; do
 	flags=$(PKG_CONFIG_PATH=$compat/pkgconfig pkg-config --cflags --libs $pc) ||
 		fail "pkg-config $pc with PKG_CONFIG_PATH=$compat/pkgconfig"
+	flavor=$(flavor_of $pc)
 	# With and without _LGPL_SOURCE (then liburcu-common's functions
 	# are called out of line: the .pc must name the library).
 	for lgpl in -DCONSUMER_LGPL -UCONSUMER_LGPL; do
 		# shellcheck disable=SC2086
-		"$cc" -std=gnu11 -Wall -Wextra -Werror $lgpl -DCONSUMER_PC "$consumer" \
+		"$cc" -std=gnu11 -Wall -Wextra -Werror $lgpl $flavor -DCONSUMER_PC "$consumer" \
 			-o "$work/pc-$pc" $flags -ldl ||
 			fail "the program ($lgpl) does not build with pkg-config --cflags --libs $pc"
 		check "$work/pc-$pc" "pkg-config $pc ($lgpl)"
 	done
 done
-for lib in urcu urcu-memb; do
-	"$cc" -std=gnu11 -Wall -Wextra -Werror "$consumer" -o "$work/l-$lib" \
+for lib in urcu urcu-memb urcu-qsbr; do
+	"$cc" -std=gnu11 -Wall -Wextra -Werror $(flavor_of $lib) "$consumer" -o "$work/l-$lib" \
 		-L"$compat/lib" -l$lib -pthread -ldl ||
 		fail "the program does not build against liburcu's headers with -L$compat/lib -l$lib"
 	check "$work/l-$lib" "liburcu's headers, -L<compat>/lib -l$lib"

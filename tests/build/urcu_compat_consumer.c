@@ -5,12 +5,21 @@
  * compatibility .pc files (with _LGPL_SOURCE: rcuboost's header), and
  * once against liburcu's own headers with -L<compat>/lib -lurcu
  * (without _LGPL_SOURCE: liburcu's out-of-line calls, rcuboost's
- * library).  Prints "ok" and whether rcuboost runs it.
+ * library).  Prints "ok" and whether rcuboost runs it.  With
+ * CONSUMER_QSBR it is a program of liburcu's qsbr flavor (<urcu-qsbr.h>,
+ * liburcu-qsbr.pc, -lurcu-qsbr), with quiescent states and offline
+ * periods.
  */
 #ifdef CONSUMER_LGPL
 #define _LGPL_SOURCE
 #endif
+#ifdef CONSUMER_QSBR
+#include <urcu-qsbr.h>
+#define SYMBOL "rcb_qsbr_synchronize"
+#else
 #include <urcu.h>
+#define SYMBOL "rcb_synchronize"
+#endif
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -55,6 +64,13 @@ int main(void)
 		rcu_read_unlock();
 		if (old)
 			call_rcu(&old->rcu, free_obj);
+#ifdef CONSUMER_QSBR
+		rcu_quiescent_state();
+		if (i % 10 == 0) {
+			rcu_thread_offline();
+			rcu_thread_online();
+		}
+#endif
 	}
 	synchronize_rcu();
 	rcu_barrier();
@@ -77,6 +93,6 @@ int main(void)
 	free(gp);
 	rcu_unregister_thread();
 	/* rcuboost's own API is in the process: its library is loaded. */
-	printf("ok %s\n", dlsym(RTLD_DEFAULT, "rcb_synchronize") ? "rcuboost" : "liburcu");
+	printf("ok %s\n", dlsym(RTLD_DEFAULT, SYMBOL) ? "rcuboost" : "liburcu");
 	return 0;
 }

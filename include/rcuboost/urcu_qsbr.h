@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcuboost/urcu_qsbr.h - liburcu's qsbr flavor on top of rcuboost's qsbr
+ * domain (<rcuboost/qsbr.h>, rcuboost-qsbr(3)).
+ *
+ * A program written for liburcu's qsbr flavor (<urcu-qsbr.h>, or
+ * <urcu/urcu-qsbr.h> and the urcu_qsbr_* names) builds unchanged when its
+ * include line becomes #include <rcuboost/urcu_qsbr.h> and its link flag
+ * -lrcuboost, or, with the compatibility install, when only
+ * PKG_CONFIG_PATH (liburcu-qsbr.pc) or -L changes (rcuboost-urcu(7)).
+ * Its online threads that hold a grace period up are boosted.
+ *
+ * As liburcu's <urcu-qsbr.h>, this header maps the plain names
+ * (rcu_read_lock, rcu_quiescent_state, synchronize_rcu, call_rcu,
+ * rcu_flavor...) to the urcu_qsbr_* ones, and librcuboost exports real
+ * urcu_qsbr_* functions with liburcu's prototypes; called by name, the
+ * read side and the quiescent state are rcuboost's inline ones.  The
+ * common parts (struct rcu_head, the flavor struct, the pointer macros,
+ * coexistence with liburcu's data-structure headers) are those of
+ * <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.
+ *
+ * Not provided for this flavor: the per-thread call_rcu_data functions
+ * (a program that calls them fails to link, naming the function) and
+ * liburcu 0.14's polled grace periods.
+ */
+#ifndef RCUBOOST_URCU_QSBR_H
+#define RCUBOOST_URCU_QSBR_H
+
+#include <rcuboost/urcu.h>
+#include <rcuboost/qsbr.h>
+
+/* ---- liburcu's map (urcu/map/urcu-qsbr.h): plain names to urcu_qsbr_* */
+
+#undef rcu_read_lock
+#undef _rcu_read_lock
+#undef rcu_read_unlock
+#undef _rcu_read_unlock
+#undef rcu_read_ongoing
+#undef _rcu_read_ongoing
+#undef rcu_quiescent_state
+#undef _rcu_quiescent_state
+#undef rcu_thread_offline
+#undef rcu_thread_online
+#undef rcu_register_thread
+#undef rcu_unregister_thread
+#undef rcu_init
+#undef rcu_exit
+#undef synchronize_rcu
+#undef call_rcu
+#undef rcu_barrier
+#undef defer_rcu
+#undef rcu_defer_register_thread
+#undef rcu_defer_unregister_thread
+#undef rcu_defer_barrier
+#undef rcu_defer_barrier_thread
+#undef rcu_defer_exit
+#undef rcu_flavor
+#undef urcu_register_rculfhash_atfork
+#undef urcu_unregister_rculfhash_atfork
+#undef get_cpu_call_rcu_data
+#undef get_call_rcu_thread
+#undef create_call_rcu_data
+#undef set_cpu_call_rcu_data
+#undef get_default_call_rcu_data
+#undef get_call_rcu_data
+#undef get_thread_call_rcu_data
+#undef set_thread_call_rcu_data
+#undef create_all_cpu_call_rcu_data
+#undef free_all_cpu_call_rcu_data
+#undef call_rcu_data_free
+#undef call_rcu_before_fork
+#undef call_rcu_after_fork_parent
+#undef call_rcu_after_fork_child
+#undef start_poll_synchronize_rcu
+#undef poll_state_synchronize_rcu
+
+#define rcu_read_lock urcu_qsbr_read_lock
+#define _rcu_read_lock _urcu_qsbr_read_lock
+#define rcu_read_unlock urcu_qsbr_read_unlock
+#define _rcu_read_unlock _urcu_qsbr_read_unlock
+#define rcu_read_ongoing urcu_qsbr_read_ongoing
+#define _rcu_read_ongoing _urcu_qsbr_read_ongoing
+#define rcu_quiescent_state urcu_qsbr_quiescent_state
+#define _rcu_quiescent_state _urcu_qsbr_quiescent_state
+#define rcu_thread_offline urcu_qsbr_thread_offline
+#define rcu_thread_online urcu_qsbr_thread_online
+#define rcu_register_thread urcu_qsbr_register_thread
+#define rcu_unregister_thread urcu_qsbr_unregister_thread
+#define rcu_init urcu_qsbr_init
+#define rcu_exit urcu_qsbr_exit
+#define synchronize_rcu urcu_qsbr_synchronize_rcu
+#define call_rcu urcu_qsbr_call_rcu
+#define rcu_barrier urcu_qsbr_barrier
+#define defer_rcu urcu_qsbr_defer_rcu
+#define rcu_defer_register_thread urcu_qsbr_defer_register_thread
+#define rcu_defer_unregister_thread urcu_qsbr_defer_unregister_thread
+#define rcu_defer_barrier urcu_qsbr_defer_barrier
+#define rcu_defer_barrier_thread urcu_qsbr_defer_barrier_thread
+#define rcu_defer_exit urcu_qsbr_defer_exit
+#define rcu_flavor urcu_qsbr_flavor
+#define urcu_register_rculfhash_atfork urcu_qsbr_register_rculfhash_atfork
+#define urcu_unregister_rculfhash_atfork \
+	urcu_qsbr_unregister_rculfhash_atfork
+
+#ifndef URCU_NO_COMPAT_IDENTIFIERS
+#define rcu_read_lock_qsbr urcu_qsbr_read_lock
+#define rcu_read_unlock_qsbr urcu_qsbr_read_unlock
+#define rcu_read_ongoing_qsbr urcu_qsbr_read_ongoing
+#define rcu_register_thread_qsbr urcu_qsbr_register_thread
+#define rcu_unregister_thread_qsbr urcu_qsbr_unregister_thread
+#define rcu_init_qsbr urcu_qsbr_init
+#define rcu_exit_qsbr urcu_qsbr_exit
+#define synchronize_rcu_qsbr urcu_qsbr_synchronize_rcu
+#define call_rcu_qsbr urcu_qsbr_call_rcu
+#define rcu_barrier_qsbr urcu_qsbr_barrier
+#define defer_rcu_qsbr urcu_qsbr_defer_rcu
+#define rcu_flavor_qsbr urcu_qsbr_flavor
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The read side, quiescent state, offline and online: rcuboost's inline
+ * qsbr calls when called by name; the exported functions serve callers
+ * that take their address (the flavor struct) or were compiled against
+ * liburcu's own headers.
+ */
+RCB_API void urcu_qsbr_read_lock(void);
+RCB_API void urcu_qsbr_read_unlock(void);
+RCB_API int urcu_qsbr_read_ongoing(void);
+RCB_API void urcu_qsbr_quiescent_state(void);
+RCB_API void urcu_qsbr_thread_offline(void);
+RCB_API void urcu_qsbr_thread_online(void);
+#define urcu_qsbr_read_lock() rcb_qsbr_read_lock()
+#define urcu_qsbr_read_unlock() rcb_qsbr_read_unlock()
+#define urcu_qsbr_read_ongoing() rcb_qsbr_read_ongoing()
+#define urcu_qsbr_quiescent_state() rcb_qsbr_quiescent_state()
+#define _urcu_qsbr_read_lock() rcb_qsbr_read_lock()
+#define _urcu_qsbr_read_unlock() rcb_qsbr_read_unlock()
+#define _urcu_qsbr_read_ongoing() rcb_qsbr_read_ongoing()
+#define _urcu_qsbr_quiescent_state() rcb_qsbr_quiescent_state()
+
+/* rcb_qsbr_synchronize(): an online caller is offline while it waits. */
+RCB_API void urcu_qsbr_synchronize_rcu(void);
+/* rcb_qsbr_register_thread() / rcb_qsbr_unregister_thread(), errors
+ * reported on stderr. */
+RCB_API void urcu_qsbr_register_thread(void);
+RCB_API void urcu_qsbr_unregister_thread(void);
+/* rcb_init(NULL); errors dropped.  urcu_qsbr_exit(): nothing. */
+RCB_API void urcu_qsbr_init(void);
+RCB_API void urcu_qsbr_exit(void);
+
+/* rcb_qsbr_call(): @func(@head) on the qsbr domain's callback thread
+ * after a grace period; writes only @head's two words.  A NULL @func is
+ * reported and the callback dropped. */
+RCB_API void urcu_qsbr_call_rcu(struct rcu_head *head,
+				void (*func)(struct rcu_head *head));
+/* rcb_qsbr_barrier(). */
+RCB_API void urcu_qsbr_barrier(void);
+
+/* defer_rcu() for this flavor: @fct(@p) after a grace period, through
+ * the callback thread (the register and barrier calls are liburcu's; the
+ * barrier is rcb_qsbr_barrier()).  Without memory for its node it waits
+ * for a grace period and calls @fct itself, as liburcu's full queue does. */
+RCB_API void urcu_qsbr_defer_rcu(void (*fct)(void *p), void *p);
+RCB_API int urcu_qsbr_defer_register_thread(void);
+RCB_API void urcu_qsbr_defer_unregister_thread(void);
+RCB_API void urcu_qsbr_defer_barrier(void);
+RCB_API void urcu_qsbr_defer_barrier_thread(void);
+RCB_API void urcu_qsbr_defer_exit(void);
+
+/* The atfork hooks of liburcu-cds's hash table: one list for every
+ * flavor (urcu_memb_register_rculfhash_atfork()). */
+RCB_API void urcu_qsbr_register_rculfhash_atfork(struct urcu_atfork *atfork);
+RCB_API void urcu_qsbr_unregister_rculfhash_atfork(struct urcu_atfork *atfork);
+
+/* urcu_qsbr_flavor (rcu_flavor): the operations above, for liburcu-cds. */
+RCB_API extern const struct rcu_flavor_struct urcu_qsbr_flavor;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RCUBOOST_URCU_QSBR_H */
