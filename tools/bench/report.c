@@ -93,6 +93,42 @@ static const char *num(double v, char *buf)
 #define RATIO_STR(r, buf) \
 	(isnan(r) ? strcpy(buf, "n/a") : (sprintf(buf, "%.2fx", r), buf))
 
+/* The value named @name among @g's, or NULL. */
+static const struct bench_val *val_of(const struct bench_fig *g,
+				      const char *name)
+{
+	for (unsigned int k = 0; k < g->nval; k++)
+		if (!strcmp(g->val[k].name, name))
+			return &g->val[k];
+	return NULL;
+}
+
+/* rcuboost's qsbr domain against liburcu's qsbr flavor, measured in the
+ * same rounds: one ratio per figure that has both. */
+static void print_qsbr(FILE *out, struct bench_res *const *x, unsigned int n)
+{
+	const char *sep = "\nrcuboost-qsbr/urcu-qsbr:";
+	char a[32];
+
+	for (unsigned int s = 0; s < n; s++) {
+		for (unsigned int i = 0; !x[s]->status && i < x[s]->nfigs;
+		     i++) {
+			const struct bench_fig *g = &x[s]->fig[i];
+			const struct bench_val *q = val_of(g, "rcuboost-qsbr");
+			const struct bench_val *u = val_of(g, "urcu-qsbr");
+
+			if (!q || !u)
+				continue;
+			fprintf(out, "%s %s=%s", sep, g->name,
+				RATIO_STR(bench_ratio(q->med, u->med), a));
+			sep = "";
+		}
+	}
+	if (!*sep)
+		fprintf(out, " (%s)\n", "lower is better for ns, us; "
+					"higher for calls/s, ops/s");
+}
+
 /* A row per figure: value, spread, each peer's value and ratio (a peer
  * named otherwise than in the first row: NAME=VALUE), goal, met. */
 static void print_table(FILE *out, const struct bench_res *x)
@@ -171,6 +207,7 @@ void bench_report(FILE *out, struct bench_res *const *x, unsigned int n,
 		if (!x[s]->status && x[s]->why[0])
 			fprintf(out, "%s: %s\n", x[s]->sc->name, x[s]->why);
 	}
+	print_qsbr(out, x, n);
 	fprintf(out, "\nratio = value / peer; goals against %s unless they "
 		"name a peer (\"goal\": a bound).\n%u rounds of %u ms, %lu "
 		"calls; +- = (max - min) / median; CPUs %d, %d; %.1f s.\n",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The peer-adapter table: every library the tools compare (rcuboost, the
- * liburcu flavors memb, mb and qsbr, and Concurrency Kit's ck_epoch)
+ * The peer-adapter table: every library the tools compare (rcuboost and
+ * its qsbr domain, the liburcu flavors memb, mb and qsbr, and Concurrency
+ * Kit's ck_epoch)
  * behind one struct tool_peer.
  * Each peer's measured loops live in that peer's own source file
  * (peer_*.c, generated from peer_body.h), so that the library's read-side
@@ -109,6 +110,7 @@ extern const struct tool_peer tool_peer_rcuboost;
 extern const struct tool_peer tool_peer_urcu_memb;
 extern const struct tool_peer tool_peer_urcu_mb;
 extern const struct tool_peer tool_peer_urcu_qsbr;
+extern const struct tool_peer tool_peer_rcuboost_qsbr;
 extern const struct tool_peer tool_peer_ck_epoch;
 /* rcuboost through <rcuboost/urcu.h>, and its rcu_init().  The table's
  * out-of-line calls are rcuboost's, not liburcu's, once
