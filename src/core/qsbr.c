@@ -276,6 +276,8 @@ static void wait_for_online(unsigned long gp)
 		}
 		rcb_add_relaxed(&rcb__qsbr_stat[RCB__QSS_FUTEX], 1);
 		rcb__futex_wait(&rcb__qsbr_gp.futex, -1, QSBR_SLEEP_NS);
+		/* A stall report at most once per grace period. */
+		rcb__diag_hooks.qsbr_stall_check(gp, start);
 	}
 	rcb_store_relaxed(&rcb__qsbr_gp.futex, 0);
 	rcb_store_relaxed(&rcb__qsbr_wait_start_ns, 0);

@@ -103,7 +103,7 @@ static void stall_check(unsigned long gp, unsigned long long start_ns)
 	if (now - start_ns < rcb__settings.stall_ms * 1000000ull)
 		return;
 	reported_gp = gp;
-	n = rcb__stall_build_report(&o, gp, start_ns, &first);
+	n = rcb__stall_build_report(&o, gp, start_ns, &first, false);
 	if (n == 0)
 		return;
 	if (o.pos >= o.len)
@@ -113,6 +113,38 @@ static void stall_check(unsigned long gp, unsigned long long start_ns)
 		      (long)((now - start_ns) / 1000000), n, scratch);
 	if (pthread_mutex_trylock(&last_lock) == 0) {
 		memcpy(last_report, scratch, o.pos + 1);
+		last_len = o.pos;
+		pthread_mutex_unlock(&last_lock);
+	}
+}
+
+/* The qsbr domain's grace periods: the same, with a buffer and a
+ * reported mark of their own (under the qsbr grace-period lock). */
+static unsigned long qsbr_reported_gp;
+static char qsbr_scratch[STALL_BUF];
+
+static void qsbr_stall_check(unsigned long gp, unsigned long long start_ns)
+{
+	struct out o = { .buf = qsbr_scratch, .len = sizeof(qsbr_scratch) };
+	unsigned long long now;
+	int n, first = 0;
+
+	if (!rcb__settings.stall_ms || qsbr_reported_gp == gp)
+		return;
+	now = rcb__now_ns();
+	if (now - start_ns < rcb__settings.stall_ms * 1000000ull)
+		return;
+	qsbr_reported_gp = gp;
+	n = rcb__stall_build_report(&o, gp, start_ns, &first, true);
+	if (n == 0)
+		return;
+	if (o.pos >= o.len)
+		o.pos = o.len - 1;
+	rcb__write_all(STDERR_FILENO, qsbr_scratch, o.pos);
+	DTRACE_PROBE4(rcuboost, stall, first,
+		      (long)((now - start_ns) / 1000000), n, qsbr_scratch);
+	if (pthread_mutex_trylock(&last_lock) == 0) {
+		memcpy(last_report, qsbr_scratch, o.pos + 1);
 		last_len = o.pos;
 		pthread_mutex_unlock(&last_lock);
 	}
@@ -149,7 +181,7 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
 	}
 	start = rcb_load_relaxed(&rcb__gp_wait_start_ns);
 	gp = rcb_load_relaxed(&rcb__gp.ctr);
-	if (!start || !rcb__stall_build_report(&o, gp, start, &first)) {
+	if (!start || !rcb__stall_build_report(&o, gp, start, &first, false)) {
 		if (len)
 			buf[0] = '\0';
 		return 0;
@@ -171,6 +203,7 @@ static void stall_after_fork_child(void)
 /* What core tells the stall detector (core/hooks.h). */
 const struct rcb__diag_hooks rcb__diag_hooks = {
 	.stall_check = stall_check,
+	.qsbr_stall_check = qsbr_stall_check,
 	.waiter_enter = rcb__stall_waiter_enter,
 	.waiter_leave = rcb__stall_waiter_leave,
 	.fork_child = stall_after_fork_child,

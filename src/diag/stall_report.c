@@ -316,7 +316,7 @@ static void out_boost_off(struct out *o)
  * written); *@first gets the first one's thread ID.
  */
 int rcb__stall_build_report(struct out *o, unsigned long gp,
-			    unsigned long long start, int *first)
+			    unsigned long long start, int *first, bool qsbr)
 {
 	struct reader_snap r[STALL_MAX_READERS];
 	struct cpu_cands cpus[STALL_MAX_CPUS];
@@ -329,9 +329,13 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 	/* Snapshot under the registry lock (invariant 2), /proc after. */
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb__for_each_thread(t) {
-		unsigned long ctr = rcb_load_relaxed(&t->rd->ctr);
+		struct rcb_qsbr_reader *q = rcb_load_relaxed(&t->qs);
+		unsigned long ctr = !qsbr ? rcb_load_relaxed(&t->rd->ctr) :
+				    q     ? rcb_load_relaxed(&q->ctr) :
+					    0;
 
-		if (!rcb__holds_gp(ctr, gp))
+		if (!qsbr ? !rcb__holds_gp(ctr, gp) :
+			    !rcb__qsbr_holds_ctr(ctr, gp))
 			continue;
 		total++;
 		if (nr == STALL_MAX_READERS)
@@ -396,17 +400,27 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 	}
 
 	now = rcb__now_ns();
-	out_printf(o,
-		   "rcuboost: stall: grace period %lu has waited %llu ms for %d reader%s (stall timeout %u ms)\n",
-		   gp >> RCB__NEST_BITS, (now - start) / 1000000, total,
-		   total == 1 ? "" : "s", rcb__settings.stall_ms);
+	if (qsbr)
+		out_printf(o,
+			   "rcuboost: stall: qsbr grace period %lu has waited %llu ms for %d online "
+			   "thread%s without a quiescent state (stall timeout %u ms)\n",
+			   gp >> 1, (now - start) / 1000000, total,
+			   total == 1 ? "" : "s", rcb__settings.stall_ms);
+	else
+		out_printf(o,
+			   "rcuboost: stall: grace period %lu has waited %llu ms for %d reader%s (stall timeout %u ms)\n",
+			   gp >> RCB__NEST_BITS, (now - start) / 1000000, total,
+			   total == 1 ? "" : "s", rcb__settings.stall_ms);
 	out_boost_off(o);
 	for (int i = 0; i < nr; i++) {
 		const struct task_info *ti = &r[i].ti;
-		unsigned long earlier = ((gp - (r[i].ctr & ~RCB__NEST_MASK)) >>
-					 RCB__NEST_BITS) - 1;
+		unsigned long earlier =
+			qsbr ? (gp - r[i].ctr) / 2 - 1 :
+			       ((gp - (r[i].ctr & ~RCB__NEST_MASK)) >>
+				RCB__NEST_BITS) - 1;
 
-		out_printf(o, "rcuboost: stall: reader %d \"%s\": ", r[i].tid,
+		out_printf(o, "rcuboost: stall: %s %d \"%s\": ",
+			   qsbr ? "thread" : "reader", r[i].tid,
 			   r[i].have_ti ? ti->comm : "?");
 		if (r[i].have_ti) {
 			out_printf(o, "%s (%c) on CPU %d, ", state_name(&r[i]),
@@ -418,8 +432,14 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 				   r[i].tid);
 		}
 		out_boost(o, &r[i], now);
-		out_printf(o, ", nesting %lu, holding grace periods for at least %llu ms",
-			   r[i].ctr & RCB__NEST_MASK, (now - start) / 1000000);
+		if (qsbr)
+			out_printf(o, ", online without a quiescent state, holding grace "
+				      "periods for at least %llu ms",
+				   (now - start) / 1000000);
+		else
+			out_printf(o, ", nesting %lu, holding grace periods for at least %llu ms",
+				   r[i].ctr & RCB__NEST_MASK,
+				   (now - start) / 1000000);
 		if (earlier)
 			out_printf(o, " (this one and the %lu before it)", earlier);
 		out_printf(o, "\n");
@@ -446,7 +466,11 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 		}
 	}
 	if (total > nr)
-		out_printf(o, "rcuboost: stall: and %d more readers\n", total - nr);
+		out_printf(o, "rcuboost: stall: and %d more %s\n", total - nr,
+			   qsbr ? "threads" : "readers");
+	/* The updater and backlog tables are the default domain's. */
+	if (qsbr)
+		return total;
 
 	/* Updaters: the leader, then the callers queued behind it. */
 	if (rcb_load_relaxed(&leader_gp) == gp) {

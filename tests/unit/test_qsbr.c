@@ -28,11 +28,12 @@ static void sleep_ms(int ms)
 /* ---- a thread held online without quiescent states --------------- */
 
 enum { H_ONLINE, H_OFFLINE, H_MEMB_READER };
-static atomic_int hold_ready, hold_release, hold_mode;
+static atomic_int hold_ready, hold_release, hold_mode, holder_tid;
 
 static void *holder(void *arg)
 {
 	(void)arg;
+	atomic_store(&holder_tid, (int)gettid());
 	CHECK(rcb_qsbr_register_thread() == 0);
 	CHECK(rcb_qsbr_thread_is_online());
 	if (atomic_load(&hold_mode) == H_OFFLINE)
@@ -88,6 +89,39 @@ static void test_waits_for_online(void)
 	pthread_join(s, NULL);
 	pthread_join(h, NULL);
 	CHECK(atomic_load(&sync_done));
+}
+
+/* The stall report names an online thread that holds a qsbr grace
+ * period up (stall timeout 100 ms; the report is taken once the grace
+ * period has waited 10 times that). */
+static void test_stall_report(void)
+{
+	struct rcb_config cfg = { .stall_ms = 100 };
+	char buf[4096], want[64];
+	pthread_t h, s;
+	pid_t tid;
+
+	CHECK(rcb_shutdown() == 0);
+	CHECK(rcb_init(&cfg) == 0);
+	start_holder(&h, H_ONLINE);
+	tid = atomic_load(&holder_tid);
+	atomic_store(&sync_done, 0);
+	CHECK(pthread_create(&s, NULL, qsbr_syncer, NULL) == 0);
+	sleep_ms(1000);
+	CHECK(!atomic_load(&sync_done));
+	CHECK(rcb_stall_report(buf, sizeof(buf), 0) > 0);
+	snprintf(want, sizeof(want), "stall: thread %d ", (int)tid);
+	if (!strstr(buf, "qsbr grace period") || !strstr(buf, want) ||
+	    !strstr(buf, "online without a quiescent state"))
+		fprintf(stderr, "report:\n%s", buf);
+	CHECK(strstr(buf, "qsbr grace period") != NULL);
+	CHECK(strstr(buf, want) != NULL);
+	CHECK(strstr(buf, "online without a quiescent state") != NULL);
+	atomic_store(&hold_release, 1);
+	pthread_join(s, NULL);
+	pthread_join(h, NULL);
+	CHECK(rcb_shutdown() == 0);
+	CHECK(rcb_init(NULL) == 0);
 }
 
 /* Offline threads and default-domain readers do not hold it. */
@@ -298,6 +332,7 @@ int main(void)
 	alarm(120); /* a hang fails, whatever CTest's timeout */
 	test_waits_for_online();
 	test_no_wait_offline_or_memb();
+	test_stall_report();
 	test_online_caller();
 	test_call_barrier();
 	test_exit_online();
