@@ -64,6 +64,8 @@ static _Atomic unsigned long long qsbr_seq_started, qsbr_seq_done;
 /* As gp.c: scans spun before sleeping, and the sleep's re-check bound. */
 #define QSBR_SPIN_SCANS 100
 #define QSBR_SLEEP_NS (10ull * 1000 * 1000)
+/* Tries of the grace-period lock before blocking (gp.c's reasoning). */
+#define QSBR_LOCK_TRIES 64
 
 static void qsbr_lock_init(void)
 {
@@ -303,7 +305,17 @@ RCB_API int rcb_qsbr_synchronize(void)
 	 * [GP-S] in gp.c.  Pairs with the leader's unlock. */
 	rcb_fence_seq_cst();
 	snap = rcb_load_relaxed(&qsbr_seq_started);
-	if ((err = pthread_mutex_lock(&qsbr_gp_lock)) == EDEADLK) {
+	/* As gp.c: a few tries before blocking, since a grace period with
+	 * nobody to wait for holds the lock for well under a microsecond
+	 * and blocking on a PI mutex is a system call and a hand-over. */
+	err = pthread_mutex_trylock(&qsbr_gp_lock);
+	for (int i = 0; err == EBUSY && i < QSBR_LOCK_TRIES; i++) {
+		rcb_cpu_relax();
+		err = pthread_mutex_trylock(&qsbr_gp_lock);
+	}
+	if (err == EBUSY)
+		err = pthread_mutex_lock(&qsbr_gp_lock);
+	if (err == EDEADLK) {
 		rcb__misuse("rcb_qsbr_synchronize",
 			    "called from a signal handler that interrupted this thread's own "
 			    "grace period; it would wait for itself forever");
