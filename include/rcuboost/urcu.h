@@ -402,6 +402,24 @@ RCB_API extern const struct rcu_flavor_struct urcu_memb_flavor;
 		rcb_old_;                                                   \
 	})
 
+/* The underscore forms of liburcu's <urcu/static/pointer.h>, which
+ * _LGPL_SOURCE programs call by name (liburcu's own tests do); its
+ * guard is claimed, and its macros replaced if it came first. */
+#ifdef _URCU_POINTER_STATIC_H
+#undef _rcu_dereference
+#undef _rcu_cmpxchg_pointer
+#undef _rcu_xchg_pointer
+#undef _rcu_set_pointer
+#undef _rcu_assign_pointer
+#else
+#define _URCU_POINTER_STATIC_H
+#endif
+#define _rcu_dereference(p) rcb_dereference(p)
+#define _rcu_assign_pointer(p, v) rcb_assign_pointer(p, v)
+#define _rcu_set_pointer(pp, v) rcb_assign_pointer(*(pp), v)
+#define _rcu_xchg_pointer(pp, v) rcb_xchg_pointer(pp, v)
+#define _rcu_cmpxchg_pointer(pp, old, v) rcu_cmpxchg_pointer(pp, old, v)
+
 /*
  * Out-of-line forms that liburcu's <urcu/pointer.h> calls without
  * _LGPL_SOURCE (code compiled against liburcu's headers, such as

@@ -19,9 +19,10 @@
  * coexistence with liburcu's data-structure headers) are those of
  * <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.
  *
- * Not provided for this flavor: the per-thread call_rcu_data functions
- * (a program that calls them fails to link, naming the function) and
- * liburcu 0.14's polled grace periods.
+ * The call_rcu_data functions exist, with one difference: the flavor
+ * has one callback thread, and every call_rcu_data handle (default,
+ * per CPU, per thread, created) is that thread.  Not provided: liburcu
+ * 0.14's polled grace periods.
  */
 #ifndef RCUBOOST_URCU_QSBR_H
 #define RCUBOOST_URCU_QSBR_H
@@ -98,6 +99,20 @@
 #define rcu_defer_barrier_thread urcu_qsbr_defer_barrier_thread
 #define rcu_defer_exit urcu_qsbr_defer_exit
 #define rcu_flavor urcu_qsbr_flavor
+#define get_cpu_call_rcu_data urcu_qsbr_get_cpu_call_rcu_data
+#define get_call_rcu_thread urcu_qsbr_get_call_rcu_thread
+#define create_call_rcu_data urcu_qsbr_create_call_rcu_data
+#define set_cpu_call_rcu_data urcu_qsbr_set_cpu_call_rcu_data
+#define get_default_call_rcu_data urcu_qsbr_get_default_call_rcu_data
+#define get_call_rcu_data urcu_qsbr_get_call_rcu_data
+#define get_thread_call_rcu_data urcu_qsbr_get_thread_call_rcu_data
+#define set_thread_call_rcu_data urcu_qsbr_set_thread_call_rcu_data
+#define create_all_cpu_call_rcu_data urcu_qsbr_create_all_cpu_call_rcu_data
+#define free_all_cpu_call_rcu_data urcu_qsbr_free_all_cpu_call_rcu_data
+#define call_rcu_data_free urcu_qsbr_call_rcu_data_free
+#define call_rcu_before_fork urcu_qsbr_call_rcu_before_fork
+#define call_rcu_after_fork_parent urcu_qsbr_call_rcu_after_fork_parent
+#define call_rcu_after_fork_child urcu_qsbr_call_rcu_after_fork_child
 #define urcu_register_rculfhash_atfork urcu_qsbr_register_rculfhash_atfork
 #define urcu_unregister_rculfhash_atfork \
 	urcu_qsbr_unregister_rculfhash_atfork
@@ -170,6 +185,33 @@ RCB_API void urcu_qsbr_defer_unregister_thread(void);
 RCB_API void urcu_qsbr_defer_barrier(void);
 RCB_API void urcu_qsbr_defer_barrier_thread(void);
 RCB_API void urcu_qsbr_defer_exit(void);
+
+/*
+ * call_rcu_data: the qsbr domain's one callback thread behind every
+ * handle.  create_call_rcu_data() and get_default/get_cpu/get_thread/
+ * get_call_rcu_data() return that handle (get_cpu: NULL for a CPU out of
+ * range); set_thread/set_cpu_call_rcu_data(), create_all_cpu_call_rcu_data()
+ * return 0 and change nothing; call_rcu_data_free() and
+ * free_all_cpu_call_rcu_data() do nothing; get_call_rcu_thread() starts
+ * the thread if need be and returns it.  The fork helpers are the memb
+ * flavor's (they cover every rcuboost thread and liburcu-cds's hooks).
+ */
+RCB_API struct call_rcu_data *
+urcu_qsbr_create_call_rcu_data(unsigned long flags, int cpu_affinity);
+RCB_API void urcu_qsbr_call_rcu_data_free(struct call_rcu_data *crdp);
+RCB_API struct call_rcu_data *urcu_qsbr_get_default_call_rcu_data(void);
+RCB_API struct call_rcu_data *urcu_qsbr_get_cpu_call_rcu_data(int cpu);
+RCB_API struct call_rcu_data *urcu_qsbr_get_thread_call_rcu_data(void);
+RCB_API struct call_rcu_data *urcu_qsbr_get_call_rcu_data(void);
+RCB_API pthread_t urcu_qsbr_get_call_rcu_thread(struct call_rcu_data *crdp);
+RCB_API void urcu_qsbr_set_thread_call_rcu_data(struct call_rcu_data *crdp);
+RCB_API int urcu_qsbr_set_cpu_call_rcu_data(int cpu,
+					    struct call_rcu_data *crdp);
+RCB_API int urcu_qsbr_create_all_cpu_call_rcu_data(unsigned long flags);
+RCB_API void urcu_qsbr_free_all_cpu_call_rcu_data(void);
+RCB_API void urcu_qsbr_call_rcu_before_fork(void);
+RCB_API void urcu_qsbr_call_rcu_after_fork_parent(void);
+RCB_API void urcu_qsbr_call_rcu_after_fork_child(void);
 
 /* The atfork hooks of liburcu-cds's hash table: one list for every
  * flavor (urcu_memb_register_rculfhash_atfork()). */

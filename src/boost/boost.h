@@ -390,7 +390,7 @@ void rcb__boost_thread_exit(struct rcb__thread *self);
  * rcb__cb_unboost_self(): the worker, after announcing its sleep on an
  * empty queue or as its thread ends, restores a boost it has.
  * rcb__cb_boost_kick(): wake booster 0 sleeping in booster mode
- * (rcb__cb_boost_idle, callback/callback.h). */
+ * (rcb__cb_hot.boost_idle, callback/callback.h). */
 bool rcb__cb_boost_pass(int prio, uint64_t now, uint64_t period_ns);
 bool rcb__cb_boost_any_work(void);
 void rcb__cb_unboost_self(struct rcb_worker *w);

@@ -224,7 +224,7 @@ static void booster_idle(struct rcb__booster *b, int wake, bool cb_watch,
 		} else {
 			cb_untimed_ns = now;
 			cb_idle = true;
-			rcb_store_relaxed(&rcb__cb_boost_idle, 1);
+			rcb_store_relaxed(&rcb__cb_hot.boost_idle, 1);
 		}
 	}
 	rcb_add_relaxed(&boosters_idle, 1);
@@ -234,11 +234,11 @@ static void booster_idle(struct rcb__booster *b, int wake, bool cb_watch,
 	 * either we see the grace period waiting, or it sees us idle and
 	 * bumps booster_wake, which the futex wait compares with @wake. */
 	rcb_fence_seq_cst();
-	/* [CBB-I] also: the workers' queues after rcb__cb_boost_idle. */
+	/* [CBB-I] also: the workers' queues after rcb__cb_hot.boost_idle. */
 	if (booster_is_idle(b) && !(cb_idle && rcb__cb_boost_any_work()))
 		rcb__futex_wait(&booster_wake, wake, timeout);
 	if (cb_idle)
-		rcb_store_relaxed(&rcb__cb_boost_idle, 0);
+		rcb_store_relaxed(&rcb__cb_hot.boost_idle, 0);
 	rcb_add_relaxed(&boosters_idle, -1);
 }
 
@@ -359,8 +359,8 @@ static void *rcu_booster(void *arg)
  */
 static void boosters_stop_locked(bool pi_started)
 {
-	rcb_store_relaxed(&rcb__pressure_kick_at, 0);
-	rcb_store_relaxed(&rcb__pressure_kick_bytes, 0);
+	rcb_store_relaxed(&rcb__cb_hot.kick_at, 0);
+	rcb_store_relaxed(&rcb__cb_hot.kick_bytes, 0);
 	/* [BST-T] pairs with [BST-S]. */
 	rcb_store_release(&booster_stop, 1);
 	rcb__boosters_wake();
@@ -448,10 +448,10 @@ static int booster_start(bool for_init)
 				rcb__cb_kick_rebase();
 			if (rcb__settings.pressure_callbacks)
 				rcb_store_relaxed(
-					&rcb__pressure_kick_at,
+					&rcb__cb_hot.kick_at,
 					rcb__settings.pressure_callbacks);
 			if (rcb__settings.pressure_bytes)
-				rcb_store_relaxed(&rcb__pressure_kick_bytes,
+				rcb_store_relaxed(&rcb__cb_hot.kick_bytes,
 						  rcb__settings.pressure_bytes);
 			/* [BST-KR] */
 			rcb_store_release(&booster_started, true);
@@ -514,8 +514,8 @@ void rcb__boost_after_fork_child(void)
 	pthread_mutex_init(&rcb__booster_lock, NULL);
 	restart_in_child = rcb_load_relaxed(&booster_started);
 	rcb_store_relaxed(&booster_started, false);
-	rcb_store_relaxed(&rcb__pressure_kick_at, 0);
-	rcb_store_relaxed(&rcb__pressure_kick_bytes, 0);
+	rcb_store_relaxed(&rcb__cb_hot.kick_at, 0);
+	rcb_store_relaxed(&rcb__cb_hot.kick_bytes, 0);
 	rcb__pressure_after_fork_child();
 	for (int i = 0; rcb__boosters && i < rcb__nboosters; i++) {
 		rcb__boosters[i].started = false;

@@ -51,10 +51,10 @@
  *  B5. Waking an idle booster.  Booster 0 sleeps without timeout only
  *      when no worker had work at its last look, and then at most once
  *      per period (otherwise it sleeps one period): a producer whose
- *      enqueue finds it so (rcb__cb_boost_idle) wakes it.  Store-
+ *      enqueue finds it so (rcb__cb_hot.boost_idle) wakes it.  Store-
  *      buffering between the producer's seq_cst exchange of the queue
- *      tail then load of rcb__cb_boost_idle ([CBB-K]) and the booster's
- *      "rcb__cb_boost_idle = 1; fence ([BST-IDL]); look at the queues"
+ *      tail then load of rcb__cb_hot.boost_idle ([CBB-K]) and the booster's
+ *      "rcb__cb_hot.boost_idle = 1; fence ([BST-IDL]); look at the queues"
  *      ([CBB-I]): either the booster sees the node, or the producer sees
  *      the flag and wakes it.  At most one such wake-up per period.
  */
@@ -262,6 +262,6 @@ bool rcb__cb_boost_any_work(void)
 void rcb__cb_boost_kick(void)
 {
 	/* One wake-up per idle sleep (B5). */
-	if (rcb_xchg_relaxed(&rcb__cb_boost_idle, 0))
+	if (rcb_xchg_relaxed(&rcb__cb_hot.boost_idle, 0))
 		rcb__boosters_wake();
 }

@@ -70,7 +70,7 @@ static struct pressure {
 	} events;
 } pressure = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* rcb__pressure_kick_at and rcb__pressure_kick_bytes, which rcb_call*()
+/* rcb__cb_hot.kick_at and rcb__cb_hot.kick_bytes, which rcb_call*()
  * reads, belong to the callback layer (callback/callback.c), which
  * cannot name this file's functions (core/hooks.h); the booster writes
  * them only while no booster runs (start, stop, fork). */

@@ -228,15 +228,8 @@ _Atomic unsigned long rcb__cb_default_markers;
 _Atomic unsigned long long rcb__cb_queued_gone, rcb__cb_queued_gone_bytes;
 _Atomic unsigned long long rcb__cb_invoked, rcb__cb_invoked_bytes;
 
-/* rcb_call*() kicks the boosters (rcb__boost_hooks.pressure_kick())
- * when the count reaches this (0: not watching); read on every
- * rcb_call*(), so it has its own cache line.  Written by the boost
- * layer (boost/booster.c) only while no booster runs (start, stop,
- * fork). */
-_Atomic unsigned long long rcb__pressure_kick_at __attribute__((aligned(64)));
-_Atomic unsigned long long rcb__pressure_kick_bytes;
-/* Booster mode's sleeping booster 0 (callback/callback.h). */
-_Atomic int rcb__cb_boost_idle;
+/* Read by every rcb_call*(), written almost never (callback.h). */
+struct rcb__cb_hot rcb__cb_hot RCB__HOT_ALIGN;
 _Atomic unsigned long long rcb__cb_peak, rcb__cb_peak_bytes;
 /* The backlog as rcb_call*() sees it while the pressure kick is armed
  * (invariant 5); its own cache line, as every rcb_call*() writes it then. */

@@ -208,17 +208,34 @@ static inline struct rcb_head *rcb__cb_next_of(struct rcb_head *n)
  * kick is armed, the peaks, and the sum now (any thread but one
  * holding the registry lock, which gets the previous sum). */
 /* rcb_call*() wakes the boosters when the callback count reaches
- * rcb__pressure_kick_at, or the bytes of rcb_call_sized() callbacks
- * rcb__pressure_kick_bytes (0: no such threshold, or no booster). */
-extern _Atomic unsigned long long rcb__pressure_kick_at;
-extern _Atomic unsigned long long rcb__pressure_kick_bytes;
+ * rcb__cb_hot.kick_at, or the bytes of rcb_call_sized() callbacks
+ * rcb__cb_hot.kick_bytes (0: no such threshold, or no booster). */
+/*
+ * What every rcb_call*() reads and almost nothing writes, alone on its
+ * cache lines (RCB__HOT_ALIGN, padded to 128 bytes, the pair the
+ * adjacent-line prefetcher fetches together): beside the worker's
+ * counters, each batch the worker invoked took the line from every
+ * calling CPU (call.2t fell from ~1.0x to ~0.65x ck_epoch when the
+ * split of src/ put them together).
+ *   kick_at, kick_bytes: the pressure thresholds above; written by the
+ *     boost layer (boost/booster.c) only while no booster runs (start,
+ *     stop, fork).
+ *   boost_idle: booster mode's sleeping booster 0 (below).
+ */
+struct rcb__cb_hot {
+	_Atomic unsigned long long kick_at;
+	_Atomic unsigned long long kick_bytes;
+	_Atomic int boost_idle;
+	char pad_[128 - 2 * sizeof(unsigned long long) - sizeof(int)];
+};
+extern struct rcb__cb_hot rcb__cb_hot;
 extern _Atomic long long rcb__cb_kick_count, rcb__cb_kick_bytes;
 extern _Atomic unsigned long long rcb__cb_peak, rcb__cb_peak_bytes;
 /* The pressure kick is armed: rcb_call*() counts the backlog. */
 static inline bool rcb__cb_kick_armed(void)
 {
-	return rcb_load_relaxed(&rcb__pressure_kick_at) ||
-	       rcb_load_relaxed(&rcb__pressure_kick_bytes);
+	return rcb_load_relaxed(&rcb__cb_hot.kick_at) ||
+	       rcb_load_relaxed(&rcb__cb_hot.kick_bytes);
 }
 void rcb__cb_backlog_now(unsigned long long *n, unsigned long long *bytes);
 /* Barrier markers: advanced after each is reached (invariant 10); those
@@ -278,7 +295,6 @@ bool rcb__cb_listed(struct rcb_worker *w);
  * sleeps without timeout; a producer that sees it after its enqueue
  * calls rcb__boost_hooks.cb_boost_kick().  Written by the boost layer
  * only; 0 without boosting. */
-extern _Atomic int rcb__cb_boost_idle;
 
 /* The function of every barrier marker: how a node is known as one. */
 void rcb__cb_barrier_reached(struct rcb_head *h);
@@ -475,6 +491,7 @@ int rcb__callbacks_stop(void);
  * by rcb_shutdown(); the fork() child's has none. */
 int rcb__qsbr_cb_stop(void);
 void rcb__qsbr_cb_after_fork_child(void);
+int rcb__qsbr_cb_thread(pthread_t *out);
 extern _Atomic unsigned long long rcb__qsbr_cb_invoked;
 /* The calling thread @t leaves the registry, marked unregistered
  * already: its queued counts join the global ones.  Context: registry

@@ -224,9 +224,9 @@ static inline void call_count(struct rcb__thread *self, size_t bytes)
  * any is armed. */
 static inline void call_pressure_count(struct call_ctx *c, size_t bytes)
 {
-	c->kick_at = rcb_load_relaxed(&rcb__pressure_kick_at);
+	c->kick_at = rcb_load_relaxed(&rcb__cb_hot.kick_at);
 	if (RCB_UNLIKELY(c->kick_at ||
-			 rcb_load_relaxed(&rcb__pressure_kick_bytes))) {
+			 rcb_load_relaxed(&rcb__cb_hot.kick_bytes))) {
 		c->n = rcb_add_relaxed(&rcb__cb_kick_count, 1) + 1;
 		if (bytes)
 			c->nbytes = add_return_bytes((long long)bytes);
@@ -256,7 +256,7 @@ static inline void call_queue(struct call_ctx *c, struct rcb_head *h)
 	 * after the seq_cst exchange in enqueue(), pairs with [BST-IDL]
 	 * (callback_boost.c B5). */
 	c->kick_boosters =
-		RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_boost_idle)) &&
+		RCB_UNLIKELY(rcb_load_seq_cst(&rcb__cb_hot.boost_idle)) &&
 		rcb_load_relaxed(&w->cbboost);
 }
 
@@ -274,7 +274,7 @@ static inline void call_after(const struct call_ctx *c)
 	if (RCB_UNLIKELY(c->kick_at && c->n >= (long long)c->kick_at))
 		rcb__boost_hooks.pressure_kick();
 	if (c->nbytes) {
-		kick_at = rcb_load_relaxed(&rcb__pressure_kick_bytes);
+		kick_at = rcb_load_relaxed(&rcb__cb_hot.kick_bytes);
 		if (RCB_UNLIKELY(kick_at && c->nbytes >= (long long)kick_at))
 			rcb__boost_hooks.pressure_kick();
 	}

@@ -188,7 +188,7 @@ void rcb__cb_local_flip(bool on)
 	pthread_mutex_unlock(&rcb__registry_lock);
 	/* [CBL-BK] A booster asleep without timeout learns of the work
 	 * (callback.c [CBB-K], B5 of callback_boost.c). */
-	if (on && rcb_load_seq_cst(&rcb__cb_boost_idle))
+	if (on && rcb_load_seq_cst(&rcb__cb_hot.boost_idle))
 		rcb__boost_hooks.cb_boost_kick();
 }
 

@@ -212,6 +212,17 @@ RCB_API int rcb_qsbr_barrier(void)
 	return qcb_barrier();
 }
 
+/* The callback thread (started if need be) into *@out: 0 or -EAGAIN.
+ * For the liburcu drop-in's get_call_rcu_thread(). */
+int rcb__qsbr_cb_thread(pthread_t *out)
+{
+	int err = qcb_ensure_thread();
+
+	if (!err)
+		*out = qcb_thread;
+	return err;
+}
+
 /* rcb_shutdown(): run what is queued, then stop the thread. */
 int rcb__qsbr_cb_stop(void)
 {

@@ -9,9 +9,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "callback/callback.h"
 #include "core/internal.h"
 #include "compat/urcu_compat.h"
 
@@ -174,6 +177,104 @@ RCB_API void urcu_qsbr_register_rculfhash_atfork(struct urcu_atfork *atfork)
 RCB_API void urcu_qsbr_unregister_rculfhash_atfork(struct urcu_atfork *atfork)
 {
 	urcu_memb_unregister_rculfhash_atfork(atfork);
+}
+
+/* ---- call_rcu_data: one thread behind every handle ------------------ */
+
+/* The one handle: an address no call_rcu_data of the memb flavor has. */
+static char qsbr_crdp_anchor;
+#define QSBR_CRDP ((struct call_rcu_data *)(void *)&qsbr_crdp_anchor)
+
+RCB_API struct call_rcu_data *
+urcu_qsbr_create_call_rcu_data(unsigned long flags, int cpu_affinity)
+{
+	(void)flags;
+	(void)cpu_affinity;
+	return QSBR_CRDP;
+}
+
+RCB_API void urcu_qsbr_call_rcu_data_free(struct call_rcu_data *crdp)
+{
+	(void)crdp;
+}
+
+RCB_API struct call_rcu_data *urcu_qsbr_get_default_call_rcu_data(void)
+{
+	return QSBR_CRDP;
+}
+
+RCB_API struct call_rcu_data *urcu_qsbr_get_cpu_call_rcu_data(int cpu)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return cpu >= 0 && cpu < n ? QSBR_CRDP : NULL;
+}
+
+RCB_API struct call_rcu_data *urcu_qsbr_get_thread_call_rcu_data(void)
+{
+	return QSBR_CRDP;
+}
+
+RCB_API struct call_rcu_data *urcu_qsbr_get_call_rcu_data(void)
+{
+	return QSBR_CRDP;
+}
+
+RCB_API pthread_t urcu_qsbr_get_call_rcu_thread(struct call_rcu_data *crdp)
+{
+	pthread_t t;
+	int err;
+
+	(void)crdp;
+	if ((err = rcb__ensure_init()) != 0 ||
+	    (err = rcb__qsbr_cb_thread(&t)) != 0) {
+		/* liburcu stops the process when it cannot start a thread;
+		 * there is no pthread_t to return. */
+		fprintf(stderr,
+			"rcuboost: fatal: get_call_rcu_thread: the qsbr callback thread "
+			"cannot start (%s)\n",
+			strerror(-err));
+		abort();
+	}
+	return t;
+}
+
+RCB_API void urcu_qsbr_set_thread_call_rcu_data(struct call_rcu_data *crdp)
+{
+	(void)crdp;
+}
+
+RCB_API int urcu_qsbr_set_cpu_call_rcu_data(int cpu,
+					    struct call_rcu_data *crdp)
+{
+	(void)cpu;
+	(void)crdp;
+	return 0;
+}
+
+RCB_API int urcu_qsbr_create_all_cpu_call_rcu_data(unsigned long flags)
+{
+	(void)flags;
+	return 0;
+}
+
+RCB_API void urcu_qsbr_free_all_cpu_call_rcu_data(void)
+{
+}
+
+RCB_API void urcu_qsbr_call_rcu_before_fork(void)
+{
+	urcu_memb_call_rcu_before_fork();
+}
+
+RCB_API void urcu_qsbr_call_rcu_after_fork_parent(void)
+{
+	urcu_memb_call_rcu_after_fork_parent();
+}
+
+RCB_API void urcu_qsbr_call_rcu_after_fork_child(void)
+{
+	urcu_memb_call_rcu_after_fork_child();
 }
 
 /* The flavor struct needs functions, not the header's macros. */

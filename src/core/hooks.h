@@ -95,8 +95,8 @@ struct rcb__boost_hooks {
 	void (*expedite_request)(unsigned long gp, int level);
 	void (*expedite_end)(void);
 	bool (*no_permission)(void);
-	/* The callback layer: the backlog reached rcb__pressure_kick_at;
-	 * booster 0 sleeps in booster mode (rcb__cb_boost_idle) and a
+	/* The callback layer: the backlog reached rcb__cb_hot.kick_at;
+	 * booster 0 sleeps in booster mode (rcb__cb_hot.boost_idle) and a
 	 * producer enqueued; worker @w, about to sleep or end, restores a
 	 * boost it has (boost/callback_boost.c). */
 	void (*pressure_kick)(void);

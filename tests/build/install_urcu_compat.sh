@@ -82,6 +82,18 @@ for pc in liburcu liburcu-memb liburcu-qsbr; do
 		check "$work/pc-$pc" "pkg-config $pc ($lgpl)"
 	done
 done
+# RCU_MB before the compatibility <urcu.h>: liburcu's own mb flavor (not
+# rcuboost's memb names under the wrong flavor), when liburcu-dev is there.
+if echo '#include <urcu/urcu-mb.h>' | "$cc" -E -x c - >/dev/null 2>&1; then
+	printf '#define RCU_MB\n#include <urcu.h>\nint main(void)\n{\n\trcu_register_thread();\n\tsynchronize_rcu();\n\trcu_unregister_thread();\n\treturn 0;\n}\n' >"$work/mb.c"
+	PKG_CONFIG_PATH=$compat/pkgconfig "$cc" -std=gnu11 -Wall -Werror \
+		-I"$compat/include" "$work/mb.c" -o "$work/mb" -L"$compat/lib" \
+		-lurcu-mb -pthread || fail "an RCU_MB program does not build"
+	ldd "$work/mb" | grep -q 'liburcu-mb\.so' ||
+		fail "an RCU_MB program does not get liburcu's mb flavor"
+	"$work/mb" || fail "an RCU_MB program failed"
+	echo "ok   RCU_MB before <urcu.h>: liburcu's own mb flavor"
+fi
 for lib in urcu urcu-memb urcu-qsbr; do
 	"$cc" -std=gnu11 -Wall -Wextra -Werror $(flavor_of $lib) "$consumer" -o "$work/l-$lib" \
 		-L"$compat/lib" -l$lib -pthread -ldl ||
