@@ -136,10 +136,16 @@ RCB_API void rcb__qsbr_quiescent_slow(unsigned long gp)
 			reported = true;
 			rcb__misuse("rcb_qsbr_quiescent_state",
 				    me.registered ?
-					    "called while the thread is offline; it stays offline" :
+					    "called while the thread is offline; it goes online, "
+					    "as liburcu's does (call rcb_qsbr_thread_online() first)" :
 					    "called by a thread not registered with the qsbr domain "
 					    "(rcb_qsbr_register_thread()); ignored");
 		}
+		/* liburcu's quiescent state puts an offline thread online,
+		 * and code written for it may read right after: the safe
+		 * direction is to protect those reads. */
+		if (me.registered)
+			rcb_qsbr_thread_online();
 		return;
 	}
 	qsbr_store(gp);
@@ -372,9 +378,15 @@ void rcb__qsbr_thread_exit(void)
 	if (!me.registered)
 		return;
 	if (rcb_load_relaxed(&me.ctr)) {
-		rcb__misuse("thread exit",
-			    "thread exits online in the qsbr domain without "
-			    "rcb_qsbr_unregister_thread(); unregistering it");
+		static _Atomic bool reported;
+
+		/* Once per process: programs that never unregister their
+		 * threads would otherwise print at every thread's exit. */
+		if (!rcb_xchg_relaxed(&reported, true))
+			rcb__misuse("thread exit",
+				    "thread exits online in the qsbr domain without "
+				    "rcb_qsbr_unregister_thread(); unregistering it "
+				    "(said once per process)");
 		qsbr_store(0);
 	}
 	pthread_mutex_lock(&rcb__registry_lock);

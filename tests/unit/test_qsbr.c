@@ -159,6 +159,11 @@ static void test_online_caller(void)
 	rcb_qsbr_thread_offline();
 	CHECK(!rcb_qsbr_thread_is_online());
 	pthread_join(s, NULL);
+	/* A quiescent state offline is misuse (reported); the thread goes
+	 * online, as liburcu's does, so reads that follow are protected. */
+	rcb_qsbr_quiescent_state();
+	CHECK(rcb_qsbr_thread_is_online());
+	rcb_qsbr_thread_offline();
 	rcb_qsbr_thread_online();
 	CHECK(rcb_qsbr_thread_is_online());
 	/* Inside a section (counted: RCB_DEBUG), synchronize refuses. */
