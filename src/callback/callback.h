@@ -492,6 +492,9 @@ int rcb__callbacks_stop(void);
 int rcb__qsbr_cb_stop(void);
 void rcb__qsbr_cb_after_fork_child(void);
 int rcb__qsbr_cb_thread(pthread_t *out);
+/* True (reported) when called from a qsbr callback: @call would wait
+ * for the qsbr callback thread, its own. */
+bool rcb__qsbr_cb_refuses(const char *call);
 extern _Atomic unsigned long long rcb__qsbr_cb_invoked;
 /* The calling thread @t leaves the registry, marked unregistered
  * already: its queued counts join the global ones.  Context: registry

@@ -20,6 +20,13 @@ static void cb_fork_child(void)
 	rcb__qsbr_cb_after_fork_child();
 }
 
+/* rcb_shutdown() and the like would wait for the calling thread: from a
+ * deferred function, or from a qsbr callback. */
+static bool cb_refuses(const char *call)
+{
+	return rcb__defer_refuses(call) || rcb__qsbr_cb_refuses(call);
+}
+
 /* rcb_shutdown(): every worker, then the qsbr domain's thread. */
 static int cb_stop(void)
 {
@@ -35,7 +42,7 @@ const struct rcb__cb_hooks rcb__cb_hooks = {
 	.wake_late = rcb__cb_wake_late,
 	.start_later = rcb__cb_start_later,
 	.stop = cb_stop,
-	.refuses = rcb__defer_refuses,
+	.refuses = cb_refuses,
 	.fork_prepare = rcb__callbacks_fork_prepare,
 	.fork_parent = rcb__callbacks_fork_parent,
 	.fork_harvest = rcb__cb_local_fork_harvest,

@@ -223,6 +223,14 @@ int rcb__qsbr_cb_thread(pthread_t *out)
 	return err;
 }
 
+bool rcb__qsbr_cb_refuses(const char *call)
+{
+	if (RCB_LIKELY(!qcb_is_worker))
+		return false;
+	rcb__misuse(call, "called from a qsbr callback; it would wait for its own thread");
+	return true;
+}
+
 /* rcb_shutdown(): run what is queued, then stop the thread. */
 int rcb__qsbr_cb_stop(void)
 {

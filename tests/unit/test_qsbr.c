@@ -294,6 +294,26 @@ static void test_both_domains(void)
 	CHECK(rcb_synchronize() == 0);
 }
 
+static atomic_int shutdown_from_cb, barrier_from_cb;
+
+/* From a qsbr callback, calls that would wait for its own thread. */
+static void waiting_cb(struct rcb_head *h)
+{
+	(void)h;
+	atomic_store(&shutdown_from_cb, rcb_shutdown());
+	atomic_store(&barrier_from_cb, rcb_qsbr_barrier());
+}
+
+static void test_callback_refuses(void)
+{
+	static struct rcb_head h;
+
+	CHECK(rcb_qsbr_call(&h, waiting_cb) == 0);
+	CHECK(rcb_qsbr_barrier() == 0);
+	CHECK(atomic_load(&shutdown_from_cb) == -EDEADLK);
+	CHECK(atomic_load(&barrier_from_cb) == -EDEADLK);
+}
+
 static void count_cb(struct rcb_head *h)
 {
 	(void)h;
@@ -342,6 +362,7 @@ int main(void)
 	test_call_barrier();
 	test_exit_online();
 	test_both_domains();
+	test_callback_refuses();
 	test_fork();
 	CHECK(rcb_shutdown() == 0);
 	puts("qsbr: ok");
