@@ -20,7 +20,8 @@
  *     other ([QC-W]).
  *  3. The thread is started lazily, by the first call or barrier, under
  *     qcb_lock; fork()'s child has none and starts one the same way
- *     (queued callbacks are kept); rcb_shutdown() drains and stops it.
+ *     (queued callbacks are kept, other threads' barrier markers
+ *     dropped); rcb_shutdown() drains and stops it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -252,9 +253,32 @@ int rcb__qsbr_cb_stop(void)
 	return err ? -err : 0;
 }
 
-/* fork() child: the thread is the parent's; the queue is kept. */
+/*
+ * fork() child: the thread is the parent's; the queue is kept, but for
+ * the barrier markers.  Each lies on the stack of a parent thread waiting
+ * in rcb_qsbr_barrier(), which the child does not have, and glibc hands
+ * those stacks to the child's next threads: the callback thread would
+ * call through whatever they write there.  Read here, before any thread
+ * of the child starts.
+ */
 void rcb__qsbr_cb_after_fork_child(void)
 {
+	struct rcb_head *h = rcb_load_relaxed(&qcb_top), *next;
+	struct rcb_head *keep = NULL, *_Atomic *tail = NULL;
+
+	for (; h; h = next) {
+		next = rcb_load_relaxed(&h->next);
+		if (h->func == qcb_marker_done)
+			continue;
+		if (tail)
+			rcb_store_relaxed(tail, h);
+		else
+			keep = h;
+		tail = &h->next;
+	}
+	if (tail)
+		rcb_store_relaxed(tail, NULL);
+	rcb_store_relaxed(&qcb_top, keep);
 	pthread_mutex_init(&qcb_lock, NULL);
 	rcb_store_relaxed(&qcb_running, false);
 	rcb_store_relaxed(&qcb_asleep, 0);

@@ -27,6 +27,12 @@
  *    12's ASan allocator has no fork handler, and a child whose parent
  *    had another thread inside it deadlocks in the allocator at its
  *    first new thread, whatever the library does; none under TSan);
+ *  - the qsbr domain beside it: soak threads are online in it and pass a
+ *    quiescent state after every operation (offline while they wait
+ *    between operations, and in their own offline periods); their qsbr
+ *    readers never see an object retired through rcb_qsbr_call(), every
+ *    qsbr callback runs exactly once, rcb_qsbr_barrier() waits for the
+ *    calling thread's earlier ones;
  *  - no misuse report.
  * Exit 0 with a summary line, 1 on the first failure (naming the seed).
  */
@@ -50,6 +56,7 @@
 #include <unistd.h>
 
 #include "rcuboost.h"
+#include "rcuboost/qsbr.h"
 
 #define NSLOTS 8
 #define MAX_THREADS 16
@@ -78,7 +85,12 @@ enum { ST_LIVE = 1, ST_QUEUED, ST_RAN };
 	X(worker, 4)                                                       \
 	X(reregister, 4)                                                   \
 	X(spawn, 2)                                                        \
-	X(fork, 1)
+	X(fork, 1)                                                         \
+	X(qsbr_read, 200)                                                  \
+	X(qsbr_update, 60)                                                 \
+	X(qsbr_synchronize, 10)                                            \
+	X(qsbr_barrier, 4)                                                 \
+	X(qsbr_offline, 10)
 
 #define OP_ENUM(name, w) OP_##name,
 enum { SOAK_OPS(OP_ENUM) OP_N };
@@ -94,6 +106,7 @@ struct soak_thread {
 	pid_t tid;
 	/* Queued by this thread; run by callbacks and deferred functions. */
 	atomic_ullong calls_queued, calls_run, defers_queued, defers_run;
+	atomic_ullong qcalls_queued, qcalls_run;
 	struct rcb_worker *worker;
 	bool worker_is_mine; /* set as this thread's worker */
 	uint64_t cookie[NCOOKIES];
@@ -132,6 +145,9 @@ static struct rcb_config cfg;
 
 static _Atomic(struct obj *) slots[NSLOTS];
 static atomic_ullong calls_queued, calls_run, defers_queued, defers_run;
+/* The qsbr domain's slots and counts. */
+static _Atomic(struct obj *) qslots[NSLOTS];
+static atomic_ullong qcalls_queued, qcalls_run;
 static atomic_ullong reinits, forks;
 static atomic_int stop;
 static pthread_rwlock_t phase;
@@ -224,6 +240,33 @@ static void retire(struct soak_thread *me, struct obj *o, bool sized)
 	atomic_fetch_add(&calls_queued, 1);
 }
 
+static void qobj_cb(struct rcb_head *h)
+{
+	struct obj *o =
+		(struct obj *)((char *)h - offsetof(struct obj, hs.head));
+	int st = atomic_exchange(&o->state, ST_RAN);
+
+	if (st != ST_QUEUED)
+		fail("a qsbr callback ran on an object in state %d (ran twice, or never queued)", st);
+	atomic_store(&o->magic, DEAD);
+	atomic_fetch_add(&o->owner->qcalls_run, 1);
+	atomic_fetch_add(&qcalls_run, 1);
+	free(o);
+}
+
+/* Queue @o (retired by the caller) with rcb_qsbr_call(). */
+static void qretire(struct soak_thread *me, struct obj *o)
+{
+	int st = atomic_exchange(&o->state, ST_QUEUED);
+
+	if (st != ST_LIVE)
+		fail("retiring a qsbr object in state %d", st);
+	o->owner = me;
+	REQUIRE(rcb_qsbr_call(&o->hs.head, qobj_cb) == 0);
+	atomic_fetch_add(&me->qcalls_queued, 1);
+	atomic_fetch_add(&qcalls_queued, 1);
+}
+
 static void dent_fn(void *p)
 {
 	struct dent *d = p;
@@ -259,6 +302,23 @@ static void read_slots(struct soak_thread *me, bool nest)
 		}
 	}
 	rcb_read_unlock();
+}
+
+/* Online in the qsbr domain: its objects stay until our next quiescent
+ * state. */
+static void qread_slots(struct soak_thread *me)
+{
+	rcb_qsbr_read_lock();
+	for (int k = 0; k < 3; k++) {
+		struct obj *o = atomic_load_explicit(&qslots[rnd(me, NSLOTS)],
+						     memory_order_acquire);
+		unsigned int m =
+			atomic_load_explicit(&o->magic, memory_order_relaxed);
+
+		if (m != LIVE)
+			fail("a qsbr reader saw a retired object (magic %#x)", m);
+	}
+	rcb_qsbr_read_unlock();
 }
 
 /* Outside its sections a thread runs with its own attributes. */
@@ -363,6 +423,8 @@ static void op_fork(void)
 			fail("in a forked child: rcb_barrier() did not wait for the child's callback");
 		if (rcb_synchronize() != 0)
 			fail("in a forked child: rcb_synchronize() failed");
+		if (rcb_qsbr_synchronize() != 0 || rcb_qsbr_barrier() != 0)
+			fail("in a forked child: the qsbr domain's synchronize or barrier failed");
 		c = rcb_start_poll();
 		if (rcb_cond_synchronize(c) != 0 || rcb_poll_state(c) != 1)
 			fail("in a forked child: a cookie did not elapse after rcb_cond_synchronize()");
@@ -478,6 +540,33 @@ static void run_op(struct soak_thread *me, int op)
 		if (fork_on && !fork_quiet)
 			op_fork();
 		break;
+	case OP_qsbr_read:
+		qread_slots(me);
+		break;
+	case OP_qsbr_update:
+		slot = (int)rnd(me, NSLOTS);
+		qretire(me, atomic_exchange_explicit(&qslots[slot], obj_new(),
+						     memory_order_acq_rel));
+		break;
+	case OP_qsbr_synchronize:
+		REQUIRE(rcb_qsbr_synchronize() == 0);
+		break;
+	case OP_qsbr_barrier:
+		snap = atomic_load(&me->qcalls_queued);
+		REQUIRE(rcb_qsbr_barrier() == 0);
+		if (atomic_load(&me->qcalls_run) < snap)
+			fail("rcb_qsbr_barrier() returned with %llu of thread %d's %llu earlier "
+			     "qsbr callbacks not run",
+			     snap - atomic_load(&me->qcalls_run), me->idx,
+			     snap);
+		break;
+	case OP_qsbr_offline:
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)rnd(me, 2000) * 1000L;
+		rcb_qsbr_thread_offline();
+		nanosleep(&ts, NULL);
+		rcb_qsbr_thread_online();
+		break;
 	}
 	me->ops[op]++;
 }
@@ -508,10 +597,18 @@ static void *soak_thread(void *arg)
 	me->orig_nice = getpriority(PRIO_PROCESS, 0);
 	REQUIRE(errno == 0);
 	REQUIRE(rcb_register_thread() == 0);
+	REQUIRE(rcb_qsbr_register_thread() == 0);
 	for (unsigned long n = 0;
 	     !atomic_load_explicit(&stop, memory_order_relaxed); n++) {
+		/* Offline while it may wait for the main thread's shutdown,
+		 * which drains the qsbr callbacks (their grace periods would
+		 * wait for us). */
+		rcb_qsbr_thread_offline();
 		REQUIRE(pthread_rwlock_rdlock(&phase) == 0);
+		rcb_qsbr_thread_online();
 		run_op(me, pick_op(me));
+		rcb_qsbr_quiescent_state();
+		rcb_qsbr_thread_offline();
 		REQUIRE(pthread_rwlock_unlock(&phase) == 0);
 		if (n % 16 == 0)
 			check_unboosted(me);
@@ -521,6 +618,7 @@ static void *soak_thread(void *arg)
 			REQUIRE(rcb_worker_set_thread(NULL) == 0);
 		REQUIRE(rcb_worker_destroy(me->worker) == 0);
 	}
+	REQUIRE(rcb_qsbr_unregister_thread() == 0);
 	check_unboosted(me);
 	return NULL;
 }
@@ -540,6 +638,9 @@ static void reinit(void)
 	if (atomic_load(&calls_run) != atomic_load(&calls_queued))
 		fail("rcb_shutdown() returned with %llu callbacks queued, %llu run",
 		     atomic_load(&calls_queued), atomic_load(&calls_run));
+	if (atomic_load(&qcalls_run) != atomic_load(&qcalls_queued))
+		fail("rcb_shutdown() returned with %llu qsbr callbacks queued, %llu run",
+		     atomic_load(&qcalls_queued), atomic_load(&qcalls_run));
 	REQUIRE(rcb_init(&cfg) == 0);
 	atomic_fetch_add(&reinits, 1);
 	REQUIRE(pthread_rwlock_unlock(&phase) == 0);
@@ -613,8 +714,10 @@ int main(int argc, char **argv)
 	REQUIRE(pthread_rwlock_init(&phase, &ra) == 0);
 	for (int i = 0; i < OP_N; i++)
 		weights_total += op_weights[i];
-	for (int s = 0; s < NSLOTS; s++)
+	for (int s = 0; s < NSLOTS; s++) {
 		atomic_store(&slots[s], obj_new());
+		atomic_store(&qslots[s], obj_new());
+	}
 	for (int i = 0; i < nthreads; i++) {
 		uint64_t x = seed + (uint64_t)i * 0x1000193u;
 
@@ -644,9 +747,15 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nthreads; i++)
 		while (threads[i].ncookies)
 			cookie_wait_oldest(&threads[i], true);
-	for (int s = 0; s < NSLOTS; s++)
+	for (int s = 0; s < NSLOTS; s++) {
 		retire(&threads[0], atomic_exchange(&slots[s], NULL), s & 1);
+		qretire(&threads[0], atomic_exchange(&qslots[s], NULL));
+	}
 	REQUIRE(rcb_barrier() == 0);
+	REQUIRE(rcb_qsbr_barrier() == 0);
+	if (atomic_load(&qcalls_run) != atomic_load(&qcalls_queued))
+		fail("%llu qsbr callbacks queued, %llu run",
+		     atomic_load(&qcalls_queued), atomic_load(&qcalls_run));
 	REQUIRE(rcb_defer_barrier() == 0);
 	if (atomic_load(&calls_run) != atomic_load(&calls_queued))
 		fail("%llu callbacks queued, %llu run", atomic_load(&calls_queued),
@@ -664,11 +773,12 @@ int main(int argc, char **argv)
 
 	printf("soak: ok, %.1f s, seed %" PRIu64
 	       ", %d threads, %llu re-initialisations, "
-	       "%llu forks, %llu callbacks and %llu deferred functions each run once, %ld boosts, "
-	       "%ld unboosts\n",
+	       "%llu forks, %llu callbacks, %llu qsbr callbacks and %llu deferred functions each "
+	       "run once, %ld boosts, %ld unboosts\n",
 	       elapsed, seed, nthreads, atomic_load(&reinits),
 	       atomic_load(&forks), atomic_load(&calls_run),
-	       atomic_load(&defers_run), bs.boost, bs.unboosted);
+	       atomic_load(&qcalls_run), atomic_load(&defers_run), bs.boost,
+	       bs.unboosted);
 	printf("soak: operations:");
 	for (int op = 0; op < OP_N; op++) {
 		unsigned long long n = 0;
