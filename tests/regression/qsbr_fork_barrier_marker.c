@@ -98,6 +98,7 @@ int main(void)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
+		alarm(30); /* a hang fails the child, not the whole test */
 		/* Every stack the parent's other threads left, scribbled. */
 		pthread_barrier_init(&scribblers, NULL, NSCRIBBLE + 1);
 		for (int i = 0; i < NSCRIBBLE; i++)
