@@ -214,9 +214,8 @@ static inline struct rcb_head *rcb__cb_next_of(struct rcb_head *n)
  * What every rcb_call*() reads and almost nothing writes, alone on its
  * cache lines (RCB__HOT_ALIGN, padded to 128 bytes, the pair the
  * adjacent-line prefetcher fetches together): beside the worker's
- * counters, each batch the worker invoked took the line from every
- * calling CPU (call.2t fell from ~1.0x to ~0.65x ck_epoch when the
- * split of src/ put them together).
+ * counters, each batch the worker invoked would take the line from
+ * every calling CPU.
  *   kick_at, kick_bytes: the pressure thresholds above; written by the
  *     boost layer (boost/booster.c) only while no booster runs (start,
  *     stop, fork).

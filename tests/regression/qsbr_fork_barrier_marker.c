@@ -3,7 +3,7 @@
  * callback queue of the child.  glibc gives the stacks of the parent's
  * other threads to the child's new threads, so the child's callback
  * thread called through whatever one of them had written there: the
- * soak test's forked children died of SIGSEGV (3 runs in 40).  The
+ * soak test's forked children died of SIGSEGV.  The
  * child now drops other threads' markers.  Here the marker is held on
  * the queue on purpose (the callback thread waits for an online thread
  * that passes no quiescent state), the child's threads scribble over
