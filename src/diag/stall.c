@@ -33,11 +33,13 @@
  * running), the second line says so and why.
  *
  * Invariants.
- *  1. At most one report per grace period: reported_gp is the last
- *     grace period reported, written and read only by the leader under
- *     rcb__gp_lock.  Grace periods are serialised and a report needs its
- *     grace period to have waited stall_ms, so two reports are at least
- *     stall_ms apart: that is the rate limit.
+ *  1. At most one report per grace period of each domain: a domain's
+ *     reported_gp is the last grace period reported, written and read
+ *     only by its leader under its grace-period lock (rcb__gp_lock, or
+ *     the qsbr domain's).  Grace periods of a domain are serialised and
+ *     a report needs its grace period to have waited stall_ms, so two
+ *     reports of a domain are at least stall_ms apart: that is the rate
+ *     limit.
  *  2. The detector takes no lock a reader may hold inside a critical
  *     section: only rcb__registry_lock (taken by every grace-period scan
  *     anyway, never held inside a critical section, registry.c
@@ -81,73 +83,63 @@
 
 /* ---- detection (invariant 1) and the API ---------------------------- */
 
-static unsigned long reported_gp; /* under rcb__gp_lock */
-static char scratch[STALL_BUF];   /* under rcb__gp_lock */
 static pthread_mutex_t last_lock = PTHREAD_MUTEX_INITIALIZER;
 static char last_report[STALL_BUF]; /* under last_lock */
 static size_t last_len;             /* under last_lock; 0: none */
 
-/* rcb__diag_hooks.stall_check (core/hooks.h) */
-static void stall_check(unsigned long gp, unsigned long long start_ns)
+/* A domain's report state: its buffer and the last grace period it
+ * reported, both under that domain's grace-period lock (invariant 1). */
+struct stall_dom {
+	char buf[STALL_BUF];
+	unsigned long reported_gp;
+	bool qsbr;
+};
+
+static struct stall_dom memb_dom, qsbr_dom = { .qsbr = true };
+
+/* Report grace period @gp of @d, waiting since @start_ns, once it has
+ * waited the stall timeout, once per grace period. */
+static void check_and_report(struct stall_dom *d, unsigned long gp,
+			     unsigned long long start_ns)
 {
-	struct out o = { .buf = scratch, .len = sizeof(scratch) };
+	struct out o = { .buf = d->buf, .len = sizeof(d->buf) };
 	unsigned long long now;
 	int n, first = 0;
 
-	/* Once per sleeping grace period: who leads it (for the report,
-	 * and for rcb_stall_report(RCB_STALL_NOW)). */
-	rcb__stall_note_leader(gp, start_ns);
-	if (!rcb__settings.stall_ms || reported_gp == gp)
+	if (!rcb__settings.stall_ms || d->reported_gp == gp)
 		return;
 	now = rcb__now_ns();
 	if (now - start_ns < rcb__settings.stall_ms * 1000000ull)
 		return;
-	reported_gp = gp;
-	n = rcb__stall_build_report(&o, gp, start_ns, &first, false);
+	d->reported_gp = gp;
+	n = rcb__stall_build_report(&o, gp, start_ns, &first, d->qsbr);
 	if (n == 0)
 		return;
 	if (o.pos >= o.len)
 		o.pos = o.len - 1;
-	rcb__write_all(STDERR_FILENO, scratch, o.pos);
+	rcb__write_all(STDERR_FILENO, d->buf, o.pos);
 	DTRACE_PROBE4(rcuboost, stall, first,
-		      (long)((now - start_ns) / 1000000), n, scratch);
+		      (long)((now - start_ns) / 1000000), n, d->buf);
 	if (pthread_mutex_trylock(&last_lock) == 0) {
-		memcpy(last_report, scratch, o.pos + 1);
+		memcpy(last_report, d->buf, o.pos + 1);
 		last_len = o.pos;
 		pthread_mutex_unlock(&last_lock);
 	}
 }
 
-/* The qsbr domain's grace periods: the same, with a buffer and a
- * reported mark of their own (under the qsbr grace-period lock). */
-static unsigned long qsbr_reported_gp;
-static char qsbr_scratch[STALL_BUF];
+/* rcb__diag_hooks.stall_check (core/hooks.h) */
+static void stall_check(unsigned long gp, unsigned long long start_ns)
+{
+	/* Once per sleeping grace period: who leads it (for the report,
+	 * and for rcb_stall_report(RCB_STALL_NOW)). */
+	rcb__stall_note_leader(gp, start_ns);
+	check_and_report(&memb_dom, gp, start_ns);
+}
 
+/* rcb__diag_hooks.qsbr_stall_check: the qsbr domain's grace periods. */
 static void qsbr_stall_check(unsigned long gp, unsigned long long start_ns)
 {
-	struct out o = { .buf = qsbr_scratch, .len = sizeof(qsbr_scratch) };
-	unsigned long long now;
-	int n, first = 0;
-
-	if (!rcb__settings.stall_ms || qsbr_reported_gp == gp)
-		return;
-	now = rcb__now_ns();
-	if (now - start_ns < rcb__settings.stall_ms * 1000000ull)
-		return;
-	qsbr_reported_gp = gp;
-	n = rcb__stall_build_report(&o, gp, start_ns, &first, true);
-	if (n == 0)
-		return;
-	if (o.pos >= o.len)
-		o.pos = o.len - 1;
-	rcb__write_all(STDERR_FILENO, qsbr_scratch, o.pos);
-	DTRACE_PROBE4(rcuboost, stall, first,
-		      (long)((now - start_ns) / 1000000), n, qsbr_scratch);
-	if (pthread_mutex_trylock(&last_lock) == 0) {
-		memcpy(last_report, qsbr_scratch, o.pos + 1);
-		last_len = o.pos;
-		pthread_mutex_unlock(&last_lock);
-	}
+	check_and_report(&qsbr_dom, gp, start_ns);
 }
 
 RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
