@@ -493,52 +493,6 @@ enum { RCB__GPS_SKIP_B, RCB__GPS_SKIP_ALL };
  * for readers, 0 when none waits.  Read by the booster. */
 extern _Atomic unsigned long long rcb__gp_wait_start_ns;
 
-/* ---- the qsbr domain (qsbr.c) ------------------------------------- */
-
-/* As rcb__gp_wait_start_ns, for the qsbr domain's grace periods. */
-extern _Atomic unsigned long long rcb__qsbr_wait_start_ns;
-extern _Atomic unsigned long long rcb__qsbr_stat[4];
-enum { RCB__QSS_GP, RCB__QSS_BATCHED, RCB__QSS_QS, RCB__QSS_FUTEX };
-void rcb__qsbr_thread_exit(void);
-void rcb__qsbr_after_fork_child(void);
-
-/* Does qsbr counter @ctr (0: offline) hold up grace period @gp? */
-static inline bool rcb__qsbr_holds_ctr(unsigned long ctr, unsigned long gp)
-{
-	return ctr != 0 && ctr != gp;
-}
-
-/* Does thread @t hold up a grace period that is waiting: the default
- * domain's numbered @gp (a section that began before it), or the qsbr
- * domain's (online, no quiescent state since it began)?  The booster's
- * test of whom to boost and keep boosted.  Relaxed reads: the booster
- * re-checks after [BST-M] before acting on a true. */
-static inline bool rcb__qsbr_thread_holds(const struct rcb__thread *t)
-{
-	struct rcb_qsbr_reader *q = rcb_load_relaxed(&t->qs);
-
-	return q && rcb_load_relaxed(&rcb__qsbr_wait_start_ns) &&
-	       rcb__qsbr_holds_ctr(rcb_load_relaxed(&q->ctr),
-				   rcb_load_relaxed(&rcb__qsbr_gp.ctr));
-}
-
-static inline bool rcb__thread_holds(const struct rcb__thread *t,
-				     unsigned long gp)
-{
-	return rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp) ||
-	       rcb__qsbr_thread_holds(t);
-}
-
-/* The earliest start of waiting of either domain's grace period, 0 when
- * none waits. */
-static inline unsigned long long rcb__wait_start_any(void)
-{
-	unsigned long long a = rcb_load_relaxed(&rcb__gp_wait_start_ns);
-	unsigned long long b = rcb_load_relaxed(&rcb__qsbr_wait_start_ns);
-
-	return !a ? b : !b ? a : a < b ? a : b;
-}
-
 /* ---- grace-period start policy (gp_policy.c) ---------------------- */
 
 /* One callback worker's policy state: its thread's alone (gp_policy.c
@@ -629,22 +583,9 @@ uint64_t rcb__loan_sleep_ns(const struct rcb__loan *l, unsigned long long start,
 void rcb__loan_end(struct rcb__loan *l);
 void rcb__expedite_report_plain(const char *call);
 void rcb__inherit_after_fork_child(void);
-/* ---- system-call helpers (syscall.c) ------------------------------ */
-
-/* Initialise @m as a PTHREAD_PRIO_INHERIT mutex; 0 or negative errno. */
-int rcb__pi_mutex_init(pthread_mutex_t *m);
-/* The same, error-checking: locking it while holding it returns EDEADLK
- * (the owner is the PI futex word itself, so the answer is exact). */
-int rcb__pi_errorcheck_mutex_init(pthread_mutex_t *m);
-
-/* Wait while *@uaddr == @val, at most @timeout_ns (0: forever).  Returns
- * 0 on wake-up or value change, -ETIMEDOUT, or -EINTR. */
-int rcb__futex_wait(_Atomic int *uaddr, int val, uint64_t timeout_ns);
-void rcb__futex_wake(_Atomic int *uaddr, int nr);
-
-uint64_t rcb__now_ns(void);
-/* Read the small file @path into @buf (NUL-terminated, at most @len - 1
- * bytes); returns the length or -1. */
-ssize_t rcb__read_small(const char *path, char *buf, size_t len);
+/* System-call helpers: futexes, PI mutexes, the clock (syscall.c). */
+#include "core/syscall.h"
+/* The qsbr domain's side of the registry and the booster (qsbr.c). */
+#include "core/qsbr.h"
 
 #endif
