@@ -32,6 +32,7 @@
 #define RCUBOOST_QSBR_H
 
 #include <rcuboost.h>
+#include <rcuboost/domain.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,26 +106,9 @@ static inline void rcb_qsbr_quiescent_state(void);
 
 /* ---- Implementation detail (inline read side): not API, may change -- */
 
-struct rcb_qsbr_reader {
-	/* 0 offline (or not registered); online, the value of
-	 * rcb__qsbr_gp.ctr at the thread's last quiescent state.  Written
-	 * only by the owning thread; read by grace periods and boosters. */
-	RCB__ATOMIC(unsigned long) ctr;
-	/* Read-side nesting, counted by code built with RCB_DEBUG. */
-	unsigned int depth;
-	unsigned int registered;
-};
-
-struct rcb__qsbr_gp {
-	/* Odd, never 0; +2 per grace period.  Written by grace periods. */
-	RCB__ATOMIC(unsigned long) ctr;
-	/* -1 while a grace period sleeps waiting for online threads. */
-	RCB__ATOMIC(int) futex;
-};
-
-RCB_API extern struct rcb__qsbr_gp rcb__qsbr_gp;
-RCB_API extern __thread struct rcb_qsbr_reader rcb__qsbr_reader
-	__attribute__((tls_model("initial-exec")));
+/* The qsbr domain's records (<rcuboost/domain.h>). */
+#define rcb__qsbr_reader (rcb__dom_reader[RCB__DOM_QSBR])
+#define rcb__qsbr_gp (rcb__dom_gp[RCB__DOM_QSBR])
 
 RCB_API void rcb__qsbr_quiescent_slow(unsigned long gp);
 RCB_API void rcb__qsbr_nest_misuse(const char *call);

@@ -131,9 +131,10 @@ static int verify_batch(struct rcb__thread **queued,
 /*
  * Queue, on their behalf, registered readers of booster @b's CPUs that
  * have held up the current grace period for at least @min_wait_ns: a
- * section of the default domain, or an online thread of the qsbr domain
- * without a quiescent state (src/core/qsbr.c), each domain by when its
- * own grace period began to wait.  See
+ * section of the default domain or of another domain, or an online
+ * thread of the qsbr domain without a quiescent state (src/core/
+ * domain.c), each domain by when its own grace period began to wait.
+ * See
  * queue.c for why the queueing is verified: a reader that left its
  * section between our scan and our queueing may have tested its boost
  * state before we set it; the membarrier makes its ctr store visible to
@@ -141,20 +142,36 @@ static int verify_batch(struct rcb__thread **queued,
  * rcb_read_unlock(): store-buffering of "state = BLOCKED; ctr?" against
  * "ctr = 0; state?").  Returns the number queued and kept.
  */
+/* Does @t hold up a grace period of a domain in @due (a bit per
+ * domain)? */
+static bool dom_due_holds(const struct rcb__thread *t, unsigned int due)
+{
+	for (int d = 0; due; d++, due >>= 1)
+		if ((due & 1) && rcb__dom_thread_holds(t, d))
+			return true;
+	return false;
+}
+
 static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 				     uint64_t min_wait_ns)
 {
 	unsigned long long start = rcb_load_relaxed(&rcb__gp_wait_start_ns);
-	unsigned long long qstart = rcb_load_relaxed(&rcb__qsbr_wait_start_ns);
 	struct rcu_boost_dat *queued_on[RCB_ENQ_BATCH];
 	struct rcb__thread *queued[RCB_ENQ_BATCH];
 	struct rcb__thread *t;
 	unsigned long gp;
 	int n = 0, kept = 0, cpu;
 	bool memb_due = start && now - start >= min_wait_ns;
-	bool qsbr_due = qstart && now - qstart >= min_wait_ns;
+	unsigned int doms_due = 0;
 
-	if (!memb_due && !qsbr_due)
+	for (int d = 0; d < RCB__DOM_N; d++) {
+		unsigned long long s =
+			rcb_load_relaxed(&rcb__doms[d].wait_start_ns);
+
+		if (s && now - s >= min_wait_ns)
+			doms_due |= 1u << d;
+	}
+	if (!memb_due && !doms_due)
 		return 0;
 	gp = rcb_load_relaxed(&rcb__gp.ctr);
 	pthread_mutex_lock(&rcb__registry_lock);
@@ -164,7 +181,7 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 		if (rcb__bstate_relaxed(t->rd) != RCU_BOOST_IDLE ||
 		    !((memb_due &&
 		       rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) ||
-		      (qsbr_due && rcb__qsbr_thread_holds(t))))
+		      dom_due_holds(t, doms_due)))
 			continue;
 		cpu = rcb__sched_last_cpu(t->tid);
 		if (cpu < 0 || cpu >= rcb__boost_ncpus)

@@ -486,15 +486,22 @@ void rcb__cb_urcu_timing_on(void);
 
 
 int rcb__callbacks_stop(void);
-/* qsbr_call.c: the qsbr domain's callback thread, drained and stopped
- * by rcb_shutdown(); the fork() child's has none. */
-int rcb__qsbr_cb_stop(void);
-void rcb__qsbr_cb_after_fork_child(void);
-int rcb__qsbr_cb_thread(pthread_t *out);
-/* True (reported) when called from a qsbr callback: @call would wait
- * for the qsbr callback thread, its own. */
-bool rcb__qsbr_cb_refuses(const char *call);
-extern _Atomic unsigned long long rcb__qsbr_cb_invoked;
+/* dom_call.c: the other domains' callback threads.  rcb__dom_call()
+ * and rcb__dom_barrier(): call and barrier of domain @d (0, -EINVAL,
+ * -EAGAIN, -EDEADLK; @call names the caller in reports).
+ * rcb__dom_cb_stop(): drained and stopped by rcb_shutdown(); the fork
+ * child's queues keep their callbacks; rcb__dom_cb_thread(): domain
+ * @d's thread (started if need be) into *@out, 0 or -EAGAIN.
+ * rcb__dom_cb_refuses(): true (reported) when the caller is a callback
+ * thread of a domain, which rcb_shutdown() and the default domain's
+ * barrier would wait for. */
+int rcb__dom_call(int d, struct rcb_head *head,
+		  void (*func)(struct rcb_head *head), const char *call);
+int rcb__dom_barrier(int d, const char *call);
+int rcb__dom_cb_stop(void);
+void rcb__dom_cb_after_fork_child(void);
+int rcb__dom_cb_thread(int d, pthread_t *out);
+bool rcb__dom_cb_refuses(const char *call);
 /* The calling thread @t leaves the registry, marked unregistered
  * already: its queued counts join the global ones.  Context: registry
  * lock held. */

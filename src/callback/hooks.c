@@ -17,21 +17,21 @@ static void cb_fork_child(void)
 	rcb__callbacks_after_fork_child();
 	rcb__poll_after_fork_child();
 	rcb__defer_after_fork_child();
-	rcb__qsbr_cb_after_fork_child();
+	rcb__dom_cb_after_fork_child();
 }
 
 /* rcb_shutdown() and the like would wait for the calling thread: from a
- * deferred function, or from a qsbr callback. */
+ * deferred function, or from a callback of another domain. */
 static bool cb_refuses(const char *call)
 {
-	return rcb__defer_refuses(call) || rcb__qsbr_cb_refuses(call);
+	return rcb__defer_refuses(call) || rcb__dom_cb_refuses(call);
 }
 
-/* rcb_shutdown(): every worker, then the qsbr domain's thread. */
+/* rcb_shutdown(): every worker, then the other domains' threads. */
 static int cb_stop(void)
 {
 	int err = rcb__callbacks_stop();
-	int qerr = rcb__qsbr_cb_stop();
+	int qerr = rcb__dom_cb_stop();
 
 	return err ? err : qerr;
 }

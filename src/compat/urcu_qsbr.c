@@ -2,7 +2,8 @@
 /*
  * liburcu's qsbr flavor exported by librcuboost: the urcu_qsbr_*
  * functions of include/rcuboost/urcu_qsbr.h over the qsbr domain
- * (src/core/qsbr.c, src/callback/qsbr_call.c), and its flavor struct.
+ * (src/core/qsbr.c, src/core/domain.c, src/callback/dom_call.c), and its
+ * flavor struct.
  *
  * struct rcu_head is handed to rcb_qsbr_call() as is: both are the two
  * words {next, func} (checked below), and the domain writes only them.
@@ -227,7 +228,7 @@ RCB_API pthread_t urcu_qsbr_get_call_rcu_thread(struct call_rcu_data *crdp)
 
 	(void)crdp;
 	if ((err = rcb__ensure_init()) != 0 ||
-	    (err = rcb__qsbr_cb_thread(&t)) != 0) {
+	    (err = rcb__dom_cb_thread(RCB__DOM_QSBR, &t)) != 0) {
 		/* liburcu stops the process when it cannot start a thread;
 		 * there is no pthread_t to return. */
 		fprintf(stderr,

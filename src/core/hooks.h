@@ -112,11 +112,11 @@ struct rcb__diag_hooks {
 	 * its sleeping phase; cheap unless the wait passed the stall
 	 * timeout.  Context: rcb__gp_lock held. */
 	void (*stall_check)(unsigned long gp, unsigned long long start_ns);
-	/* The same for the qsbr domain's leader, waiting for online
-	 * threads to pass a quiescent state (src/core/qsbr.c).  Context:
-	 * the qsbr grace-period lock held. */
-	void (*qsbr_stall_check)(unsigned long gp,
-				 unsigned long long start_ns);
+	/* The same for the leader of domain @dom (src/core/domain.c),
+	 * waiting for its readers, or for its online threads to pass a
+	 * quiescent state.  Context: that domain's grace-period lock held. */
+	void (*dom_stall_check)(int dom, unsigned long gp,
+				unsigned long long start_ns);
 	/* rcb_synchronize() found the grace-period lock taken: note the
 	 * calling thread as a waiting updater until waiter_leave(slot). */
 	int (*waiter_enter)(void);

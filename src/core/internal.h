@@ -17,6 +17,7 @@
 #define RCB__V0_SYMBOLS 1
 #include "rcuboost.h"
 #include "rcuboost/qsbr.h"
+#include "rcuboost/domain.h"
 #include "core/atomic.h"
 #include "core/list.h"
 
@@ -226,13 +227,16 @@ struct rcb__thread {
 	 * directly). */
 	struct rcb__cb_lists *cb_lists;
 	_Atomic bool cb_appending;
-	/* The qsbr domain (src/core/qsbr.c, invariant 2): the thread's
-	 * record while it is registered with it, else NULL; changed under
-	 * the registry lock.  qs_own_reg: that registration put the thread
-	 * on this list; memb_left: rcb_unregister_thread() ran while qs was
-	 * set, so the qsbr unregistration takes the thread off the list. */
-	struct rcb_qsbr_reader *_Atomic qs;
-	bool qs_own_reg, memb_left;
+	/* The other domains (src/core/domain.c, invariant 2): dom[d] is
+	 * the thread's record of domain d while it is registered with it,
+	 * else NULL; dom_regs has bit d set then.  Changed under the
+	 * registry lock.  dom_own_reg: a domain's registration put the
+	 * thread on this list; memb_left: rcb_unregister_thread() ran while
+	 * a domain held it, so the last domain's unregistration takes the
+	 * thread off the list. */
+	struct rcb__dom_reader *_Atomic dom[RCB__DOM_N];
+	unsigned int dom_regs;
+	bool dom_own_reg, memb_left;
 	struct rcb__boost_thread boost;
 };
 
@@ -585,7 +589,7 @@ void rcb__expedite_report_plain(const char *call);
 void rcb__inherit_after_fork_child(void);
 /* System-call helpers: futexes, PI mutexes, the clock (syscall.c). */
 #include "core/syscall.h"
-/* The qsbr domain's side of the registry and the booster (qsbr.c). */
-#include "core/qsbr.h"
+/* The other domains' side of the registry and the booster (domain.c). */
+#include "core/domain.h"
 
 #endif

@@ -180,7 +180,8 @@ int rcb__register_self(void)
 
 RCB_API int rcb_register_thread(void)
 {
-	self.memb_left = false;
+	/* The default domain holds the thread now, whoever listed it. */
+	self.memb_left = self.dom_own_reg = false;
 	return rcb__register_self();
 }
 
@@ -228,10 +229,10 @@ RCB_API int rcb_unregister_thread(void)
 			    "called inside a read-side critical section; the thread stays registered");
 		return -EBUSY;
 	}
-	/* Registered with the qsbr domain too: the thread stays on the
-	 * list for it (qsbr.c invariant 2), whose unregistration takes it
-	 * off.  Sections of this domain would register it again anyway. */
-	if (rcb_load_relaxed(&self.qs)) {
+	/* Registered with another domain too: the thread stays on the
+	 * list for it (domain.c invariant 2), whose unregistration takes
+	 * it off.  Sections of this domain would register it again anyway. */
+	if (self.dom_regs) {
 		self.memb_left = true;
 		return 0;
 	}
@@ -305,9 +306,9 @@ static void thread_exit(void *arg)
 	}
 	/* As the outermost unlock would have. */
 	wake_left_to_unlock();
-	/* Offline and off the qsbr domain, so that no grace period waits
-	 * for the thread and no scan reads its record after it is gone. */
-	rcb__qsbr_thread_exit();
+	/* Out of the other domains, so that no grace period waits for the
+	 * thread and no scan reads its records after they are gone. */
+	rcb__dom_thread_exit();
 	/* Dequeue (and unboost) before the thread's id can be reused. */
 	rcb__boost_hooks.unlock_unboost();
 	if (self.registered)
@@ -505,6 +506,6 @@ void rcb__registry_after_fork_child(void)
 		rcb__registry.next = rcb__registry.prev = &self;
 		self.registered = true;
 	}
-	rcb__qsbr_after_fork_child();
+	rcb__dom_after_fork_child();
 	update_fast();
 }

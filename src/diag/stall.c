@@ -36,7 +36,7 @@
  *  1. At most one report per grace period of each domain: a domain's
  *     reported_gp is the last grace period reported, written and read
  *     only by its leader under its grace-period lock (rcb__gp_lock, or
- *     the qsbr domain's).  Grace periods of a domain are serialised and
+ *     the other domain's, src/core/domain.c).  Grace periods of a domain are serialised and
  *     a report needs its grace period to have waited stall_ms, so two
  *     reports of a domain are at least stall_ms apart: that is the rate
  *     limit.
@@ -92,10 +92,10 @@ static size_t last_len;             /* under last_lock; 0: none */
 struct stall_dom {
 	char buf[STALL_BUF];
 	unsigned long reported_gp;
-	bool qsbr;
+	int dom; /* -1: the default domain */
 };
 
-static struct stall_dom memb_dom, qsbr_dom = { .qsbr = true };
+static struct stall_dom memb_dom = { .dom = -1 }, doms[RCB__DOM_N];
 
 /* Report grace period @gp of @d, waiting since @start_ns, once it has
  * waited the stall timeout, once per grace period. */
@@ -112,7 +112,7 @@ static void check_and_report(struct stall_dom *d, unsigned long gp,
 	if (now - start_ns < rcb__settings.stall_ms * 1000000ull)
 		return;
 	d->reported_gp = gp;
-	n = rcb__stall_build_report(&o, gp, start_ns, &first, d->qsbr);
+	n = rcb__stall_build_report(&o, gp, start_ns, &first, d->dom);
 	if (n == 0)
 		return;
 	if (o.pos >= o.len)
@@ -136,10 +136,12 @@ static void stall_check(unsigned long gp, unsigned long long start_ns)
 	check_and_report(&memb_dom, gp, start_ns);
 }
 
-/* rcb__diag_hooks.qsbr_stall_check: the qsbr domain's grace periods. */
-static void qsbr_stall_check(unsigned long gp, unsigned long long start_ns)
+/* rcb__diag_hooks.dom_stall_check: the other domains' grace periods. */
+static void dom_stall_check(int dom, unsigned long gp,
+			    unsigned long long start_ns)
 {
-	check_and_report(&qsbr_dom, gp, start_ns);
+	doms[dom].dom = dom;
+	check_and_report(&doms[dom], gp, start_ns);
 }
 
 RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
@@ -173,7 +175,7 @@ RCB_API int rcb_stall_report(char *buf, size_t len, unsigned int flags)
 	}
 	start = rcb_load_relaxed(&rcb__gp_wait_start_ns);
 	gp = rcb_load_relaxed(&rcb__gp.ctr);
-	if (!start || !rcb__stall_build_report(&o, gp, start, &first, false)) {
+	if (!start || !rcb__stall_build_report(&o, gp, start, &first, -1)) {
 		if (len)
 			buf[0] = '\0';
 		return 0;
@@ -195,7 +197,7 @@ static void stall_after_fork_child(void)
 /* What core tells the stall detector (core/hooks.h). */
 const struct rcb__diag_hooks rcb__diag_hooks = {
 	.stall_check = stall_check,
-	.qsbr_stall_check = qsbr_stall_check,
+	.dom_stall_check = dom_stall_check,
 	.waiter_enter = rcb__stall_waiter_enter,
 	.waiter_leave = rcb__stall_waiter_leave,
 	.fork_child = stall_after_fork_child,

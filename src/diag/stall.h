@@ -20,11 +20,12 @@ struct out {
 
 /* Write the report for grace period @gp, waiting for readers since
  * @start, into @o.  Returns the number of readers holding it (0:
- * nothing written); *@first gets the first one's thread ID.  @qsbr: a
- * grace period of the qsbr domain, held by online threads without a
+ * nothing written); *@first gets the first one's thread ID.  @dom: -1
+ * for the default domain, else the domain's index (core/domain.h); a
+ * qsbr domain's grace period is held by online threads without a
  * quiescent state. */
 int rcb__stall_build_report(struct out *o, unsigned long gp,
-			    unsigned long long start, int *first, bool qsbr);
+			    unsigned long long start, int *first, int dom);
 /* The calling thread leads grace period @gp, sleeping since @start_ns
  * (noted once per grace period, for the report). */
 void rcb__stall_note_leader(unsigned long gp, unsigned long long start_ns);

@@ -316,8 +316,9 @@ static void out_boost_off(struct out *o)
  * written); *@first gets the first one's thread ID.
  */
 int rcb__stall_build_report(struct out *o, unsigned long gp,
-			    unsigned long long start, int *first, bool qsbr)
+			    unsigned long long start, int *first, int dom)
 {
+	bool qsbr = dom >= 0 && rcb__doms[dom].kind == RCB__DOM_KIND_QSBR;
 	struct reader_snap r[STALL_MAX_READERS];
 	struct cpu_cands cpus[STALL_MAX_CPUS];
 	struct rcb__thread *t;
@@ -329,13 +330,14 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 	/* Snapshot under the registry lock (invariant 2), /proc after. */
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb__for_each_thread(t) {
-		struct rcb_qsbr_reader *q = rcb_load_relaxed(&t->qs);
-		unsigned long ctr = !qsbr ? rcb_load_relaxed(&t->rd->ctr) :
-				    q     ? rcb_load_relaxed(&q->ctr) :
-					    0;
+		struct rcb__dom_reader *q =
+			dom >= 0 ? rcb_load_relaxed(&t->dom[dom]) : NULL;
+		unsigned long ctr = dom < 0 ? rcb_load_relaxed(&t->rd->ctr) :
+				    q       ? rcb_load_relaxed(&q->ctr) :
+					      0;
 
-		if (!qsbr ? !rcb__holds_gp(ctr, gp) :
-			    !rcb__qsbr_holds_ctr(ctr, gp))
+		if (dom < 0 ? !rcb__holds_gp(ctr, gp) :
+			      !rcb__dom_holds_ctr(rcb__doms[dom].kind, ctr, gp))
 			continue;
 		total++;
 		if (nr == STALL_MAX_READERS)
@@ -402,15 +404,17 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 	now = rcb__now_ns();
 	if (qsbr)
 		out_printf(o,
-			   "rcuboost: stall: qsbr grace period %lu has waited %llu ms for %d online "
+			   "rcuboost: stall: %s grace period %lu has waited %llu ms for %d online "
 			   "thread%s without a quiescent state (stall timeout %u ms)\n",
-			   gp >> 1, (now - start) / 1000000, total,
-			   total == 1 ? "" : "s", rcb__settings.stall_ms);
+			   rcb__doms[dom].name, gp >> 1, (now - start) / 1000000,
+			   total, total == 1 ? "" : "s", rcb__settings.stall_ms);
 	else
 		out_printf(o,
-			   "rcuboost: stall: grace period %lu has waited %llu ms for %d reader%s (stall timeout %u ms)\n",
-			   gp >> RCB__NEST_BITS, (now - start) / 1000000, total,
-			   total == 1 ? "" : "s", rcb__settings.stall_ms);
+			   "rcuboost: stall: %s%sgrace period %lu has waited %llu ms for %d reader%s (stall timeout %u ms)\n",
+			   dom >= 0 ? rcb__doms[dom].name : "",
+			   dom >= 0 ? " domain " : "", gp >> RCB__NEST_BITS,
+			   (now - start) / 1000000, total, total == 1 ? "" : "s",
+			   rcb__settings.stall_ms);
 	out_boost_off(o);
 	for (int i = 0; i < nr; i++) {
 		const struct task_info *ti = &r[i].ti;
@@ -469,7 +473,7 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 		out_printf(o, "rcuboost: stall: and %d more %s\n", total - nr,
 			   qsbr ? "threads" : "readers");
 	/* The updater and backlog tables are the default domain's. */
-	if (qsbr)
+	if (dom >= 0)
 		return total;
 
 	/* Updaters: the leader, then the callers queued behind it. */

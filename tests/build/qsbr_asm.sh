@@ -84,7 +84,7 @@ for cc in $compilers; do
 		if echo "$q" | grep -v '^@' | grep -Eq ',[^,]*\([^,]*\)$'; then
 			bad="$bad; a store"
 		fi
-		if echo "$q" | grep '^@' | grep -Evq '^@(rcb__qsbr_gp|rcb__qsbr_reader|rcb__qsbr_quiescent_slow)$'; then
+		if echo "$q" | grep '^@' | grep -Evq '^@(rcb__dom_gp|rcb__dom_reader|rcb__qsbr_quiescent_slow)$'; then
 			bad="$bad; a reference outside the qsbr domain's symbols"
 		fi
 		if [ "$(body "$o0" qs_quiescent)" != "$q" ]; then

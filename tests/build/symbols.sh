@@ -7,7 +7,7 @@
 #   1. every exported symbol starts with rcb_ (rcb__ included), apart
 #      from names the linker itself may define;
 #   2. every RCB_API name declared in HEADER (and in the qsbr domain's
-#      rcuboost/qsbr.h beside it) is exported (the inline read
+#      rcuboost/qsbr.h and rcuboost/domain.h beside it) is exported (the inline read
 #      side links against rcb__reader, rcb__gp and the slow paths),
 #      with or without boosting (BOOST is accepted for the callers);
 #   3. nothing else is exported: a symbol outside HEADER is an internal
@@ -29,10 +29,10 @@ fi
 api=$(awk '/^RCB_API/ { decl = "" } /^RCB_API/ || decl != "" { decl = decl " " $0 }
 	decl != "" && /;/ {
 		gsub(/__attribute__[ \t]*\(\(.*\)\)/, "", decl)
-		if (match(decl, /rcb_[a-z0-9_]+[ \t]*[(;]/))
+		if (match(decl, /rcb_[a-z0-9_]+[ \t]*[(;[]/))
 			print substr(decl, RSTART, RLENGTH - 1)
 		decl = ""
-	}' "$header" "$(dirname "$header")/rcuboost/qsbr.h" | tr -d ' \t' | sort -u)
+	}' "$header" "$(dirname "$header")/rcuboost/qsbr.h" "$(dirname "$header")/rcuboost/domain.h" | tr -d ' \t' | sort -u)
 # The drop-in headers' RCB_API names (any identifier).
 urcu=$(ls "$(dirname "$header")"/rcuboost/urcu*.h 2>/dev/null || true)
 urcu_api=

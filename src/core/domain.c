@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The domains besides the default one (include/rcuboost/domain.h):
+ * registration, grace periods, the memb kind's read-side slow paths,
+ * thread exit and fork.  The qsbr kind's own calls (quiescent states,
+ * online, offline) are qsbr.c's.
+ *
+ * Algorithm.  Each domain d has a counter rcb__dom_gp[d].ctr and, in
+ * each thread, a record rcb__dom_reader[d].  A grace period advances the
+ * counter and waits until no registered thread's record holds it
+ * (rcb__dom_holds_ctr()): for the qsbr kind, until every online thread
+ * has stored the new value (a quiescent state) or 0 (offline); for the
+ * memb kind, until no reader is inside a section that began with an
+ * older snapshot, exactly as the default domain's grace periods (gp.c
+ * invariants 2 and 3).  The barriers around the counter advance and the
+ * scans are full fences for the qsbr kind, whose quiescent states fence
+ * too, and membarrier(2) for the memb kind, whose readers have compiler
+ * barriers only (rcb__membarrier(): a fence in the fence flavor, whose
+ * readers then fence on the slow path).
+ *
+ * The threads are found on the registry of the default domain
+ * (registry.c): a domain registration puts the thread there too, so that
+ * the booster, which walks that list, finds the threads that hold a
+ * grace period of any domain up (rcb__thread_holds(), core/domain.h) and
+ * boosts them with the same machines and backends as the default
+ * domain's readers.  Their unboost comes with their next quiescent
+ * state, offline call or outermost unlock.
+ *
+ * Invariants.
+ *  1. Only the owning thread writes its records; only a grace period of
+ *     domain d, under its gp_lock, writes rcb__dom_gp[d].ctr, which is
+ *     never 0 (qsbr: odd; memb: a multiple of RCB__GP_STEP).
+ *  2. t->dom[d] is non-NULL iff the thread is registered with domain d;
+ *     it changes only under the registry lock, and while any is set the
+ *     thread stays on the registry list (rcb_unregister_thread() leaves
+ *     it there, registry.c), so a scan under the lock never reads a
+ *     record of an exited thread.
+ *  3. qsbr: a thread's ctr changes from one value to another only by a
+ *     store between two full fences ([QS-A] before, [QS-W] after,
+ *     qsbr.c), and the grace period advances the counter between two
+ *     full fences ([DG-A] before, [DG-C] after, then the scans, then
+ *     [DG-B]): a thread read holding the old value had not yet passed
+ *     [QS-A], one read at the new value or 0 had passed it, so its
+ *     references from before are dropped before the caller goes on.
+ *     memb: gp.c invariants 2 and 3, with [DG-A]/[DG-B] as [GP-A]/[GP-B].
+ *  4. rcb__dom_gp[d].futex is -1 only while a grace period may sleep; a
+ *     quiescent state, offline call or outermost unlock that sees -1
+ *     after its store wakes it ([QS-W] or [RD-W] against [DG-W],
+ *     store buffering on both sides: full fences, or compiler barriers
+ *     made full by the membarrier).
+ *  5. Batching: as gp.c invariant 5, with seq_started/seq_done.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/hooks.h"
+#include "core/internal.h"
+
+RCB_API struct rcb__dom_gp rcb__dom_gp[RCB__DOM_N] = {
+	[RCB__DOM_QSBR] = { .ctr = 1 },
+	[RCB__DOM_BP] = { .ctr = RCB__GP_STEP },
+	[RCB__DOM_MB] = { .ctr = RCB__GP_STEP },
+	[RCB__DOM_SIGNAL] = { .ctr = RCB__GP_STEP },
+};
+RCB_API __thread struct rcb__dom_reader rcb__dom_reader[RCB__DOM_N]
+	__attribute__((tls_model("initial-exec")));
+
+struct rcb__dom rcb__doms[RCB__DOM_N] = {
+	[RCB__DOM_QSBR] = { .name = "qsbr", .kind = RCB__DOM_KIND_QSBR },
+	[RCB__DOM_BP] = { .name = "bp", .kind = RCB__DOM_KIND_MEMB },
+	[RCB__DOM_MB] = { .name = "mb", .kind = RCB__DOM_KIND_MEMB },
+	[RCB__DOM_SIGNAL] = { .name = "signal", .kind = RCB__DOM_KIND_MEMB },
+};
+
+static pthread_once_t doms_once = PTHREAD_ONCE_INIT;
+
+/* As gp.c: scans spun before sleeping, the sleep's re-check bound, and
+ * tries of the grace-period lock before blocking. */
+#define DOM_SPIN_SCANS 100
+#define DOM_SLEEP_NS (10ull * 1000 * 1000)
+#define DOM_LOCK_TRIES 64
+
+static void dom_lock_init(struct rcb__dom *dom)
+{
+	/* Priority inheritance, as the default domain's lock: a real-time
+	 * caller lends its priority to the grace period it waits behind. */
+	int err = rcb__pi_errorcheck_mutex_init(&dom->gp_lock);
+
+	if (err)
+		RCB_DIE("pthread_mutex_init(domain gp, PRIO_INHERIT)", -err);
+}
+
+static void doms_init(void)
+{
+	for (int d = 0; d < RCB__DOM_N; d++)
+		dom_lock_init(&rcb__doms[d]);
+}
+
+/* A full barrier on every CPU running a reader of @dom: a fence where
+ * the readers fence (qsbr), membarrier(2) where they do not. */
+static void dom_barrier(const struct rcb__dom *dom)
+{
+	if (dom->kind == RCB__DOM_KIND_QSBR)
+		rcb_fence_seq_cst();
+	else
+		rcb__membarrier();
+}
+
+/* Wake a grace period of domain @d asleep waiting for its readers. */
+static void dom_gp_wake(int d)
+{
+	int expect = -1;
+
+	if (rcb_cmpxchg_relaxed(&rcb__dom_gp[d].futex, &expect, 0))
+		rcb__futex_wake(&rcb__dom_gp[d].futex, 1);
+}
+
+/* The calling thread is inside no section of the default domain or of a
+ * memb-kind domain. */
+static bool outside_every_section(void)
+{
+	if (rcb_read_ongoing())
+		return false;
+	for (int d = 0; d < RCB__DOM_N; d++)
+		if (rcb__doms[d].kind == RCB__DOM_KIND_MEMB &&
+		    rcb__dom_read_ongoing(d))
+			return false;
+	return true;
+}
+
+/*
+ * After a record's store that may end the thread's hold on domain @d:
+ * wake a grace period asleep, and give back a boost that no section of
+ * the thread still needs.  Context: the thread itself, after [QS-W] or
+ * [RD-W].
+ */
+void rcb__dom_after_store(int d)
+{
+	if (RCB_UNLIKELY(rcb_load_relaxed(&rcb__dom_gp[d].futex) == -1))
+		dom_gp_wake(d);
+	/* The boost check: one load and a predicted branch.  A boost lent
+	 * for a section still running elsewhere stays until its end. */
+	if (RCB_UNLIKELY(rcb__bstate_relaxed(&rcb__reader) != 0) &&
+	    outside_every_section())
+		rcb__boost_hooks.unlock_unboost();
+}
+
+RCB_API void rcb__dom_read_misuse(int d, const char *what)
+{
+	char call[48];
+
+	snprintf(call, sizeof(call), "%s read side (%s)", rcb__doms[d].name,
+		 what);
+	if (rcb__dom_read_ongoing(d))
+		rcb__misuse(call, "nesting depth would wrap; the section stays at its depth");
+	else
+		rcb__misuse(call, "unlock without a matching read lock; ignored");
+}
+
+int rcb__dom_register(int d)
+{
+	struct rcb__thread *self = rcb__self();
+	struct rcb__dom_reader *r = &rcb__dom_reader[d];
+	bool was_listed;
+	int err;
+
+	if (r->registered)
+		return 0;
+	if ((err = rcb__ensure_init()) != 0)
+		return err;
+	pthread_once(&doms_once, doms_init);
+	was_listed = self->registered;
+	if ((err = rcb__register_self()) != 0)
+		return err;
+	pthread_mutex_lock(&rcb__registry_lock);
+	if (!self->dom_regs)
+		self->dom_own_reg = !was_listed;
+	self->dom_regs |= 1u << d;
+	rcb_store_relaxed(&self->dom[d], r);
+	r->registered = rcb__doms[d].kind == RCB__DOM_KIND_MEMB &&
+					rcb__settings.flavor == RCB_FLAVOR_MEMBARRIER ?
+				RCB__DOMR_FAST :
+				RCB__DOMR_REG;
+	pthread_mutex_unlock(&rcb__registry_lock);
+	return 0;
+}
+
+/* Off domain @d's list (invariant 2).  @leave: and off the registry when
+ * no registration holds the thread there any more. */
+static void dom_unlist(int d, bool leave)
+{
+	struct rcb__thread *self = rcb__self();
+	bool last;
+
+	pthread_mutex_lock(&rcb__registry_lock);
+	rcb_store_relaxed(&self->dom[d], NULL);
+	rcb__dom_reader[d].registered = 0;
+	self->dom_regs &= ~(1u << d);
+	last = !self->dom_regs && (self->dom_own_reg || self->memb_left);
+	if (!self->dom_regs)
+		self->dom_own_reg = self->memb_left = false;
+	pthread_mutex_unlock(&rcb__registry_lock);
+	/* The default domain's registration, if only domains made it (or
+	 * rcb_unregister_thread() left it to us: registry.c). */
+	if (leave && last && !rcb_read_ongoing())
+		rcb__registry_leave_self();
+}
+
+int rcb__dom_unregister(int d)
+{
+	struct rcb__dom_reader *r = &rcb__dom_reader[d];
+
+	if (!r->registered)
+		return -ENOENT;
+	if (rcb__doms[d].kind == RCB__DOM_KIND_QSBR &&
+	    rcb_load_relaxed(&r->ctr))
+		rcb__qsbr_store(d, 0);
+	dom_unlist(d, true);
+	return 0;
+}
+
+/* A thread unregistered with a memb-kind domain (bp: every thread until
+ * its first section) takes this path: it registers, then begins its
+ * section as the inline lock would.  The fence flavor's readers come
+ * here for every outermost lock. */
+RCB_API void rcb__dom_read_lock_slow(int d)
+{
+	struct rcb__dom_reader *r = &rcb__dom_reader[d];
+	int err;
+
+	if (!r->registered && (err = rcb__dom_register(d)) != 0)
+		RCB_DIE("registering the thread with a domain (first read lock)",
+			-err);
+	rcb__tsan_acquire(&rcb__dom_gp[d].ctr);
+	rcb_store_relaxed(&r->ctr,
+			  rcb_load_relaxed(&rcb__dom_gp[d].ctr) + RCB__NEST_ONE);
+	/* [RD-A] A full fence in the fence flavor; in the membarrier flavor
+	 * the inline path's compiler barrier would do, and this is the rare
+	 * first section. */
+	rcb_fence_seq_cst();
+}
+
+RCB_API void rcb__dom_read_unlock_special(int d)
+{
+	/* [RD-W] The fence flavor's store-buffering fence (the inline
+	 * path's compiler barrier is full only with membarrier).  Pairs
+	 * with [DG-W]. */
+	if (rcb__dom_reader[d].registered != RCB__DOMR_FAST)
+		rcb_fence_seq_cst();
+	rcb__dom_after_store(d);
+}
+
+/* True if some registered thread still holds grace period @gp of domain
+ * @d.  Context: the grace-period leader. */
+static bool readers_hold(int d, unsigned long gp)
+{
+	enum rcb__dom_kind kind = rcb__doms[d].kind;
+	struct rcb__thread *t;
+	bool held = false;
+
+	pthread_mutex_lock(&rcb__registry_lock);
+	rcb__for_each_thread(t) {
+		struct rcb__dom_reader *r = rcb_load_relaxed(&t->dom[d]);
+
+		if (r && rcb__dom_holds_ctr(kind, rcb_load_relaxed(&r->ctr), gp)) {
+			held = true;
+			break;
+		}
+		/* The edge [RD-B] -> [DG-B] that membarrier provides. */
+		if (r)
+			rcb__tsan_acquire(&r->ctr);
+	}
+	pthread_mutex_unlock(&rcb__registry_lock);
+	return held;
+}
+
+/* Wait until no thread holds @gp of domain @d: spin, then sleep on the
+ * futex.  The booster is kicked when the spin ends, as by the default
+ * domain's grace periods.  Context: leader, the domain's gp_lock held. */
+static void wait_for_readers(int d, unsigned long gp)
+{
+	struct rcb__dom *dom = &rcb__doms[d];
+	unsigned long long start = rcb__now_ns();
+
+	rcb_store_relaxed(&dom->wait_start_ns, start);
+	for (int scan = 0;; scan++) {
+		if (scan == DOM_SPIN_SCANS)
+			rcb__boost_hooks.kick();
+		if (scan >= DOM_SPIN_SCANS) {
+			rcb_store_relaxed(&rcb__dom_gp[d].futex, -1);
+			/* [DG-W] The futex store before the scan.  Pairs
+			 * with [QS-W] and [RD-W] (invariant 4). */
+			dom_barrier(dom);
+		}
+		if (!readers_hold(d, gp))
+			break;
+		if (scan < DOM_SPIN_SCANS) {
+			rcb_cpu_relax();
+			continue;
+		}
+		rcb__futex_wait(&rcb__dom_gp[d].futex, -1, DOM_SLEEP_NS);
+		/* A stall report at most once per grace period. */
+		rcb__diag_hooks.dom_stall_check(d, gp, start);
+	}
+	rcb_store_relaxed(&rcb__dom_gp[d].futex, 0);
+	rcb_store_relaxed(&dom->wait_start_ns, 0);
+}
+
+/* One grace period of domain @d.  Context: its gp_lock held. */
+static void dom_grace_period(int d)
+{
+	struct rcb__dom *dom = &rcb__doms[d];
+	unsigned long gp;
+
+	/* [DG-A] The caller's unpublishing before the advance and the
+	 * scans.  Pairs with [QS-O] and [QS-A] (qsbr.c), [RD-A]
+	 * (include/rcuboost/domain.h). */
+	dom_barrier(dom);
+	rcb__tsan_release(&rcb__dom_gp[d].ctr); /* the edge [DG-A] -> [RD-A] */
+	gp = rcb_load_relaxed(&rcb__dom_gp[d].ctr) +
+	     (dom->kind == RCB__DOM_KIND_QSBR ? 2 : RCB__GP_STEP);
+	rcb_store_relaxed(&rcb__dom_gp[d].ctr, gp);
+	/* [DG-C] The advance before the scans: a thread that comes online
+	 * or begins a section after a scan missed it reads the new value
+	 * or is ordered after [DG-A].  Pairs with [QS-O] and [RD-A]. */
+	rcb_fence_seq_cst();
+	wait_for_readers(d, gp);
+	/* [DG-B] The scans that saw every thread past its quiescent state
+	 * or out of its old section, before what the caller does next
+	 * (the free).  Pairs with [QS-A] and [RD-B]. */
+	dom_barrier(dom);
+}
+
+int rcb__dom_synchronize(int d, const char *call)
+{
+	struct rcb__dom *dom = &rcb__doms[d];
+	struct rcb__dom_reader *me = &rcb__dom_reader[d];
+	unsigned long long snap;
+	bool was_online = false;
+	int err;
+
+	if (dom->kind == RCB__DOM_KIND_MEMB && RCB_UNLIKELY(rcb__dom_read_ongoing(d))) {
+		rcb__misuse(call, "called inside a read-side critical section of the %s "
+				  "domain; it would wait for itself forever",
+			    dom->name);
+		return -EDEADLK;
+	}
+	if ((err = rcb__ensure_init()) != 0)
+		return err;
+	pthread_once(&doms_once, doms_init);
+	if (dom->kind == RCB__DOM_KIND_QSBR) {
+		was_online = rcb_load_relaxed(&me->ctr) != 0;
+		if (was_online)
+			rcb__qsbr_store(d, 0); /* as liburcu: the caller is offline */
+	}
+	/* [DG-S] Our accesses before the read of the started count, as
+	 * [GP-S] in gp.c.  Pairs with the leader's unlock. */
+	rcb_fence_seq_cst();
+	snap = rcb_load_relaxed(&dom->seq_started);
+	/* As gp.c: a few tries before blocking, since a grace period with
+	 * nobody to wait for holds the lock for well under a microsecond
+	 * and blocking on a PI mutex is a system call and a hand-over. */
+	err = pthread_mutex_trylock(&dom->gp_lock);
+	for (int i = 0; err == EBUSY && i < DOM_LOCK_TRIES; i++) {
+		rcb_cpu_relax();
+		err = pthread_mutex_trylock(&dom->gp_lock);
+	}
+	if (err == EBUSY)
+		err = pthread_mutex_lock(&dom->gp_lock);
+	if (err == EDEADLK) {
+		rcb__misuse(call, "called from a signal handler that interrupted this thread's own "
+				  "grace period; it would wait for itself forever");
+		if (was_online)
+			rcb__qsbr_online(d);
+		return -EDEADLK;
+	}
+	if (err)
+		RCB_DIE("pthread_mutex_lock(domain gp)", err);
+	if (rcb_load_relaxed(&dom->seq_done) < snap + 1) {
+		rcb_store_relaxed(&dom->seq_started,
+				  rcb_load_relaxed(&dom->seq_started) + 1);
+		dom_grace_period(d);
+		/* Read under the lock only: relaxed. */
+		rcb_store_relaxed(&dom->seq_done,
+				  rcb_load_relaxed(&dom->seq_started));
+	}
+	pthread_mutex_unlock(&dom->gp_lock);
+	/* [DG-E] A batched caller's later accesses follow the leader's
+	 * [DG-B] (the lock's acquire), made a full barrier.  Pairs with
+	 * [DG-B]. */
+	rcb_fence_seq_cst();
+	if (was_online)
+		rcb__qsbr_online(d);
+	return 0;
+}
+
+/* The thread exits still registered (registry.c's thread_exit()): out
+ * of every domain, so that no grace period waits for it and no scan
+ * reads its records after they are gone.  A thread online in a qsbr
+ * domain is reported once per process (programs that never unregister
+ * their threads would otherwise print at every exit); one inside a
+ * section, every time, as the default domain's. */
+void rcb__dom_thread_exit(void)
+{
+	for (int d = 0; d < RCB__DOM_N; d++) {
+		struct rcb__dom_reader *r = &rcb__dom_reader[d];
+		unsigned long ctr = rcb_load_relaxed(&r->ctr);
+
+		if (!r->registered)
+			continue;
+		if (rcb__doms[d].kind == RCB__DOM_KIND_QSBR && ctr) {
+			static _Atomic bool reported;
+
+			if (!rcb_xchg_relaxed(&reported, true))
+				rcb__misuse("thread exit",
+					    "thread exits online in the %s domain without "
+					    "unregistering; unregistering it (said once per "
+					    "process)",
+					    rcb__doms[d].name);
+			rcb__qsbr_store(d, 0);
+		} else if (rcb__doms[d].kind == RCB__DOM_KIND_MEMB &&
+			   (ctr & RCB__NEST_MASK)) {
+			rcb__misuse("thread exit",
+				    "thread exits inside a read-side critical section of the "
+				    "%s domain (nesting %lu); ending it",
+				    rcb__doms[d].name, ctr & RCB__NEST_MASK);
+			/* [REG-X] pairs with [DG-B] */
+			rcb_store_release(&r->ctr, 0);
+			/* [REG-XW] As [RD-W].  Pairs with [DG-W]. */
+			rcb_fence_seq_cst();
+			rcb__dom_after_store(d);
+		}
+		dom_unlist(d, false);
+	}
+}
+
+/* fork(): the child's one thread keeps its registrations and state; a
+ * grace period in flight in the parent is abandoned (its counter advance
+ * is harmless: the next one advances again). */
+void rcb__dom_after_fork_child(void)
+{
+	for (int d = 0; d < RCB__DOM_N; d++) {
+		rcb_store_relaxed(&rcb__dom_gp[d].futex, 0);
+		rcb_store_relaxed(&rcb__doms[d].wait_start_ns, 0);
+		dom_lock_init(&rcb__doms[d]);
+	}
+}
