@@ -4,10 +4,12 @@
 # a real liburcu:
 #   include/urcu.h, include/urcu/urcu-memb.h   -> <rcuboost/urcu.h>
 #   include/urcu-qsbr.h, urcu/urcu-qsbr.h      -> <rcuboost/urcu_qsbr.h>
-#   pkgconfig/liburcu.pc, liburcu-memb.pc,
-#   liburcu-qsbr.pc                            -> -lrcuboost and the above
-#   lib/liburcu.so, liburcu-memb.so,
-#   liburcu-qsbr.so                            -> symlinks to librcuboost
+#   include/urcu-bp.h, urcu/urcu-bp.h          -> <rcuboost/urcu_bp.h>
+#   include/urcu/urcu-mb.h, urcu/urcu-signal.h -> <rcuboost/urcu_mb.h>, _signal.h
+#   pkgconfig/liburcu.pc, liburcu-memb.pc, liburcu-qsbr.pc, liburcu-bp.pc,
+#   liburcu-mb.pc, liburcu-signal.pc           -> -lrcuboost and the above
+#   lib/liburcu.so, liburcu-memb.so, liburcu-qsbr.so, liburcu-bp.so,
+#   liburcu-mb.so, liburcu-signal.so           -> symlinks to librcuboost
 # A pkg-config project switches with PKG_CONFIG_PATH=<that>/pkgconfig, a
 # Makefile that hard-codes -lurcu with -L<that>/lib (plus
 # -I<that>/include when it defines _LGPL_SOURCE).
@@ -45,13 +47,23 @@ unset(rcb_urcu_common_lib CACHE)
 file(RELATIVE_PATH rcb_compat_up "/${rcb_compat_dir}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" rcb_compat_up "${rcb_compat_up}")
 set(RCB_COMPAT_PC_PREFIX "\${pcfiledir}/${rcb_compat_up}")
-foreach(pc liburcu liburcu-memb liburcu-qsbr)
+set(rcb_compat_flavors liburcu liburcu-memb liburcu-qsbr liburcu-bp liburcu-mb liburcu-signal)
+foreach(pc ${rcb_compat_flavors})
   if(pc STREQUAL "liburcu")
     set(RCB_COMPAT_PC_NAME "Userspace RCU")
     set(RCB_COMPAT_PC_FLAVOR "urcu-memb")
   elseif(pc STREQUAL "liburcu-qsbr")
     set(RCB_COMPAT_PC_NAME "Userspace RCU QSBR")
     set(RCB_COMPAT_PC_FLAVOR "urcu-qsbr")
+  elseif(pc STREQUAL "liburcu-bp")
+    set(RCB_COMPAT_PC_NAME "Userspace RCU BulletProof")
+    set(RCB_COMPAT_PC_FLAVOR "urcu-bp")
+  elseif(pc STREQUAL "liburcu-mb")
+    set(RCB_COMPAT_PC_NAME "Userspace RCU Memory barriers")
+    set(RCB_COMPAT_PC_FLAVOR "urcu-mb")
+  elseif(pc STREQUAL "liburcu-signal")
+    set(RCB_COMPAT_PC_NAME "Userspace RCU signal")
+    set(RCB_COMPAT_PC_FLAVOR "urcu-signal")
   else()
     set(RCB_COMPAT_PC_NAME "Userspace RCU membarrier syscall")
     set(RCB_COMPAT_PC_FLAVOR "urcu-memb")
@@ -64,20 +76,20 @@ endforeach()
 # (LIBDIR/rcuboost-urcu-compat/lib/ -> LIBDIR/); the linker records
 # librcuboost's SONAME.  Made in the build tree, installed as symlinks.
 file(MAKE_DIRECTORY ${rcb_compat_build}/lib)
-foreach(name liburcu.so liburcu-memb.so liburcu-qsbr.so)
+foreach(name liburcu.so liburcu-memb.so liburcu-qsbr.so liburcu-bp.so liburcu-mb.so liburcu-signal.so)
   file(CREATE_LINK ../../librcuboost.so.${RCB_SONAME_MAJOR}
        ${rcb_compat_build}/lib/${name} SYMBOLIC)
 endforeach()
 
-install(FILES ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu.h
-              ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu-qsbr.h
+set(rcb_compat_src ${PROJECT_SOURCE_DIR}/cmake/urcu-compat)
+install(FILES ${rcb_compat_src}/urcu.h ${rcb_compat_src}/urcu-qsbr.h ${rcb_compat_src}/urcu-bp.h
         DESTINATION ${rcb_compat_dir}/include COMPONENT urcu-compat ${rcb_compat_excl})
-install(FILES ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu-memb.h
-              ${PROJECT_SOURCE_DIR}/cmake/urcu-compat/urcu-qsbr.h
+install(FILES ${rcb_compat_src}/urcu-memb.h ${rcb_compat_src}/urcu-qsbr.h ${rcb_compat_src}/urcu-bp.h
+              ${rcb_compat_src}/urcu-mb.h ${rcb_compat_src}/urcu-signal.h
         DESTINATION ${rcb_compat_dir}/include/urcu COMPONENT urcu-compat ${rcb_compat_excl})
-install(FILES ${rcb_compat_build}/pkgconfig/liburcu.pc ${rcb_compat_build}/pkgconfig/liburcu-memb.pc
-              ${rcb_compat_build}/pkgconfig/liburcu-qsbr.pc
-        DESTINATION ${rcb_compat_dir}/pkgconfig COMPONENT urcu-compat ${rcb_compat_excl})
-install(FILES ${rcb_compat_build}/lib/liburcu.so ${rcb_compat_build}/lib/liburcu-memb.so
-              ${rcb_compat_build}/lib/liburcu-qsbr.so
-        DESTINATION ${rcb_compat_dir}/lib COMPONENT urcu-compat ${rcb_compat_excl})
+foreach(pc ${rcb_compat_flavors})
+  install(FILES ${rcb_compat_build}/pkgconfig/${pc}.pc
+          DESTINATION ${rcb_compat_dir}/pkgconfig COMPONENT urcu-compat ${rcb_compat_excl})
+  install(FILES ${rcb_compat_build}/lib/${pc}.so
+          DESTINATION ${rcb_compat_dir}/lib COMPONENT urcu-compat ${rcb_compat_excl})
+endforeach()

@@ -13,8 +13,9 @@
 #   2. against liburcu's own headers (no -I) with -L<compat>/lib -lurcu
 #      (and -lurcu-memb), without _LGPL_SOURCE;
 # and each must load librcuboost, no liburcu flavor library, and run.
-# The same for a program of liburcu's qsbr flavor (CONSUMER_QSBR:
-# <urcu-qsbr.h>, liburcu-qsbr.pc, -lurcu-qsbr).
+# The same for a program of each other flavor of liburcu: qsbr
+# (CONSUMER_QSBR: <urcu-qsbr.h>, liburcu-qsbr.pc, -lurcu-qsbr), bp
+# (<urcu-bp.h>), mb and signal (RCU_MB or RCU_SIGNAL before <urcu.h>).
 # $CC picks the compiler (default cc).
 set -eu
 
@@ -41,7 +42,10 @@ libdir=${compat%/rcuboost-urcu-compat}
 for f in include/urcu.h include/urcu/urcu-memb.h pkgconfig/liburcu.pc \
 	pkgconfig/liburcu-memb.pc lib/liburcu.so lib/liburcu-memb.so \
 	include/urcu-qsbr.h include/urcu/urcu-qsbr.h pkgconfig/liburcu-qsbr.pc \
-	lib/liburcu-qsbr.so; do
+	lib/liburcu-qsbr.so include/urcu-bp.h include/urcu/urcu-bp.h \
+	pkgconfig/liburcu-bp.pc lib/liburcu-bp.so include/urcu/urcu-mb.h \
+	pkgconfig/liburcu-mb.pc lib/liburcu-mb.so include/urcu/urcu-signal.h \
+	pkgconfig/liburcu-signal.pc lib/liburcu-signal.so; do
 	[ -e "$compat/$f" ] || fail "$compat/$f not installed (or a dangling link)"
 done
 
@@ -64,11 +68,14 @@ flavor_of()
 {
 	case $1 in
 	*qsbr) echo -DCONSUMER_QSBR ;;
+	*bp) echo -DCONSUMER_BP ;;
+	*mb) echo -DCONSUMER_MB ;;
+	*signal) echo -DCONSUMER_SIGNAL ;;
 	*) echo -UCONSUMER_QSBR ;;
 	esac
 }
 
-for pc in liburcu liburcu-memb liburcu-qsbr; do
+for pc in liburcu liburcu-memb liburcu-qsbr liburcu-bp liburcu-mb liburcu-signal; do
 	flags=$(PKG_CONFIG_PATH=$compat/pkgconfig pkg-config --cflags --libs $pc) ||
 		fail "pkg-config $pc with PKG_CONFIG_PATH=$compat/pkgconfig"
 	flavor=$(flavor_of $pc)
@@ -82,19 +89,7 @@ for pc in liburcu liburcu-memb liburcu-qsbr; do
 		check "$work/pc-$pc" "pkg-config $pc ($lgpl)"
 	done
 done
-# RCU_MB before the compatibility <urcu.h>: liburcu's own mb flavor (not
-# rcuboost's memb names under the wrong flavor), when liburcu-dev is there.
-if echo '#include <urcu/urcu-mb.h>' | "$cc" -E -x c - >/dev/null 2>&1; then
-	printf '#define RCU_MB\n#include <urcu.h>\nint main(void)\n{\n\trcu_register_thread();\n\tsynchronize_rcu();\n\trcu_unregister_thread();\n\treturn 0;\n}\n' >"$work/mb.c"
-	PKG_CONFIG_PATH=$compat/pkgconfig "$cc" -std=gnu11 -Wall -Werror \
-		-I"$compat/include" "$work/mb.c" -o "$work/mb" -L"$compat/lib" \
-		-lurcu-mb -pthread || fail "an RCU_MB program does not build"
-	ldd "$work/mb" | grep -q 'liburcu-mb\.so' ||
-		fail "an RCU_MB program does not get liburcu's mb flavor"
-	"$work/mb" || fail "an RCU_MB program failed"
-	echo "ok   RCU_MB before <urcu.h>: liburcu's own mb flavor"
-fi
-for lib in urcu urcu-memb urcu-qsbr; do
+for lib in urcu urcu-memb urcu-qsbr urcu-bp urcu-mb urcu-signal; do
 	"$cc" -std=gnu11 -Wall -Wextra -Werror $(flavor_of $lib) "$consumer" -o "$work/l-$lib" \
 		-L"$compat/lib" -l$lib -pthread -ldl ||
 		fail "the program does not build against liburcu's headers with -L$compat/lib -l$lib"

@@ -33,8 +33,19 @@ api=$(awk '/^RCB_API/ { decl = "" } /^RCB_API/ || decl != "" { decl = decl " " $
 			print substr(decl, RSTART, RLENGTH - 1)
 		decl = ""
 	}' "$header" "$(dirname "$header")/rcuboost/qsbr.h" "$(dirname "$header")/rcuboost/domain.h" | tr -d ' \t' | sort -u)
-# The drop-in headers' RCB_API names (any identifier).
-urcu=$(ls "$(dirname "$header")"/rcuboost/urcu*.h 2>/dev/null || true)
+# The drop-in headers' RCB_API names (any identifier).  The names a
+# memb-class flavor header declares through urcu_flavor_decl.h
+# (RCB__UF(name)) are spelt out per flavor first.
+urcu=$(ls "$(dirname "$header")"/rcuboost/urcu*.h 2>/dev/null | grep -v urcu_flavor_decl || true)
+decl_tmpl=$(dirname "$header")/rcuboost/urcu_flavor_decl.h
+spelt=$(mktemp -d)
+trap 'rm -rf "$spelt"' EXIT
+if [ -f "$decl_tmpl" ]; then
+	for f in $(grep -l 'urcu_flavor_decl.h' $urcu | sed 's/.*urcu_\([a-z]*\)\.h$/\1/'); do
+		sed "s/RCB__UF(\([a-z_]*\))/urcu_${f}_\1/g" "$decl_tmpl" >"$spelt/$f.h"
+		urcu="$urcu $spelt/$f.h"
+	done
+fi
 urcu_api=
 if [ -n "$urcu" ]; then
 	# shellcheck disable=SC2086

@@ -8,15 +8,25 @@
  * library).  Prints "ok" and whether rcuboost runs it.  With
  * CONSUMER_QSBR it is a program of liburcu's qsbr flavor (<urcu-qsbr.h>,
  * liburcu-qsbr.pc, -lurcu-qsbr), with quiescent states and offline
- * periods.
+ * periods; with CONSUMER_BP of its bp flavor (<urcu-bp.h>, no
+ * registration needed), with CONSUMER_MB or CONSUMER_SIGNAL of its mb or
+ * signal flavor (RCU_MB or RCU_SIGNAL before <urcu.h>).
  */
 #ifdef CONSUMER_LGPL
 #define _LGPL_SOURCE
 #endif
-#ifdef CONSUMER_QSBR
+#if defined(CONSUMER_QSBR)
 #include <urcu-qsbr.h>
 #define SYMBOL "rcb_qsbr_synchronize"
+#elif defined(CONSUMER_BP)
+#include <urcu-bp.h>
+#define SYMBOL "rcb_synchronize"
 #else
+#if defined(CONSUMER_MB)
+#define RCU_MB
+#elif defined(CONSUMER_SIGNAL)
+#define RCU_SIGNAL
+#endif
 #include <urcu.h>
 #define SYMBOL "rcb_synchronize"
 #endif
