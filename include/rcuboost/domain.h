@@ -77,8 +77,9 @@ static inline void rcb__dom_read_lock(int dom)
 			return;
 		}
 		rcb__tsan_acquire(&rcb__dom_gp[dom].ctr);
-		rcb__st_relaxed(&r->ctr, rcb__ld_relaxed(&rcb__dom_gp[dom].ctr) +
-						 RCB__NEST_ONE);
+		rcb__st_relaxed(&r->ctr,
+				rcb__ld_relaxed(&rcb__dom_gp[dom].ctr) +
+					RCB__NEST_ONE);
 		rcb__compiler_barrier(); /* [RD-A] */
 	} else if (RCB_LIKELY((tmp + RCB__NEST_ONE) & RCB__NEST_MASK)) {
 		rcb__st_relaxed(&r->ctr, tmp + RCB__NEST_ONE);
@@ -93,13 +94,14 @@ static inline void rcb__dom_read_unlock(int dom)
 	unsigned long tmp = rcb__ld_relaxed(&r->ctr);
 
 	if (RCB_LIKELY((tmp & RCB__NEST_MASK) == RCB__NEST_ONE)) {
-		rcb__compiler_barrier();
+		rcb__compiler_barrier(); /* [RD-B] */
 		rcb__st_release(&r->ctr, 0); /* [RD-B] */
-		rcb__compiler_barrier();     /* [RD-W] */
+		rcb__compiler_barrier(); /* [RD-W] */
 		/* A grace period asleep, the fence flavor, or a boost to
 		 * give back (the thread's boost state lives in its default
 		 * record, whichever domain it was boosted for). */
-		if (RCB_UNLIKELY(rcb__ld_relaxed(&rcb__dom_gp[dom].futex) == -1 ||
+		if (RCB_UNLIKELY(rcb__ld_relaxed(&rcb__dom_gp[dom].futex) ==
+					 -1 ||
 				 r->registered != RCB__DOMR_FAST ||
 				 (rcb__ld_relaxed(&rcb__reader.special) &
 				  RCB__BOOST_STATE_MASK)))
@@ -113,7 +115,8 @@ static inline void rcb__dom_read_unlock(int dom)
 
 static inline int rcb__dom_read_ongoing(int dom)
 {
-	return (rcb__ld_relaxed(&rcb__dom_reader[dom].ctr) & RCB__NEST_MASK) != 0;
+	return (rcb__ld_relaxed(&rcb__dom_reader[dom].ctr) & RCB__NEST_MASK) !=
+	       0;
 }
 
 #ifdef __cplusplus

@@ -8,14 +8,14 @@
  * no system call; here the readers have compiler barriers only and the
  * grace periods use membarrier(2), as the memb flavor's.
  *
- * A program written for it (<urcu-mb.h>, or <urcu/urcu-mb.h> and the
- * urcu_mb_* names, or <urcu.h> with -DRCU_MB) builds unchanged when its include line becomes
- * #include <rcuboost/urcu_mb.h> and its link flag -lrcuboost, or, with
- * the compatibility install, when only PKG_CONFIG_PATH (liburcu-mb.pc) or
- * -L changes (rcuboost-urcu(7)).  The common parts (struct rcu_head, the
- * flavor struct, the pointer macros, liburcu-cds) are those of
- * <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.  Not
- * provided: liburcu 0.14's polled grace periods.
+ * A program written for it (<urcu/urcu-mb.h> and the urcu_mb_* names,
+ * or <urcu.h> with -DRCU_MB) builds unchanged when its include line
+ * becomes #include <rcuboost/urcu_mb.h> and its link flag -lrcuboost,
+ * or, with the compatibility install, when only PKG_CONFIG_PATH
+ * (liburcu-mb.pc) or -L changes (rcuboost-urcu(7)).  The common parts
+ * (struct rcu_head, the flavor struct, the pointer macros, liburcu-cds)
+ * are those of <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.
+ * Not provided: liburcu 0.14's polled grace periods.
  */
 #ifndef RCUBOOST_URCU_MB_H
 #define RCUBOOST_URCU_MB_H

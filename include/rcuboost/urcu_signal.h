@@ -8,14 +8,14 @@
  * instead of a signal to every registered thread, so the flavor takes no
  * signal number from the program.
  *
- * A program written for it (<urcu-signal.h>, or <urcu/urcu-signal.h> and the
- * urcu_signal_* names, or <urcu.h> with -DRCU_SIGNAL) builds unchanged when its include line becomes
- * #include <rcuboost/urcu_signal.h> and its link flag -lrcuboost, or, with
- * the compatibility install, when only PKG_CONFIG_PATH (liburcu-signal.pc) or
- * -L changes (rcuboost-urcu(7)).  The common parts (struct rcu_head, the
- * flavor struct, the pointer macros, liburcu-cds) are those of
- * <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.  Not
- * provided: liburcu 0.14's polled grace periods.
+ * A program written for it (<urcu/urcu-signal.h> and the urcu_signal_* names,
+ * or <urcu.h> with -DRCU_SIGNAL) builds unchanged when its include line
+ * becomes #include <rcuboost/urcu_signal.h> and its link flag -lrcuboost,
+ * or, with the compatibility install, when only PKG_CONFIG_PATH
+ * (liburcu-signal.pc) or -L changes (rcuboost-urcu(7)).  The common parts
+ * (struct rcu_head, the flavor struct, the pointer macros, liburcu-cds)
+ * are those of <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.
+ * Not provided: liburcu 0.14's polled grace periods.
  */
 #ifndef RCUBOOST_URCU_SIGNAL_H
 #define RCUBOOST_URCU_SIGNAL_H
@@ -125,7 +125,8 @@
 #define get_call_rcu_data_sig urcu_signal_get_call_rcu_data
 #define get_thread_call_rcu_data_sig urcu_signal_get_thread_call_rcu_data
 #define set_thread_call_rcu_data_sig urcu_signal_set_thread_call_rcu_data
-#define create_all_cpu_call_rcu_data_sig urcu_signal_create_all_cpu_call_rcu_data
+#define create_all_cpu_call_rcu_data_sig \
+	urcu_signal_create_all_cpu_call_rcu_data
 #define free_all_cpu_call_rcu_data_sig urcu_signal_free_all_cpu_call_rcu_data
 #define call_rcu_sig urcu_signal_call_rcu
 #define call_rcu_data_free_sig urcu_signal_call_rcu_data_free
@@ -141,7 +142,8 @@
 #define rcu_defer_exit_sig urcu_signal_defer_exit
 #define rcu_flavor_sig urcu_signal_flavor
 #define urcu_register_rculfhash_atfork_sig urcu_signal_register_rculfhash_atfork
-#define urcu_unregister_rculfhash_atfork_sig urcu_signal_unregister_rculfhash_atfork
+#define urcu_unregister_rculfhash_atfork_sig \
+	urcu_signal_unregister_rculfhash_atfork
 #endif
 
 #define RCB__UF(name) urcu_signal_##name

@@ -10,9 +10,10 @@
  * in queueing order, waits for one grace period of the domain and
  * invokes the batch: for a qsbr domain online (callbacks may read
  * qsbr-protected data) and offline otherwise, for a memb-kind domain
- * outside any section, as liburcu's call_rcu threads do.  A barrier queues a marker whose invocation wakes the
- * caller: every callback queued before the marker is in its batch or an
- * earlier one, and a batch runs in order.
+ * outside any section, as liburcu's call_rcu threads do.  A barrier
+ * queues a marker whose invocation wakes the caller: every callback
+ * queued before the marker is in its batch or an earlier one, and a
+ * batch runs in order.
  *
  * Invariants.
  *  1. A head is on the stack, in the thread's current batch, or has
@@ -22,9 +23,9 @@
  *     its (sequentially consistent) exchange, so one of the two sees the
  *     other ([DC-W]).
  *  3. A domain's thread is started lazily, by the first call or
- *     barrier, under its lock; fork()'s child has none and starts one the same way
- *     (queued callbacks are kept, other threads' barrier markers
- *     dropped); rcb_shutdown() drains and stops it.
+ *     barrier, under its lock; fork()'s child has none and starts one
+ *     the same way (queued callbacks are kept, other threads' barrier
+ *     markers dropped); rcb_shutdown() drains and stops it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,7 +39,7 @@
 
 struct dom_cb {
 	_Atomic(struct rcb_head *) top;
-	_Atomic int wake;   /* futex word: bumped to wake the thread */
+	_Atomic int wake; /* futex word: bumped to wake the thread */
 	_Atomic int asleep; /* the thread is about to sleep, or asleep */
 	_Atomic int stop;
 	pthread_mutex_t lock;
@@ -126,7 +127,8 @@ static void *dcb_main(void *arg)
 	 * read lock, if any. */
 	if (is_qsbr(d)) {
 		if (rcb__dom_register(d) != 0)
-			RCB_DIE("registering a domain's callback thread", EAGAIN);
+			RCB_DIE("registering a domain's callback thread",
+				EAGAIN);
 		rcb__qsbr_store(d, 0);
 	}
 	for (;;) {
@@ -228,15 +230,18 @@ int rcb__dom_barrier(int d, const char *call)
 	int err;
 
 	if (dcb_worker_of == d + 1) {
-		rcb__misuse(call, "called from a callback of the %s domain; it would "
-				  "wait for itself forever",
+		rcb__misuse(call,
+			    "called from a callback of the %s domain; it would "
+			    "wait for itself forever",
 			    rcb__doms[d].name);
 		return -EDEADLK;
 	}
 	if (!is_qsbr(d) && rcb__dom_read_ongoing(d)) {
-		rcb__misuse(call, "called inside a read-side critical section of the %s "
-				  "domain; it would wait for itself forever",
-			    rcb__doms[d].name);
+		rcb__misuse(
+			call,
+			"called inside a read-side critical section of the %s "
+			"domain; it would wait for itself forever",
+			rcb__doms[d].name);
 		return -EDEADLK;
 	}
 	if ((err = rcb__ensure_init()) != 0)
@@ -272,8 +277,9 @@ bool rcb__dom_cb_refuses(const char *call)
 {
 	if (RCB_LIKELY(!dcb_worker_of))
 		return false;
-	rcb__misuse(call, "called from a callback of the %s domain; it would wait "
-			  "for its own thread",
+	rcb__misuse(call,
+		    "called from a callback of the %s domain; it would wait "
+		    "for its own thread",
 		    rcb__doms[dcb_worker_of - 1].name);
 	return true;
 }

@@ -49,7 +49,8 @@ RCB_API void *urcu_bp_xchg_pointer_sym(void **p, void *v)
 
 RCB_API void *urcu_bp_cmpxchg_pointer_sym(void **p, void *old, void *_new)
 {
-	__atomic_compare_exchange_n(p, &old, _new, false, __ATOMIC_SEQ_CST,
-				    __ATOMIC_RELAXED);
+	/* [URCU-S] as rcu_cmpxchg_pointer_sym() (urcu_compat.c). */
+	__atomic_compare_exchange_n(p, &old, _new, 0, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE); /* [URCU-S] */
 	return old;
 }

@@ -27,17 +27,17 @@ _Static_assert(sizeof(struct rcu_head) == sizeof(struct rcb_head) &&
 
 /* Parenthesised names: the header maps calls of these names to the
  * inline read side by function-like macros. */
-RCB_API void (RCB__UF(read_lock))(void)
+RCB_API void(RCB__UF(read_lock))(void)
 {
 	rcb__dom_read_lock(UF_DOM);
 }
 
-RCB_API void (RCB__UF(read_unlock))(void)
+RCB_API void(RCB__UF(read_unlock))(void)
 {
 	rcb__dom_read_unlock(UF_DOM);
 }
 
-RCB_API int (RCB__UF(read_ongoing))(void)
+RCB_API int(RCB__UF(read_ongoing))(void)
 {
 	return rcb__dom_read_ongoing(UF_DOM);
 }
@@ -69,7 +69,7 @@ RCB_API void RCB__UF(exit)(void)
 }
 
 RCB_API void RCB__UF(call_rcu)(struct rcu_head *head,
-			      void (*func)(struct rcu_head *head))
+			       void (*func)(struct rcu_head *head))
 {
 	RCB__AS_LIBURCU("call_rcu",
 			(void)rcb__dom_call(UF_DOM, (struct rcb_head *)head,
@@ -138,8 +138,9 @@ RCB_API void RCB__UF(defer_barrier)(void)
 
 RCB_API void RCB__UF(defer_barrier_thread)(void)
 {
-	RCB__AS_LIBURCU("rcu_defer_barrier_thread",
-			(void)rcb__dom_barrier(UF_DOM, "rcu_defer_barrier_thread"));
+	RCB__AS_LIBURCU(
+		"rcu_defer_barrier_thread",
+		(void)rcb__dom_barrier(UF_DOM, "rcu_defer_barrier_thread"));
 }
 
 RCB_API void RCB__UF(defer_exit)(void)
@@ -163,7 +164,7 @@ static char uf_crdp_anchor;
 #define UF_CRDP ((struct call_rcu_data *)(void *)&uf_crdp_anchor)
 
 RCB_API struct call_rcu_data *RCB__UF(create_call_rcu_data)(unsigned long flags,
-							   int cpu_affinity)
+							    int cpu_affinity)
 {
 	(void)flags;
 	(void)cpu_affinity;

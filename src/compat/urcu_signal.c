@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * liburcu's signal flavor exported by librcuboost (include/rcuboost/urcu_signal.h):
- * the functions every memb-class flavor has (urcu_flavor.h) over the signal
- * domain, and its unregistration.
+ * liburcu's signal flavor exported by librcuboost
+ * (include/rcuboost/urcu_signal.h): the functions every memb-class
+ * flavor has (urcu_flavor.h) over the signal domain, and its
+ * unregistration.
  */
 #define _GNU_SOURCE
 #define RCB_URCU_STANDALONE /* never a liburcu header in the library */

@@ -103,9 +103,9 @@ static void doms_init(void)
 static void dom_barrier(const struct rcb__dom *dom)
 {
 	if (dom->kind == RCB__DOM_KIND_QSBR)
-		rcb_fence_seq_cst();
+		rcb_fence_seq_cst(); /* [DG-A], [DG-B], [DG-W]: callers' */
 	else
-		rcb__membarrier();
+		rcb__membarrier(); /* [DG-A], [DG-B], [DG-W]: callers' */
 }
 
 /* Wake a grace period of domain @d asleep waiting for its readers. */
@@ -154,9 +154,12 @@ RCB_API void rcb__dom_read_misuse(int d, const char *what)
 	snprintf(call, sizeof(call), "%s read side (%s)", rcb__doms[d].name,
 		 what);
 	if (rcb__dom_read_ongoing(d))
-		rcb__misuse(call, "nesting depth would wrap; the section stays at its depth");
+		rcb__misuse(
+			call,
+			"nesting depth would wrap; the section stays at its depth");
 	else
-		rcb__misuse(call, "unlock without a matching read lock; ignored");
+		rcb__misuse(call,
+			    "unlock without a matching read lock; ignored");
 }
 
 int rcb__dom_register(int d)
@@ -179,10 +182,11 @@ int rcb__dom_register(int d)
 		self->dom_own_reg = !was_listed;
 	self->dom_regs |= 1u << d;
 	rcb_store_relaxed(&self->dom[d], r);
-	r->registered = rcb__doms[d].kind == RCB__DOM_KIND_MEMB &&
-					rcb__settings.flavor == RCB_FLAVOR_MEMBARRIER ?
-				RCB__DOMR_FAST :
-				RCB__DOMR_REG;
+	r->registered =
+		rcb__doms[d].kind == RCB__DOM_KIND_MEMB &&
+				rcb__settings.flavor == RCB_FLAVOR_MEMBARRIER ?
+			RCB__DOMR_FAST :
+			RCB__DOMR_REG;
 	pthread_mutex_unlock(&rcb__registry_lock);
 	return 0;
 }
@@ -234,8 +238,8 @@ RCB_API void rcb__dom_read_lock_slow(int d)
 		RCB_DIE("registering the thread with a domain (first read lock)",
 			-err);
 	rcb__tsan_acquire(&rcb__dom_gp[d].ctr);
-	rcb_store_relaxed(&r->ctr,
-			  rcb_load_relaxed(&rcb__dom_gp[d].ctr) + RCB__NEST_ONE);
+	rcb_store_relaxed(&r->ctr, rcb_load_relaxed(&rcb__dom_gp[d].ctr) +
+					   RCB__NEST_ONE);
 	/* [RD-A] A full fence in the fence flavor; in the membarrier flavor
 	 * the inline path's compiler barrier would do, and this is the rare
 	 * first section. */
@@ -261,10 +265,12 @@ static bool readers_hold(int d, unsigned long gp)
 	bool held = false;
 
 	pthread_mutex_lock(&rcb__registry_lock);
-	rcb__for_each_thread(t) {
+	rcb__for_each_thread(t)
+	{
 		struct rcb__dom_reader *r = rcb_load_relaxed(&t->dom[d]);
 
-		if (r && rcb__dom_holds_ctr(kind, rcb_load_relaxed(&r->ctr), gp)) {
+		if (r &&
+		    rcb__dom_holds_ctr(kind, rcb_load_relaxed(&r->ctr), gp)) {
 			held = true;
 			break;
 		}
@@ -341,10 +347,13 @@ int rcb__dom_synchronize(int d, const char *call)
 	bool was_online = false;
 	int err;
 
-	if (dom->kind == RCB__DOM_KIND_MEMB && RCB_UNLIKELY(rcb__dom_read_ongoing(d))) {
-		rcb__misuse(call, "called inside a read-side critical section of the %s "
-				  "domain; it would wait for itself forever",
-			    dom->name);
+	if (dom->kind == RCB__DOM_KIND_MEMB &&
+	    RCB_UNLIKELY(rcb__dom_read_ongoing(d))) {
+		rcb__misuse(
+			call,
+			"called inside a read-side critical section of the %s "
+			"domain; it would wait for itself forever",
+			dom->name);
 		return -EDEADLK;
 	}
 	if ((err = rcb__ensure_init()) != 0)
@@ -353,7 +362,8 @@ int rcb__dom_synchronize(int d, const char *call)
 	if (dom->kind == RCB__DOM_KIND_QSBR) {
 		was_online = rcb_load_relaxed(&me->ctr) != 0;
 		if (was_online)
-			rcb__qsbr_store(d, 0); /* as liburcu: the caller is offline */
+			rcb__qsbr_store(
+				d, 0); /* as liburcu: the caller is offline */
 	}
 	/* [DG-S] Our accesses before the read of the started count, as
 	 * [GP-S] in gp.c.  Pairs with the leader's unlock. */
@@ -370,8 +380,10 @@ int rcb__dom_synchronize(int d, const char *call)
 	if (err == EBUSY)
 		err = pthread_mutex_lock(&dom->gp_lock);
 	if (err == EDEADLK) {
-		rcb__misuse(call, "called from a signal handler that interrupted this thread's own "
-				  "grace period; it would wait for itself forever");
+		rcb__misuse(
+			call,
+			"called from a signal handler that interrupted this thread's own "
+			"grace period; it would wait for itself forever");
 		if (was_online)
 			rcb__qsbr_online(d);
 		return -EDEADLK;
@@ -414,18 +426,20 @@ void rcb__dom_thread_exit(void)
 			static _Atomic bool reported;
 
 			if (!rcb_xchg_relaxed(&reported, true))
-				rcb__misuse("thread exit",
-					    "thread exits online in the %s domain without "
-					    "unregistering; unregistering it (said once per "
-					    "process)",
-					    rcb__doms[d].name);
+				rcb__misuse(
+					"thread exit",
+					"thread exits online in the %s domain without "
+					"unregistering; unregistering it (said once per "
+					"process)",
+					rcb__doms[d].name);
 			rcb__qsbr_store(d, 0);
 		} else if (rcb__doms[d].kind == RCB__DOM_KIND_MEMB &&
 			   (ctr & RCB__NEST_MASK)) {
-			rcb__misuse("thread exit",
-				    "thread exits inside a read-side critical section of the "
-				    "%s domain (nesting %lu); ending it",
-				    rcb__doms[d].name, ctr & RCB__NEST_MASK);
+			rcb__misuse(
+				"thread exit",
+				"thread exits inside a read-side critical section of the "
+				"%s domain (nesting %lu); ending it",
+				rcb__doms[d].name, ctr & RCB__NEST_MASK);
 			/* [REG-X] pairs with [DG-B] */
 			rcb_store_release(&r->ctr, 0);
 			/* [REG-XW] As [RD-W].  Pairs with [DG-W]. */

@@ -36,10 +36,10 @@
  *  1. At most one report per grace period of each domain: a domain's
  *     reported_gp is the last grace period reported, written and read
  *     only by its leader under its grace-period lock (rcb__gp_lock, or
- *     the other domain's, src/core/domain.c).  Grace periods of a domain are serialised and
- *     a report needs its grace period to have waited stall_ms, so two
- *     reports of a domain are at least stall_ms apart: that is the rate
- *     limit.
+ *     the other domain's, src/core/domain.c).  Grace periods of a
+ *     domain are serialised and a report needs its grace period to
+ *     have waited stall_ms, so two reports of a domain are at least
+ *     stall_ms apart: that is the rate limit.
  *  2. The detector takes no lock a reader may hold inside a critical
  *     section: only rcb__registry_lock (taken by every grace-period scan
  *     anyway, never held inside a critical section, registry.c

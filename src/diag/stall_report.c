@@ -406,8 +406,9 @@ int rcb__stall_build_report(struct out *o, unsigned long gp,
 		out_printf(o,
 			   "rcuboost: stall: %s grace period %lu has waited %llu ms for %d online "
 			   "thread%s without a quiescent state (stall timeout %u ms)\n",
-			   rcb__doms[dom].name, gp >> 1, (now - start) / 1000000,
-			   total, total == 1 ? "" : "s", rcb__settings.stall_ms);
+			   rcb__doms[dom].name, gp >> 1,
+			   (now - start) / 1000000, total,
+			   total == 1 ? "" : "s", rcb__settings.stall_ms);
 	else
 		out_printf(o,
 			   "rcuboost: stall: %s%sgrace period %lu has waited %llu ms for %d reader%s (stall timeout %u ms)\n",

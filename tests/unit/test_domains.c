@@ -1,0 +1,420 @@
+/* liburcu's bp, mb and signal flavors (include/rcuboost/urcu_bp.h,
+ * urcu_mb.h, urcu_signal.h), each a domain of its own: what a grace
+ * period waits for and what it does not (the other flavors', the default
+ * domain's and the qsbr domain's readers), readers that must never see a
+ * retired object, callbacks and barrier, nesting across flavors, and
+ * misuse.  No check depends on speed: "still waiting" is checked while
+ * the reader it waits for is held by the test. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/check.h"
+#include "tests/child_stderr.h"
+#include "rcuboost/qsbr.h"
+#include "rcuboost/urcu_bp.h"
+#include "rcuboost/urcu_mb.h"
+#include "rcuboost/urcu_signal.h"
+
+enum { BP, MB, SIG, NFLAV };
+static const char *const flav_name[NFLAV] = { "bp", "mb", "signal" };
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* The flavors by number, through their drop-in names. */
+static void f_lock(int f)
+{
+	switch (f) {
+	case BP:
+		urcu_bp_read_lock();
+		break;
+	case MB:
+		urcu_mb_read_lock();
+		break;
+	default:
+		urcu_signal_read_lock();
+		break;
+	}
+}
+
+static void f_unlock(int f)
+{
+	switch (f) {
+	case BP:
+		urcu_bp_read_unlock();
+		break;
+	case MB:
+		urcu_mb_read_unlock();
+		break;
+	default:
+		urcu_signal_read_unlock();
+		break;
+	}
+}
+
+static int f_ongoing(int f)
+{
+	switch (f) {
+	case BP:
+		return urcu_bp_read_ongoing();
+	case MB:
+		return urcu_mb_read_ongoing();
+	default:
+		return urcu_signal_read_ongoing();
+	}
+}
+
+static void f_sync(int f)
+{
+	switch (f) {
+	case BP:
+		urcu_bp_synchronize_rcu();
+		break;
+	case MB:
+		urcu_mb_synchronize_rcu();
+		break;
+	default:
+		urcu_signal_synchronize_rcu();
+		break;
+	}
+}
+
+static void f_register(int f)
+{
+	/* bp needs none: its first section registers the thread. */
+	if (f == MB)
+		urcu_mb_register_thread();
+	else if (f == SIG)
+		urcu_signal_register_thread();
+}
+
+static void f_unregister(int f)
+{
+	if (f == MB)
+		urcu_mb_unregister_thread();
+	else if (f == SIG)
+		urcu_signal_unregister_thread();
+}
+
+static void f_call(int f, struct rcu_head *h, void (*fn)(struct rcu_head *))
+{
+	switch (f) {
+	case BP:
+		urcu_bp_call_rcu(h, fn);
+		break;
+	case MB:
+		urcu_mb_call_rcu(h, fn);
+		break;
+	default:
+		urcu_signal_call_rcu(h, fn);
+		break;
+	}
+}
+
+static void f_barrier(int f)
+{
+	switch (f) {
+	case BP:
+		urcu_bp_barrier();
+		break;
+	case MB:
+		urcu_mb_barrier();
+		break;
+	default:
+		urcu_signal_barrier();
+		break;
+	}
+}
+
+/* ---- a reader held inside a section of one flavor ----------------- */
+
+static atomic_int held_ready, held_release, held_flavor;
+
+static void *held_reader(void *arg)
+{
+	int f = atomic_load(&held_flavor);
+
+	(void)arg;
+	f_register(f);
+	f_lock(f);
+	CHECK(f_ongoing(f));
+	atomic_store(&held_ready, 1);
+	while (!atomic_load(&held_release))
+		sleep_ms(1);
+	f_unlock(f);
+	f_unregister(f);
+	return NULL;
+}
+
+static atomic_int sync_done, sync_flavor;
+
+static void *syncer(void *arg)
+{
+	(void)arg;
+	f_sync(atomic_load(&sync_flavor));
+	atomic_store(&sync_done, 1);
+	return NULL;
+}
+
+/* A reader held in flavor @f: every other domain's grace period ends
+ * meanwhile; @f's own waits until the reader leaves. */
+static void isolation(int f)
+{
+	pthread_t r, s;
+
+	atomic_store(&held_flavor, f);
+	atomic_store(&held_ready, 0);
+	atomic_store(&held_release, 0);
+	CHECK(pthread_create(&r, NULL, held_reader, NULL) == 0);
+	while (!atomic_load(&held_ready))
+		sleep_ms(1);
+	for (int g = 0; g < NFLAV; g++)
+		if (g != f)
+			f_sync(g); /* returns: would hang (timeout) if not */
+	CHECK(rcb_synchronize() == 0);
+	CHECK(rcb_qsbr_synchronize() == 0);
+	atomic_store(&sync_flavor, f);
+	atomic_store(&sync_done, 0);
+	CHECK(pthread_create(&s, NULL, syncer, NULL) == 0);
+	sleep_ms(100);
+	CHECK(!atomic_load(&sync_done)); /* the reader still holds it */
+	atomic_store(&held_release, 1);
+	CHECK(pthread_join(s, NULL) == 0);
+	CHECK(atomic_load(&sync_done));
+	CHECK(pthread_join(r, NULL) == 0);
+}
+
+/* ---- readers never see a retired object ---------------------------- */
+
+struct obj {
+	struct rcu_head rcu;
+	atomic_int retired;
+	int value;
+};
+
+static struct obj *_Atomic shared;
+static atomic_int stop, errors, reads;
+
+static void *checker(void *arg)
+{
+	int f = (int)(intptr_t)arg;
+
+	f_register(f);
+	while (!atomic_load(&stop)) {
+		f_lock(f);
+		struct obj *o = rcu_dereference(shared);
+
+		if (o && (atomic_load(&o->retired) || o->value != 42))
+			atomic_fetch_add(&errors, 1);
+		f_lock(f); /* nested */
+		f_unlock(f);
+		f_unlock(f);
+		atomic_fetch_add_explicit(&reads, 1, memory_order_relaxed);
+	}
+	f_unregister(f);
+	return NULL;
+}
+
+static atomic_int freed;
+
+static void free_obj(struct rcu_head *h)
+{
+	struct obj *o = caa_container_of(h, struct obj, rcu);
+
+	atomic_store(&o->retired, 1);
+	free(o);
+	atomic_fetch_add(&freed, 1);
+}
+
+static struct obj *new_obj(void)
+{
+	struct obj *o = calloc(1, sizeof(*o));
+
+	CHECK(o);
+	o->value = 42;
+	return o;
+}
+
+static void retire(int f)
+{
+	pthread_t t[2];
+	struct timespec end, now;
+	int round = 0;
+
+	atomic_store(&stop, 0);
+	atomic_store(&errors, 0);
+	atomic_store(&freed, 0);
+	atomic_store(&reads, 0);
+	atomic_store(&shared, new_obj());
+	for (int i = 0; i < 2; i++)
+		CHECK(pthread_create(&t[i], NULL, checker,
+				     (void *)(intptr_t)f) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_nsec += 300 * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	do {
+		struct obj *old = rcu_xchg_pointer(&shared, new_obj());
+
+		if (round++ % 2) {
+			f_call(f, &old->rcu, free_obj);
+		} else {
+			f_sync(f);
+			/* Poison and free: a reader inside would see it. */
+			atomic_store(&old->retired, 1);
+			free(old);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec ||
+		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	atomic_store(&stop, 1);
+	for (int i = 0; i < 2; i++)
+		CHECK(pthread_join(t[i], NULL) == 0);
+	f_barrier(f);
+	printf("  %s: %d reads, %d freed by callbacks, %d errors\n",
+	       flav_name[f], atomic_load(&reads), atomic_load(&freed),
+	       atomic_load(&errors));
+	CHECK(atomic_load(&errors) == 0);
+	CHECK(atomic_load(&reads) > 0 && atomic_load(&freed) > 0);
+	free(atomic_load(&shared));
+}
+
+/* ---- callbacks and barrier ----------------------------------------- */
+
+static atomic_int cb_count;
+
+static void count_cb(struct rcu_head *h)
+{
+	(void)h;
+	atomic_fetch_add(&cb_count, 1);
+}
+
+static void callbacks(int f)
+{
+	static struct rcu_head heads[1000];
+
+	atomic_store(&cb_count, 0);
+	for (int i = 0; i < 1000; i++)
+		f_call(f, &heads[i], count_cb);
+	f_barrier(f);
+	CHECK(atomic_load(&cb_count) == 1000);
+}
+
+/* ---- nesting across flavors ---------------------------------------- */
+
+/* Inside a section of one flavor, another flavor's grace period does not
+ * wait for it: liburcu's semantics. */
+static void nest_across(void)
+{
+	urcu_mb_register_thread();
+	urcu_bp_read_lock();
+	urcu_mb_synchronize_rcu();
+	urcu_signal_synchronize_rcu();
+	CHECK(rcb_synchronize() == 0);
+	urcu_mb_read_lock();
+	CHECK(urcu_bp_read_ongoing() && urcu_mb_read_ongoing());
+	CHECK(!urcu_signal_read_ongoing() && !rcb_read_ongoing());
+	urcu_mb_read_unlock();
+	urcu_bp_read_unlock();
+	CHECK(!urcu_bp_read_ongoing() && !urcu_mb_read_ongoing());
+	urcu_mb_unregister_thread();
+}
+
+/* ---- misuse, each in a child whose stderr is read ------------------ */
+
+static void child_sync_in_section(void)
+{
+	urcu_bp_read_lock();
+	urcu_bp_synchronize_rcu(); /* reported, refused: no hang */
+	urcu_bp_read_unlock();
+	_exit(0);
+}
+
+static void child_unlock_unbalanced(void)
+{
+	urcu_mb_register_thread();
+	urcu_mb_read_unlock();
+	CHECK(!urcu_mb_read_ongoing());
+	urcu_mb_read_lock();
+	urcu_mb_read_unlock();
+	_exit(0);
+}
+
+static void child_unregister_in_section(void)
+{
+	urcu_signal_register_thread();
+	urcu_signal_read_lock();
+	urcu_signal_unregister_thread();
+	urcu_signal_read_unlock();
+	urcu_signal_synchronize_rcu();
+	_exit(0);
+}
+
+static void *exit_in_section(void *arg)
+{
+	(void)arg;
+	urcu_bp_read_lock();
+	return NULL; /* exits inside its section */
+}
+
+static void child_exit_in_section(void)
+{
+	pthread_t t;
+
+	CHECK(pthread_create(&t, NULL, exit_in_section, NULL) == 0);
+	CHECK(pthread_join(t, NULL) == 0);
+	urcu_bp_synchronize_rcu(); /* must not wait for the dead thread */
+	_exit(0);
+}
+
+static void expect_child(void (*fn)(void), const char *what)
+{
+	char text[4096];
+	bool timed_out;
+	int st = rcbt_child_stderr(fn, 20000, text, sizeof(text), &timed_out);
+
+	CHECK(!timed_out);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (!strstr(text, what)) {
+		fprintf(stderr, "expected \"%s\" in: %s\n", what, text);
+		CHECK(0);
+	}
+}
+
+int main(void)
+{
+	for (int f = 0; f < NFLAV; f++) {
+		isolation(f);
+		callbacks(f);
+	}
+	printf("isolation and callbacks: ok\n");
+	for (int f = 0; f < NFLAV; f++)
+		retire(f);
+	nest_across();
+	printf("nesting across flavors: ok\n");
+	expect_child(child_sync_in_section,
+		     "inside a read-side critical section of the bp domain");
+	expect_child(child_unlock_unbalanced,
+		     "unlock without a matching read lock");
+	expect_child(child_unregister_in_section,
+		     "the thread stays registered");
+	expect_child(
+		child_exit_in_section,
+		"exits inside a read-side critical section of the bp domain");
+	printf("misuse: ok\n");
+	CHECK(rcb_shutdown() == 0);
+	return 0;
+}
