@@ -1,22 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rcuboost/domain.h - the grace-period domains besides the default one,
- * as their inline read sides see them.  Implementation detail of
- * <rcuboost/qsbr.h> and the liburcu flavor headers (<rcuboost/urcu_bp.h>,
- * <rcuboost/urcu_mb.h>, <rcuboost/urcu_signal.h>): not API, may change.
+ * rcuboost/domain.h - grace-period domains of the program's own
+ * (rcuboost-domain(3)).
  *
- * A domain has its own grace-period counter and, in every thread, its
- * own reader record, so that a grace period of one domain never waits
- * for the sections of another (liburcu's flavors are independent in the
- * same way).  Two kinds of read side:
- *   qsbr  no code in sections; the thread's quiescent states and offline
- *         calls end what it read (src/core/qsbr.c);
- *   memb  the default domain's read side over the domain's own record:
- *         the outermost lock stores a snapshot of the domain's counter
- *         plus the nesting depth, with compiler barriers only, which the
- *         domain's grace periods make full barriers with membarrier(2)
- *         (src/core/domain.c).
- * The records are static TLS: one %fs-relative access, as rcb__reader.
+ * A domain has its own grace periods, callbacks and boost policy: a
+ * grace period of one domain never waits for the sections of another.
+ * A domain whose readers block for I/O can leave boosting off while a
+ * domain of real-time readers boosts them after a delay of its own, and a
+ * domain's callbacks can run in the thread that queued them, at points it
+ * chooses (rcb_domain_poll()), instead of on a callback thread.  The
+ * default domain (rcb_read_lock(), rcb_synchronize()...) is not one of
+ * them and is unchanged.
+ *
+ *   rcb_domain_create(), rcb_domain_destroy()
+ *   rcb_domain_read_lock(), rcb_domain_read_unlock(), rcb_domain_read_ongoing()
+ *   rcb_domain_synchronize()
+ *   rcb_domain_call(), rcb_domain_barrier(), rcb_domain_poll()
+ *   qsbr kind: rcb_domain_register_thread(), rcb_domain_unregister_thread(),
+ *     rcb_domain_quiescent_state(), rcb_domain_thread_offline(),
+ *     rcb_domain_thread_online()
+ *
+ * The second half of the file is the inline read side's implementation
+ * detail, shared with <rcuboost/qsbr.h> and the liburcu flavor headers
+ * (<rcuboost/urcu_bp.h>, <rcuboost/urcu_mb.h>, <rcuboost/urcu_signal.h>):
+ * not API, may change.
  */
 #ifndef RCUBOOST_DOMAIN_H
 #define RCUBOOST_DOMAIN_H
@@ -27,8 +34,104 @@
 extern "C" {
 #endif
 
-/* The domains: qsbr's, then one per liburcu memb-class flavor. */
+/* ---- API ------------------------------------------------------------ */
+
+/* The read side of a domain. */
+enum rcb_domain_kind {
+	/* The default domain's read side: a snapshot and compiler barriers
+	 * per outermost section; grace periods use membarrier(2).  Threads
+	 * need no registration (the first section registers). */
+	RCB_DOMAIN_MEMB = 0,
+	/* liburcu qsbr's: sections are no code; registered threads are
+	 * online and report quiescent states (rcuboost-qsbr(3)). */
+	RCB_DOMAIN_QSBR = 1,
+};
+
+/* rcb_domain_attr.flags */
+/* Callbacks run in the thread that queued them, from its
+ * rcb_domain_poll(), rcb_domain_barrier() and later rcb_domain_call()s,
+ * and when it unregisters or exits (Concurrency Kit's ck_epoch_poll()
+ * model); without it, on a callback thread of the domain. */
+#define RCB_DOMAIN_OWNER_CALLBACKS 0x1u
+
+struct rcb_domain_attr {
+	enum rcb_domain_kind kind;
+	/* 1 on, -1 off, 0 as the library (rcb_init()). */
+	int boost;
+	/* A reader that holds a grace period of this domain is queued for
+	 * boosting only once the grace period has waited this long (and at
+	 * least the library's boost period); 0: the library's. */
+	unsigned int boost_delay_ms;
+	unsigned int flags; /* RCB_DOMAIN_* */
+};
+
+/* Handle; the member is the inline read side's. */
+struct rcb_domain {
+	int rcb__id;
+	int rcb__qsbr;
+};
+
+/* rcb_domain_create - a new domain with @attr (NULL: a memb domain,
+ * boosting as the library, callbacks on a callback thread) into *@out.
+ * Returns 0, -EINVAL (bad kind, boost or flags), -ENOSPC (RCB_DOMAIN_MAX
+ * domains exist), or rcb_init()'s error. */
+#define RCB_DOMAIN_MAX 12
+RCB_API int rcb_domain_create(struct rcb_domain **out,
+			      const struct rcb_domain_attr *attr);
+
+/* rcb_domain_destroy - end domain @d: its callback thread's callbacks
+ * run first.  Every thread must have left it: a memb domain's readers
+ * stay registered from their first section until they exit or call
+ * rcb_domain_unregister_thread(), an owner-run domain's callers from
+ * their first call.  Returns 0, -EBUSY (a thread is still registered:
+ * nothing done, reported), -EDEADLK (from a domain's callback), or
+ * -EINVAL (not a live domain). */
+RCB_API int rcb_domain_destroy(struct rcb_domain *d);
+
+static inline void rcb_domain_read_lock(struct rcb_domain *d);
+static inline void rcb_domain_read_unlock(struct rcb_domain *d);
+static inline int rcb_domain_read_ongoing(struct rcb_domain *d);
+
+/* rcb_domain_synchronize - a grace period of @d: waits for @d's
+ * sections begun before (memb), or for every thread online in @d to
+ * pass a quiescent state (qsbr; an online caller is offline while it
+ * waits).  Returns 0 or -EDEADLK (inside one of @d's sections). */
+RCB_API int rcb_domain_synchronize(struct rcb_domain *d);
+
+/* rcb_domain_call - @func(@head) after a grace period of @d: on the
+ * domain's callback thread, or (RCB_DOMAIN_OWNER_CALLBACKS) in the
+ * calling thread, later.  Returns 0, -EINVAL (NULL), -EAGAIN (no
+ * callback thread could start: queued). */
+RCB_API int rcb_domain_call(struct rcb_domain *d, struct rcb_head *head,
+			    void (*func)(struct rcb_head *head));
+
+/* rcb_domain_barrier - wait until the callbacks queued before have run:
+ * every thread's, or (RCB_DOMAIN_OWNER_CALLBACKS) the calling thread's,
+ * run here.  Returns 0 or -EDEADLK (inside a section of @d, or from a
+ * callback of @d's callback thread). */
+RCB_API int rcb_domain_barrier(struct rcb_domain *d);
+
+/* rcb_domain_poll - RCB_DOMAIN_OWNER_CALLBACKS: run the calling thread's
+ * callbacks whose grace period has ended, and start or advance a grace
+ * period for the others when enough are waiting; never blocks.  Returns
+ * the number of callbacks run (0 for a domain without the flag). */
+RCB_API int rcb_domain_poll(struct rcb_domain *d);
+
+/* The qsbr kind (rcuboost-qsbr(3) for the contract).  Registration:
+ * 0, or -ENOENT / -EBUSY (unregister: not registered / inside a section).
+ * On a memb domain they are its optional registration and no-ops. */
+RCB_API int rcb_domain_register_thread(struct rcb_domain *d);
+RCB_API int rcb_domain_unregister_thread(struct rcb_domain *d);
+RCB_API void rcb_domain_thread_offline(struct rcb_domain *d);
+RCB_API void rcb_domain_thread_online(struct rcb_domain *d);
+static inline void rcb_domain_quiescent_state(struct rcb_domain *d);
+
+/* ---- Implementation detail (inline read side): not API, may change -- */
+
+/* The library's domains (qsbr's, then one per liburcu memb-class
+ * flavor), then the slots of rcb_domain_create()'s. */
 enum { RCB__DOM_QSBR, RCB__DOM_BP, RCB__DOM_MB, RCB__DOM_SIGNAL, RCB__DOM_N };
+#define RCB__DOM_MAX (RCB__DOM_N + RCB_DOMAIN_MAX)
 
 /* rcb__dom_reader.registered: registered; and, memb kind, the fast path
  * may run (membarrier flavor, rcb__dom_read_lock()). */
@@ -53,13 +156,14 @@ struct rcb__dom_gp {
 	RCB__ATOMIC(int) futex;
 } __attribute__((aligned(128)));
 
-RCB_API extern struct rcb__dom_gp rcb__dom_gp[RCB__DOM_N];
-RCB_API extern __thread struct rcb__dom_reader rcb__dom_reader[RCB__DOM_N]
+RCB_API extern struct rcb__dom_gp rcb__dom_gp[RCB__DOM_MAX];
+RCB_API extern __thread struct rcb__dom_reader rcb__dom_reader[RCB__DOM_MAX]
 	__attribute__((tls_model("initial-exec")));
 
 RCB_API void rcb__dom_read_lock_slow(int dom);
 RCB_API void rcb__dom_read_unlock_special(int dom);
 RCB_API void rcb__dom_read_misuse(int dom, const char *call);
+RCB_API void rcb__dom_quiescent_slow(int dom, unsigned long gp);
 
 /* The memb kind's read side for domain @dom (a constant at every call,
  * so the record's address is one %fs-relative operand).  The same
@@ -117,6 +221,43 @@ static inline int rcb__dom_read_ongoing(int dom)
 {
 	return (rcb__ld_relaxed(&rcb__dom_reader[dom].ctr) & RCB__NEST_MASK) !=
 	       0;
+}
+
+/* The qsbr kind's quiescent state: two loads and a branch when no grace
+ * period of the domain began since the last one. */
+static inline void rcb__dom_quiescent_state(int dom)
+{
+	unsigned long gp = rcb__ld_relaxed(&rcb__dom_gp[dom].ctr);
+
+	if (RCB_LIKELY(gp == rcb__ld_relaxed(&rcb__dom_reader[dom].ctr)))
+		return;
+	rcb__dom_quiescent_slow(dom, gp);
+}
+
+static inline void rcb_domain_read_lock(struct rcb_domain *d)
+{
+	if (!d->rcb__qsbr)
+		rcb__dom_read_lock(d->rcb__id);
+}
+
+static inline void rcb_domain_read_unlock(struct rcb_domain *d)
+{
+	if (!d->rcb__qsbr)
+		rcb__dom_read_unlock(d->rcb__id);
+}
+
+/* qsbr kind: 1 while the thread is online. */
+static inline int rcb_domain_read_ongoing(struct rcb_domain *d)
+{
+	return d->rcb__qsbr ?
+		       rcb__ld_relaxed(&rcb__dom_reader[d->rcb__id].ctr) != 0 :
+		       rcb__dom_read_ongoing(d->rcb__id);
+}
+
+static inline void rcb_domain_quiescent_state(struct rcb_domain *d)
+{
+	if (d->rcb__qsbr)
+		rcb__dom_quiescent_state(d->rcb__id);
 }
 
 #ifdef __cplusplus

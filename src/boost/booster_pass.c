@@ -164,11 +164,17 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 	bool memb_due = start && now - start >= min_wait_ns;
 	unsigned int doms_due = 0;
 
-	for (int d = 0; d < RCB__DOM_N; d++) {
+	for (int d = 0; d < rcb_load_relaxed(&rcb__dom_limit); d++) {
 		unsigned long long s =
 			rcb_load_relaxed(&rcb__doms[d].wait_start_ns);
+		/* A domain's own delay, but under pressure (@min_wait_ns
+		 * 0), when every holder is queued at once. */
+		uint64_t wait = min_wait_ns && rcb__doms[d].boost_delay_ns >
+							      min_wait_ns ?
+					rcb__doms[d].boost_delay_ns :
+					min_wait_ns;
 
-		if (s && now - s >= min_wait_ns)
+		if (s && rcb__dom_boosts(d) && now - s >= wait)
 			doms_due |= 1u << d;
 	}
 	if (!memb_due && !doms_due)

@@ -502,6 +502,18 @@ int rcb__dom_cb_stop(void);
 void rcb__dom_cb_after_fork_child(void);
 int rcb__dom_cb_thread(int d, pthread_t *out);
 bool rcb__dom_cb_refuses(const char *call);
+/* Stop domain @d's callback thread, after running what it has queued
+ * (rcb_domain_destroy()). */
+void rcb__dom_cb_stop_one(int d);
+/* dom_owner.c: callbacks of an RCB_DOMAIN_OWNER_CALLBACKS domain, run by
+ * the thread that queued them.  call: 0 or the registration's error;
+ * poll: how many ran; barrier: 0 or -EDEADLK; flush: core's dom_leave
+ * hook. */
+int rcb__dom_owner_call(int d, struct rcb_head *head,
+			void (*func)(struct rcb_head *head));
+int rcb__dom_owner_poll(int d);
+int rcb__dom_owner_barrier(int d, const char *call);
+void rcb__dom_owner_flush(int d);
 /* The calling thread @t leaves the registry, marked unregistered
  * already: its queued counts join the global ones.  Context: registry
  * lock held. */

@@ -47,8 +47,8 @@ struct dom_cb {
 	pthread_t thread;
 } __attribute__((aligned(128)));
 
-static struct dom_cb dcbs[RCB__DOM_N] = {
-	[0 ... RCB__DOM_N - 1] = { .lock = PTHREAD_MUTEX_INITIALIZER },
+static struct dom_cb dcbs[RCB__DOM_MAX] = {
+	[0 ... RCB__DOM_MAX - 1] = { .lock = PTHREAD_MUTEX_INITIALIZER },
 };
 /* 1 + the domain whose callback thread this is; 0: none. */
 static __thread int dcb_worker_of;
@@ -284,28 +284,42 @@ bool rcb__dom_cb_refuses(const char *call)
 	return true;
 }
 
+/* Domain @d's thread, if running, runs what is queued, then stops.
+ * 0 or the join's error. */
+static int dcb_stop(int d)
+{
+	struct dom_cb *c = &dcbs[d];
+	int err = 0;
+
+	/* [DC-R] pairs with [DC-RS] in dcb_ensure_thread(). */
+	if (!rcb_load_acquire(&c->running))
+		return 0;
+	(void)dcb_barrier(d, "rcb_shutdown");
+	pthread_mutex_lock(&c->lock);
+	if (c->running) {
+		rcb_store_relaxed(&c->stop, 1);
+		rcb_add_relaxed(&c->wake, 1);
+		rcb__futex_wake(&c->wake, 1);
+		err = rcb__lib_thread_join(c->thread);
+		rcb_store_relaxed(&c->running, false);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
+void rcb__dom_cb_stop_one(int d)
+{
+	(void)dcb_stop(d);
+}
+
 /* rcb_shutdown(): each domain's thread runs what is queued, then stops. */
 int rcb__dom_cb_stop(void)
 {
 	int first_err = 0;
 
-	for (int d = 0; d < RCB__DOM_N; d++) {
-		struct dom_cb *c = &dcbs[d];
-		int err = 0;
+	for (int d = 0; d < RCB__DOM_MAX; d++) {
+		int err = dcb_stop(d);
 
-		/* [DC-R] pairs with [DC-RS] in dcb_ensure_thread(). */
-		if (!rcb_load_acquire(&c->running))
-			continue;
-		(void)dcb_barrier(d, "rcb_shutdown");
-		pthread_mutex_lock(&c->lock);
-		if (c->running) {
-			rcb_store_relaxed(&c->stop, 1);
-			rcb_add_relaxed(&c->wake, 1);
-			rcb__futex_wake(&c->wake, 1);
-			err = rcb__lib_thread_join(c->thread);
-			rcb_store_relaxed(&c->running, false);
-		}
-		pthread_mutex_unlock(&c->lock);
 		if (err && !first_err)
 			first_err = -err;
 	}
@@ -322,7 +336,7 @@ int rcb__dom_cb_stop(void)
  */
 void rcb__dom_cb_after_fork_child(void)
 {
-	for (int d = 0; d < RCB__DOM_N; d++) {
+	for (int d = 0; d < RCB__DOM_MAX; d++) {
 		struct dom_cb *c = &dcbs[d];
 		struct rcb_head *h = rcb_load_relaxed(&c->top), *next;
 		struct rcb_head *keep = NULL, *_Atomic *tail = NULL;

@@ -39,6 +39,7 @@ static int cb_stop(void)
 const struct rcb__cb_hooks rcb__cb_hooks = {
 	.thread_attach = rcb__cb_local_attach,
 	.thread_leave = rcb__cb_fold_thread,
+	.dom_leave = rcb__dom_owner_flush,
 	.wake_late = rcb__cb_wake_late,
 	.start_later = rcb__cb_start_later,
 	.stop = cb_stop,

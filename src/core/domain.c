@@ -58,21 +58,28 @@
 #include "core/hooks.h"
 #include "core/internal.h"
 
-RCB_API struct rcb__dom_gp rcb__dom_gp[RCB__DOM_N] = {
+RCB_API struct rcb__dom_gp rcb__dom_gp[RCB__DOM_MAX] = {
 	[RCB__DOM_QSBR] = { .ctr = 1 },
 	[RCB__DOM_BP] = { .ctr = RCB__GP_STEP },
 	[RCB__DOM_MB] = { .ctr = RCB__GP_STEP },
 	[RCB__DOM_SIGNAL] = { .ctr = RCB__GP_STEP },
 };
-RCB_API __thread struct rcb__dom_reader rcb__dom_reader[RCB__DOM_N]
+RCB_API __thread struct rcb__dom_reader rcb__dom_reader[RCB__DOM_MAX]
 	__attribute__((tls_model("initial-exec")));
 
-struct rcb__dom rcb__doms[RCB__DOM_N] = {
-	[RCB__DOM_QSBR] = { .name = "qsbr", .kind = RCB__DOM_KIND_QSBR },
-	[RCB__DOM_BP] = { .name = "bp", .kind = RCB__DOM_KIND_MEMB },
-	[RCB__DOM_MB] = { .name = "mb", .kind = RCB__DOM_KIND_MEMB },
-	[RCB__DOM_SIGNAL] = { .name = "signal", .kind = RCB__DOM_KIND_MEMB },
+#define LIB_DOM(id, nm, k)                                            \
+	[id] = { .pub = { .rcb__id = id,                              \
+			  .rcb__qsbr = k == RCB__DOM_KIND_QSBR },       \
+		 .name = nm,                                          \
+		 .kind = k,                                           \
+		 .live = true }
+struct rcb__dom rcb__doms[RCB__DOM_MAX] = {
+	LIB_DOM(RCB__DOM_QSBR, "qsbr", RCB__DOM_KIND_QSBR),
+	LIB_DOM(RCB__DOM_BP, "bp", RCB__DOM_KIND_MEMB),
+	LIB_DOM(RCB__DOM_MB, "mb", RCB__DOM_KIND_MEMB),
+	LIB_DOM(RCB__DOM_SIGNAL, "signal", RCB__DOM_KIND_MEMB),
 };
+_Atomic int rcb__dom_limit = RCB__DOM_N;
 
 static pthread_once_t doms_once = PTHREAD_ONCE_INIT;
 
@@ -94,8 +101,13 @@ static void dom_lock_init(struct rcb__dom *dom)
 
 static void doms_init(void)
 {
-	for (int d = 0; d < RCB__DOM_N; d++)
+	for (int d = 0; d < RCB__DOM_MAX; d++)
 		dom_lock_init(&rcb__doms[d]);
+}
+
+void rcb__doms_init_once(void)
+{
+	pthread_once(&doms_once, doms_init);
 }
 
 /* A full barrier on every CPU running a reader of @dom: a fence where
@@ -123,7 +135,7 @@ static bool outside_every_section(void)
 {
 	if (rcb_read_ongoing())
 		return false;
-	for (int d = 0; d < RCB__DOM_N; d++)
+	for (int d = 0; d < rcb_load_relaxed(&rcb__dom_limit); d++)
 		if (rcb__doms[d].kind == RCB__DOM_KIND_MEMB &&
 		    rcb__dom_read_ongoing(d))
 			return false;
@@ -173,7 +185,7 @@ int rcb__dom_register(int d)
 		return 0;
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
-	pthread_once(&doms_once, doms_init);
+	rcb__doms_init_once();
 	was_listed = self->registered;
 	if ((err = rcb__register_self()) != 0)
 		return err;
@@ -198,6 +210,9 @@ static void dom_unlist(int d, bool leave)
 	struct rcb__thread *self = rcb__self();
 	bool last;
 
+	/* Callbacks the thread runs itself go before it leaves: nobody
+	 * else would. */
+	rcb__cb_hooks.dom_leave(d);
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb_store_relaxed(&self->dom[d], NULL);
 	rcb__dom_reader[d].registered = 0;
@@ -314,8 +329,33 @@ static void wait_for_readers(int d, unsigned long gp)
 	rcb_store_relaxed(&dom->wait_start_ns, 0);
 }
 
-/* One grace period of domain @d.  Context: its gp_lock held. */
-static void dom_grace_period(int d)
+/*
+ * Is a thread other than the caller registered with domain @d?  If not,
+ * no section of the domain can be in progress anywhere and a grace period
+ * has nothing to wait for and nobody to order (as gp.c invariant 7:
+ * [DG-N] the registry lock orders this look against every registration,
+ * which a thread makes before its first section, and every
+ * unregistration, which follows its last).
+ */
+static bool others_registered(int d)
+{
+	struct rcb__thread *t, *self = rcb__self();
+	bool any = false;
+
+	pthread_mutex_lock(&rcb__registry_lock); /* [DG-N] */
+	rcb__for_each_thread(t) {
+		if (t != self && rcb_load_relaxed(&t->dom[d])) {
+			any = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&rcb__registry_lock);
+	return any;
+}
+
+/* Advance domain @d's counter for a new grace period, after [DG-A]: the
+ * counter value its readers must pass.  Context: its gp_lock held. */
+static unsigned long dom_advance(int d)
 {
 	struct rcb__dom *dom = &rcb__doms[d];
 	unsigned long gp;
@@ -332,6 +372,21 @@ static void dom_grace_period(int d)
 	 * or begins a section after a scan missed it reads the new value
 	 * or is ordered after [DG-A].  Pairs with [QS-O] and [RD-A]. */
 	rcb_fence_seq_cst();
+	return gp;
+}
+
+/* One grace period of domain @d.  Context: its gp_lock held. */
+static void dom_grace_period(int d)
+{
+	struct rcb__dom *dom = &rcb__doms[d];
+	unsigned long gp;
+
+	/* A try's grace period in flight is overtaken by this one. */
+	dom->attempt_pending = false;
+	if (!others_registered(d))
+		return;
+
+	gp = dom_advance(d);
 	wait_for_readers(d, gp);
 	/* [DG-B] The scans that saw every thread past its quiescent state
 	 * or out of its old section, before what the caller does next
@@ -358,7 +413,7 @@ int rcb__dom_synchronize(int d, const char *call)
 	}
 	if ((err = rcb__ensure_init()) != 0)
 		return err;
-	pthread_once(&doms_once, doms_init);
+	rcb__doms_init_once();
 	if (dom->kind == RCB__DOM_KIND_QSBR) {
 		was_online = rcb_load_relaxed(&me->ctr) != 0;
 		if (was_online)
@@ -394,8 +449,9 @@ int rcb__dom_synchronize(int d, const char *call)
 		rcb_store_relaxed(&dom->seq_started,
 				  rcb_load_relaxed(&dom->seq_started) + 1);
 		dom_grace_period(d);
-		/* Read under the lock only: relaxed. */
-		rcb_store_relaxed(&dom->seq_done,
+		/* [DG-D] The grace period ([DG-B]) is complete before a
+		 * lock-free poller sees it counted.  Pairs with [DG-PD]. */
+		rcb_store_release(&dom->seq_done,
 				  rcb_load_relaxed(&dom->seq_started));
 	}
 	pthread_mutex_unlock(&dom->gp_lock);
@@ -408,6 +464,69 @@ int rcb__dom_synchronize(int d, const char *call)
 	return 0;
 }
 
+unsigned long long rcb__dom_cookie(int d)
+{
+	/* [DG-PS] As [DG-S]: the caller's accesses before the read of the
+	 * started count, so a grace period numbered higher began after
+	 * them.  Pairs with the leader's [DG-A], which follows its count. */
+	rcb_fence_seq_cst();
+	return rcb_load_relaxed(&rcb__doms[d].seq_started) + 1;
+}
+
+bool rcb__dom_cookie_done(int d, unsigned long long cookie)
+{
+	/* [DG-PD] pairs with [DG-D]: the caller's later accesses (the
+	 * callbacks' frees) follow that grace period's [DG-B]. */
+	return rcb_load_acquire(&rcb__doms[d].seq_done) >= cookie;
+}
+
+/*
+ * A grace period of domain @d that never blocks: it takes the grace-
+ * period lock only if it is free, and scans once.  A scan that finds a
+ * reader holding it leaves the grace period in flight (attempt_pending):
+ * the next try scans again for the same counter value instead of
+ * advancing it again, so a stream of tries costs the readers one
+ * [DG-A] per grace period, not one per try.  The number is counted done
+ * only once a scan found nobody holding it, after [DG-B].
+ */
+bool rcb__dom_try_gp(int d, unsigned long long cookie)
+{
+	struct rcb__dom *dom = &rcb__doms[d];
+
+	if (rcb__dom_cookie_done(d, cookie))
+		return true;
+	if (dom->kind == RCB__DOM_KIND_MEMB && rcb__dom_read_ongoing(d))
+		return false; /* the caller would hold it */
+	rcb__doms_init_once();
+	if (pthread_mutex_trylock(&dom->gp_lock) != 0)
+		return false;
+	if (rcb_load_relaxed(&dom->seq_done) < cookie) {
+		if (!dom->attempt_pending) {
+			dom->attempt_seq =
+				rcb_load_relaxed(&dom->seq_started) + 1;
+			rcb_store_relaxed(&dom->seq_started,
+					  dom->attempt_seq);
+			if (others_registered(d)) {
+				dom->attempt_gp = dom_advance(d);
+				dom->attempt_pending = true;
+			} else {
+				/* [DG-D] as in rcb__dom_synchronize(). */
+				rcb_store_release(&dom->seq_done,
+						  dom->attempt_seq);
+			}
+		}
+		if (dom->attempt_pending && !readers_hold(d, dom->attempt_gp)) {
+			/* [DG-B] as in dom_grace_period(). */
+			dom_barrier(dom);
+			dom->attempt_pending = false;
+			/* [DG-D] as in rcb__dom_synchronize(). */
+			rcb_store_release(&dom->seq_done, dom->attempt_seq);
+		}
+	}
+	pthread_mutex_unlock(&dom->gp_lock);
+	return rcb__dom_cookie_done(d, cookie);
+}
+
 /* The thread exits still registered (registry.c's thread_exit()): out
  * of every domain, so that no grace period waits for it and no scan
  * reads its records after they are gone.  A thread online in a qsbr
@@ -416,7 +535,7 @@ int rcb__dom_synchronize(int d, const char *call)
  * section, every time, as the default domain's. */
 void rcb__dom_thread_exit(void)
 {
-	for (int d = 0; d < RCB__DOM_N; d++) {
+	for (int d = 0; d < rcb_load_relaxed(&rcb__dom_limit); d++) {
 		struct rcb__dom_reader *r = &rcb__dom_reader[d];
 		unsigned long ctr = rcb_load_relaxed(&r->ctr);
 
@@ -455,9 +574,10 @@ void rcb__dom_thread_exit(void)
  * is harmless: the next one advances again). */
 void rcb__dom_after_fork_child(void)
 {
-	for (int d = 0; d < RCB__DOM_N; d++) {
+	for (int d = 0; d < RCB__DOM_MAX; d++) {
 		rcb_store_relaxed(&rcb__dom_gp[d].futex, 0);
 		rcb_store_relaxed(&rcb__doms[d].wait_start_ns, 0);
+		rcb__doms[d].attempt_pending = false;
 		dom_lock_init(&rcb__doms[d]);
 	}
 }

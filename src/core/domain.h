@@ -12,9 +12,22 @@
 enum rcb__dom_kind { RCB__DOM_KIND_QSBR, RCB__DOM_KIND_MEMB };
 
 struct rcb__dom {
-	/* "qsbr", "bp", "mb", "signal": messages and the stall report. */
+	/* The handle rcb_domain_create() returns (id, kind). */
+	struct rcb_domain pub;
+	/* "qsbr", "bp", "mb", "signal", "domain N": messages and the stall
+	 * report. */
 	const char *name;
+	char name_buf[16];
 	enum rcb__dom_kind kind;
+	/* A created domain's slot is in use (domain_api.c); the library's
+	 * are always. */
+	_Atomic bool live;
+	/* Policy (struct rcb_domain_attr): boost -1 off, else as the
+	 * library; boost_delay_ns: a grace period waits at least this long
+	 * before its readers are queued for boosting; RCB_DOMAIN_* flags. */
+	int boost;
+	unsigned long long boost_delay_ns;
+	unsigned int flags;
 	/* Serialises the domain's grace periods; priority inheritance and
 	 * error checking, as the default domain's lock (gp.c). */
 	pthread_mutex_t gp_lock;
@@ -24,11 +37,27 @@ struct rcb__dom {
 	/* As rcb__gp_wait_start_ns: when the running grace period began to
 	 * wait for readers, 0 when none waits.  Read by the booster. */
 	_Atomic unsigned long long wait_start_ns;
+	/* rcb__dom_try_gp(): a grace period numbered attempt_seq, counter
+	 * attempt_gp, advanced and not yet seen complete.  Under gp_lock. */
+	bool attempt_pending;
+	unsigned long attempt_gp;
+	unsigned long long attempt_seq;
 };
 
-extern struct rcb__dom rcb__doms[RCB__DOM_N];
+extern struct rcb__dom rcb__doms[RCB__DOM_MAX];
+/* 1 + the highest slot ever used: the bound of every loop over the
+ * domains (slots above it were never live). */
+extern _Atomic int rcb__dom_limit;
+
+/* Does domain @d boost its readers? */
+static inline bool rcb__dom_boosts(int d)
+{
+	return rcb__doms[d].boost >= 0;
+}
 
 void rcb__dom_thread_exit(void);
+/* The domains' grace-period locks, once. */
+void rcb__doms_init_once(void);
 void rcb__dom_after_fork_child(void);
 /* Register the calling thread with domain @d, or unregister it: 0,
  * -ENOENT (not registered), or rcb__register_self()'s error. */
@@ -37,6 +66,14 @@ int rcb__dom_unregister(int d);
 /* A grace period of domain @d; @call names the caller for misuse
  * reports.  0 or -EDEADLK (misuse, reported). */
 int rcb__dom_synchronize(int d, const char *call);
+/* Polled grace periods of domain @d, for owner-run callbacks
+ * (src/callback/dom_owner.c): a cookie that a grace period begun after
+ * the caller's earlier accesses satisfies; whether it is satisfied; and
+ * a try that never blocks (true: satisfied, the caller's later accesses
+ * ordered after that grace period). */
+unsigned long long rcb__dom_cookie(int d);
+bool rcb__dom_cookie_done(int d, unsigned long long cookie);
+bool rcb__dom_try_gp(int d, unsigned long long cookie);
 /* After a store to the caller's record of domain @d that may end its
  * hold: wake a sleeping grace period, give back a boost. */
 void rcb__dom_after_store(int d);
@@ -44,6 +81,11 @@ void rcb__dom_after_store(int d);
  * offline), between full fences; rcb__qsbr_online(): back online. */
 void rcb__qsbr_store(int d, unsigned long ctr);
 void rcb__qsbr_online(int d);
+/* qsbr.c: register (and go online), offline and online for domain @d,
+ * the last two reporting a thread not registered, as @call. */
+int rcb__qsbr_register(int d);
+void rcb__qsbr_offline(int d, const char *call);
+void rcb__qsbr_online_checked(int d, const char *call);
 
 /* Does a reader record's @ctr hold up grace period @gp of a domain of
  * kind @kind?  qsbr: online (non-zero) and not at @gp; memb: as the
@@ -61,7 +103,8 @@ static inline bool rcb__dom_thread_holds(const struct rcb__thread *t, int d)
 {
 	struct rcb__dom_reader *r = rcb_load_relaxed(&t->dom[d]);
 
-	return r && rcb_load_relaxed(&rcb__doms[d].wait_start_ns) &&
+	return r && rcb__dom_boosts(d) &&
+	       rcb_load_relaxed(&rcb__doms[d].wait_start_ns) &&
 	       rcb__dom_holds_ctr(rcb__doms[d].kind, rcb_load_relaxed(&r->ctr),
 				  rcb_load_relaxed(&rcb__dom_gp[d].ctr));
 }
@@ -74,19 +117,24 @@ static inline bool rcb__thread_holds(const struct rcb__thread *t,
 {
 	if (rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp))
 		return true;
-	for (int d = 0; d < RCB__DOM_N; d++)
+	int n = rcb_load_relaxed(&rcb__dom_limit);
+
+	for (int d = 0; d < n; d++)
 		if (rcb__dom_thread_holds(t, d))
 			return true;
 	return false;
 }
 
-/* The earliest start of waiting of any domain's grace period, 0 when
- * none waits. */
+/* The earliest start of waiting of a grace period of any domain that
+ * boosts, 0 when none waits. */
 static inline unsigned long long rcb__wait_start_any(void)
 {
 	unsigned long long m = rcb_load_relaxed(&rcb__gp_wait_start_ns);
+	int n = rcb_load_relaxed(&rcb__dom_limit);
 
-	for (int d = 0; d < RCB__DOM_N; d++) {
+	for (int d = 0; d < n; d++) {
+		if (!rcb__dom_boosts(d))
+			continue;
 		unsigned long long s =
 			rcb_load_relaxed(&rcb__doms[d].wait_start_ns);
 

@@ -38,6 +38,10 @@ struct rcb__cb_hooks {
 	 * lists; fold its queued counts into the global ones. */
 	void (*thread_attach)(struct rcb__thread *t);
 	void (*thread_leave)(struct rcb__thread *t);
+	/* The calling thread leaves domain @d (unregisters or exits),
+	 * outside its sections, no lock held: run the callbacks it queued
+	 * to run itself (RCB_DOMAIN_OWNER_CALLBACKS, dom_owner.c). */
+	void (*dom_leave)(int d);
 	/* An outermost unlock: wake @w, whose wake-up an rcb_call*()
 	 * nested in the section left to it; start the workers a nested
 	 * call marked (callback.c invariants 4 and 9). */

@@ -234,7 +234,7 @@ struct rcb__thread {
 	 * thread on this list; memb_left: rcb_unregister_thread() ran while
 	 * a domain held it, so the last domain's unregistration takes the
 	 * thread off the list. */
-	struct rcb__dom_reader *_Atomic dom[RCB__DOM_N];
+	struct rcb__dom_reader *_Atomic dom[RCB__DOM_MAX];
 	unsigned int dom_regs;
 	bool dom_own_reg, memb_left;
 	struct rcb__boost_thread boost;

@@ -64,40 +64,59 @@ void rcb__qsbr_online(int d)
 	rcb_fence_seq_cst();
 }
 
-RCB_API void rcb__qsbr_quiescent_slow(unsigned long gp)
+RCB_API void rcb__dom_quiescent_slow(int d, unsigned long gp)
 {
-	if (RCB_UNLIKELY(rcb_load_relaxed(&me.ctr) == 0)) {
+	struct rcb__dom_reader *r = &rcb__dom_reader[d];
+
+	if (RCB_UNLIKELY(rcb_load_relaxed(&r->ctr) == 0)) {
 		static __thread bool reported;
 
 		if (!reported) {
 			reported = true;
-			rcb__misuse("rcb_qsbr_quiescent_state",
-				    me.registered ?
-					    "called while the thread is offline; it goes online, "
-					    "as liburcu's does (call rcb_qsbr_thread_online() first)" :
-					    "called by a thread not registered with the qsbr domain "
-					    "(rcb_qsbr_register_thread()); ignored");
+			rcb__misuse("quiescent state",
+				    r->registered ?
+					    "called while the thread is offline in the %s domain; "
+					    "it goes online, as liburcu's does (go online first)" :
+					    "called by a thread not registered with the %s domain; "
+					    "ignored",
+				    rcb__doms[d].name);
 		}
 		/* liburcu's quiescent state puts an offline thread online,
 		 * and code written for it may read right after: the safe
 		 * direction is to protect those reads. */
-		if (me.registered)
-			rcb_qsbr_thread_online();
+		if (r->registered)
+			rcb__qsbr_online(d);
 		return;
 	}
-	rcb__qsbr_store(QSBR, gp);
+	rcb__qsbr_store(d, gp);
+}
+
+RCB_API void rcb__qsbr_quiescent_slow(unsigned long gp)
+{
+	rcb__dom_quiescent_slow(QSBR, gp);
+}
+
+int rcb__qsbr_register(int d)
+{
+	int err;
+
+	if (rcb__dom_reader[d].registered) {
+		/* A created domain lists a thread offline when it queues
+		 * owner-run callbacks (dom_owner.c): registering puts it
+		 * online. */
+		if (d >= RCB__DOM_N)
+			rcb__qsbr_online(d);
+		return 0;
+	}
+	if ((err = rcb__dom_register(d)) != 0)
+		return err;
+	rcb__qsbr_online(d);
+	return 0;
 }
 
 RCB_API int rcb_qsbr_register_thread(void)
 {
-	int err;
-
-	if (me.registered)
-		return 0;
-	if ((err = rcb__dom_register(QSBR)) != 0)
-		return err;
-	rcb__qsbr_online(QSBR);
-	return 0;
+	return rcb__qsbr_register(QSBR);
 }
 
 RCB_API int rcb_qsbr_unregister_thread(void)
@@ -114,28 +133,38 @@ RCB_API int rcb_qsbr_unregister_thread(void)
 	return rcb__dom_unregister(QSBR);
 }
 
+void rcb__qsbr_offline(int d, const char *call)
+{
+	if (RCB_UNLIKELY(!rcb__dom_reader[d].registered)) {
+		rcb__misuse(call, "the thread is not registered with the %s domain; ignored",
+			    rcb__doms[d].name);
+		return;
+	}
+	if (rcb_load_relaxed(&rcb__dom_reader[d].ctr))
+		rcb__qsbr_store(d, 0);
+}
+
+void rcb__qsbr_online_checked(int d, const char *call)
+{
+	if (RCB_UNLIKELY(!rcb__dom_reader[d].registered)) {
+		rcb__misuse(call, "the thread is not registered with the %s domain "
+				  "(register it first); ignored",
+			    rcb__doms[d].name);
+		return;
+	}
+	rcb__qsbr_online(d);
+}
+
 RCB_API void rcb_qsbr_thread_offline(void)
 {
 	if (RCB_UNLIKELY(me.depth))
 		rcb__qsbr_nest_misuse("rcb_qsbr_thread_offline");
-	if (RCB_UNLIKELY(!me.registered)) {
-		rcb__misuse("rcb_qsbr_thread_offline",
-			    "the thread is not registered with the qsbr domain; ignored");
-		return;
-	}
-	if (rcb_load_relaxed(&me.ctr))
-		rcb__qsbr_store(QSBR, 0);
+	rcb__qsbr_offline(QSBR, "rcb_qsbr_thread_offline");
 }
 
 RCB_API void rcb_qsbr_thread_online(void)
 {
-	if (RCB_UNLIKELY(!me.registered)) {
-		rcb__misuse("rcb_qsbr_thread_online",
-			    "the thread is not registered with the qsbr domain "
-			    "(rcb_qsbr_register_thread()); ignored");
-		return;
-	}
-	rcb__qsbr_online(QSBR);
+	rcb__qsbr_online_checked(QSBR, "rcb_qsbr_thread_online");
 }
 
 RCB_API int rcb_qsbr_thread_is_online(void)

@@ -95,7 +95,7 @@ struct stall_dom {
 	int dom; /* -1: the default domain */
 };
 
-static struct stall_dom memb_dom = { .dom = -1 }, doms[RCB__DOM_N];
+static struct stall_dom memb_dom = { .dom = -1 }, doms[RCB__DOM_MAX];
 
 /* Report grace period @gp of @d, waiting since @start_ns, once it has
  * waited the stall timeout, once per grace period. */

@@ -5,13 +5,18 @@
  * its own attributes back at its outermost unlock.  Every check compares
  * the run with itself (the hog's own end), never with a speed the machine
  * must reach; test_qsbr_inversion and test_boost_inversion show the
- * unboosted side, the whole hog. */
+ * unboosted side, the whole hog.  Then rcb_domain_create()'s per-domain
+ * policy: a domain with boosting off waits for the whole hog while the
+ * library boosts, and one with a boost delay of its own is boosted no
+ * sooner than that delay. */
 #include "tests/boost/rt.h"
 #include "rcuboost/urcu_bp.h"
 #include "rcuboost/urcu_mb.h"
 #include "rcuboost/urcu_signal.h"
+#include "rcuboost/domain.h"
 
-enum { BP, MB, SIG, NFLAV };
+enum { BP, MB, SIG, NFLAV, CREATED = NFLAV };
+static struct rcb_domain *created;
 static const char *const flav_name[NFLAV] = { "bp", "mb", "signal" };
 
 struct run {
@@ -35,8 +40,10 @@ static void *reader(void *arg)
 		urcu_bp_read_lock(); /* registers the thread */
 	else if (f == MB)
 		urcu_mb_read_lock();
-	else
+	else if (f == SIG)
 		urcu_signal_read_lock();
+	else
+		rcb_domain_read_lock(created);
 	atomic_store(&inside, 1);
 	/* Inside the section: preempted right here. */
 	rt_hog_fire(&hog);
@@ -47,10 +54,14 @@ static void *reader(void *arg)
 		urcu_bp_read_unlock();
 	else if (f == MB)
 		urcu_mb_read_unlock();
-	else
+	else if (f == SIG)
 		urcu_signal_read_unlock();
+	else
+		rcb_domain_read_unlock(created);
 	CHECK(rt_get(0, &after) == 0);
 	atomic_store(&restored, after.policy == SCHED_FIFO && after.prio == 10);
+	if (f == CREATED) /* else the domain cannot be destroyed */
+		CHECK(rcb_domain_unregister_thread(created) == 0);
 	CHECK(rt_set(0, SCHED_OTHER, 0, 0) == 0);
 	return NULL;
 }
@@ -78,8 +89,10 @@ static struct run run(int f, double hog_s)
 		urcu_bp_synchronize_rcu();
 	else if (f == MB)
 		urcu_mb_synchronize_rcu();
-	else
+	else if (f == SIG)
 		urcu_signal_synchronize_rcu();
+	else
+		CHECK(rcb_domain_synchronize(created) == 0);
 	t1 = rt_now();
 	res.gp_ms = (t1 - t0) * 1e3;
 	res.hog_left_ms = (atomic_load(&hog.end_at) - t1) * 1e3;
@@ -100,7 +113,7 @@ int main(void)
 	rt_watchdog(60);
 	rt_pin(1);
 	for (int f = 0; f < NFLAV; f++) {
-		struct run on = run(f, 0.6);
+		struct run on = run(f, 0.4);
 
 		printf("%s reader preempted in its section by a FIFO 40 hog of "
 		       "%.0f ms: grace period %.1f ms, reader on at %.1f ms, "
@@ -114,6 +127,36 @@ int main(void)
 		CHECK(on.resumed_ms < on.hog_ms && on.hog_left_ms > 0);
 		CHECK(on.boosted_seen);
 		CHECK(on.restored);
+	}
+	{
+		/* Boosting off in this domain, on in the library. */
+		struct rcb_domain_attr off = { .boost = -1 };
+		struct run r;
+
+		CHECK(rcb_domain_create(&created, &off) == 0);
+		r = run(CREATED, 0.3);
+		printf("domain with boosting off, hog of %.0f ms: grace period "
+		       "%.1f ms, boosted %s\n",
+		       r.hog_ms, r.gp_ms, r.boosted_seen ? "yes" : "no");
+		CHECK(r.resumed_ms >= r.hog_ms && r.hog_left_ms <= 0);
+		CHECK(!r.boosted_seen && r.restored);
+		CHECK(rcb_domain_destroy(created) == 0);
+	}
+	{
+		/* A boost delay of its own, longer than the library's. */
+		struct rcb_domain_attr late = { .boost = 1,
+						.boost_delay_ms = 250 };
+		struct run r;
+
+		CHECK(rcb_domain_create(&created, &late) == 0);
+		r = run(CREATED, 0.6);
+		printf("domain with a 250 ms boost delay, hog of %.0f ms: grace "
+		       "period %.1f ms, %.1f ms of hog left, boosted %s\n",
+		       r.hog_ms, r.gp_ms, r.hog_left_ms,
+		       r.boosted_seen ? "yes" : "no");
+		CHECK(r.gp_ms >= 250 && r.hog_left_ms > 0);
+		CHECK(r.boosted_seen && r.restored);
+		CHECK(rcb_domain_destroy(created) == 0);
 	}
 	return 0;
 }

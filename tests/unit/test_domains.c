@@ -203,7 +203,9 @@ struct obj {
 	int value;
 };
 
-static struct obj *_Atomic shared;
+/* Plain, not _Atomic: the pointer macros take its address (clang
+ * refuses an _Atomic pointer in __atomic_exchange_n()). */
+static struct obj *shared;
 static atomic_int stop, errors, reads;
 
 static void *checker(void *arg)
@@ -256,7 +258,7 @@ static void retire(int f)
 	atomic_store(&errors, 0);
 	atomic_store(&freed, 0);
 	atomic_store(&reads, 0);
-	atomic_store(&shared, new_obj());
+	rcb_assign_pointer(shared, new_obj());
 	for (int i = 0; i < 2; i++)
 		CHECK(pthread_create(&t[i], NULL, checker,
 				     (void *)(intptr_t)f) == 0);
@@ -289,7 +291,7 @@ static void retire(int f)
 	       atomic_load(&errors));
 	CHECK(atomic_load(&errors) == 0);
 	CHECK(atomic_load(&reads) > 0 && atomic_load(&freed) > 0);
-	free(atomic_load(&shared));
+	free(rcb_dereference(shared));
 }
 
 /* ---- callbacks and barrier ----------------------------------------- */
@@ -386,6 +388,9 @@ static void expect_child(void (*fn)(void), const char *what)
 	bool timed_out;
 	int st = rcbt_child_stderr(fn, 20000, text, sizeof(text), &timed_out);
 
+	if (timed_out || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fprintf(stderr, "child (expecting \"%s\"): %s, status 0x%x; its stderr:\n%s\n",
+			what, timed_out ? "timed out" : "ended", st, text);
 	CHECK(!timed_out);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (!strstr(text, what)) {
