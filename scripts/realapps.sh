@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# Four real liburcu programs, from Debian's own sources and unchanged, built
+# Six real liburcu programs, from Debian's own sources and unchanged, built
 # against this tree's liburcu compatibility install (rcuboost-urcu(7)); their
-# own test suites; then their daemons run over rcuboost, and each daemon's
-# own RCU reader meets a priority inversion that the script injects.
+# own test suites; then three of their daemons run over rcuboost, and each
+# daemon's own RCU reader meets a priority inversion that the script
+# injects.  Four use liburcu's default flavor (urcu-memb), gdnsd its qsbr
+# flavor and libntirpc its bp flavor.
 #
 # What each row proves:
 #
@@ -54,6 +56,27 @@
 #                         application (scripts/realapps_tp.c), counted by
 #                         babeltrace2; the session daemon (and its consumer
 #                         daemon) stop at SIGTERM with exit status 0.
+#   gdnsd (liburcu's qsbr flavor: <urcu-qsbr.h>, -lurcu-qsbr; switched like
+#   multipath-tools)
+#     make check          its test suite passes over rcuboost: libgdmaps'
+#                         GeoIP tests, and its prove tests, which start
+#                         gdnsd and query it on 127.0.0.1, less two
+#                         directories whose service monitors connect to
+#                         TEST-NET-1 addresses (192.0.2.x), off this
+#                         machine: 009monio and 011upthresh.  Serial
+#                         (V=1) when REALAPPS_JOBS=1.
+#     links librcuboost   gdnsd links librcuboost and no liburcu flavor.
+#   libntirpc (NFS-Ganesha's RPC library, Debian's ntirpc; liburcu's bp
+#   flavor: <urcu-bp.h> and find_library(urcu-bp), switched by CMake's
+#   search paths, CMAKE_INCLUDE_PATH and CMAKE_LIBRARY_PATH)
+#     builds              it has no test suite (tests/ holds rpcping, a
+#                         client tool); its RCU use is registering its
+#                         work-pool threads with urcu-bp (work_pool.c), for
+#                         the readers of the program that loads it.
+#     links librcuboost   libntirpc.so links librcuboost and no liburcu
+#                         flavor.
+#   No inversion for these two: gdnsd's suite runs its daemon; libntirpc
+#   has no reader of its own.
 #
 #   For each of multipathd, knotd (as uid 65534, after the drop) and
 #   lttng-sessiond, two rows of the injected inversion (see "the injected
@@ -85,20 +108,29 @@
 # process's statistics decide.
 #
 # Not part of "make test": it downloads Debian source packages and their
-# build dependencies and takes about twenty minutes on an unloaded
+# build dependencies and takes about twenty-five minutes on an unloaded
 # two-CPU machine.  Needs root (apt-get, real-time priorities) and two
 # CPUs, and a Debian mirror; on Debian 12 it adds a deb-src entry for the
-# mirror the machine already uses when none is configured.  It ends only
+# mirror the machine already uses when none is configured.  gdnsd and
+# ntirpc come from Debian 13's sources when Debian 12's cannot be
+# fetched (fetch_newer, which leaves the system's apt configuration
+# alone), as on the machine this was written on.  It ends only
 # the processes it started, by PID, and restores the scheduling policy,
 # priority and CPU mask of every thread it pinned.
 #
 # Usage: scripts/realapps.sh [WORKDIR]      (default /tmp/rcuboost-realapps)
+# REALAPPS_ONLY="gdnsd ntirpc" runs only those programs' rows (of
+# multipath-tools knot xfsprogs lttng-tools gdnsd ntirpc: the Debian source
+# package names), and installs only their build dependencies.
+# REALAPPS_JOBS=N builds with make -j N (default: the number of CPUs).
 # Exit status: 0 when every check printed "ok", 1 otherwise, 2 when it
 # cannot run here.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/rcuboost-realapps}
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs=${REALAPPS_JOBS:-$(nproc 2>/dev/null || echo 2)}
+programs="multipath-tools knot xfsprogs lttng-tools gdnsd ntirpc"
+only=${REALAPPS_ONLY:-$programs}
 failed=0
 
 say() { printf 'realapps: %s\n' "$*"; }
@@ -106,10 +138,24 @@ result() {	# result NAME ok|FAILED DETAIL
 	printf '%-56s %-6s %s\n' "$1" "$2" "$3" | tee -a "$work/summary"
 	[ "$2" = ok ] || failed=1
 }
+# wanted PROGRAM: its rows run (REALAPPS_ONLY); if not, it says so.
+wanted() {
+	case " $only " in
+	*" $1 "*) return 0 ;;
+	esac
+	say "$1: left out (REALAPPS_ONLY)"
+	return 1
+}
+for p in $only; do
+	case " $programs " in
+	*" $p "*) ;;
+	*) say "REALAPPS_ONLY: no program $p (of $programs)"; exit 2 ;;
+	esac
+done
 
 if [ "$(id -u)" != 0 ]; then
 	say "needs root: it installs Debian source and build-dependency packages"
-	say "(apt-get source, apt-get build-dep multipath-tools knot xfsprogs lttng-tools, libcmocka-dev)"
+	say "(apt-get source, apt-get build-dep $only, libcmocka-dev)"
 	exit 2
 fi
 for tool in apt-get cmake setpriv taskset chrt; do
@@ -142,7 +188,7 @@ EOF
 fi
 say "apt-get update, build dependencies (log: $log)"
 if ! { apt-get update &&
-       DEBIAN_FRONTEND=noninteractive apt-get build-dep -y multipath-tools knot xfsprogs lttng-tools &&
+       DEBIAN_FRONTEND=noninteractive apt-get build-dep -y $only &&
        DEBIAN_FRONTEND=noninteractive apt-get install -y libcmocka-dev dpkg-dev \
 		babeltrace2 systemtap-sdt-dev; } >> "$log" 2>&1; then
 	say "apt-get failed; see $log"
@@ -163,16 +209,30 @@ if ! { cmake -S "$root" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
 	exit 2
 fi
 
-# check_links NAME BINARY: it links librcuboost and not liburcu's
+# check_links NAME BINARY [FLAVOR]: it links librcuboost and not liburcu's
 # urcu-memb flavor (liburcu.so, liburcu-memb.so); liburcu-cds,
-# liburcu-common and other flavors stay Debian's.
+# liburcu-common and other flavors stay Debian's.  With FLAVOR (qsbr, bp):
+# a program of that flavor, which must load no liburcu flavor library at
+# all (liburcu.so, liburcu-memb, -qsbr, -bp, -mb, -signal); the detail
+# names its own NEEDED entries (readelf -d) that are rcuboost's or
+# liburcu's.
 check_links() {
 	libs=$(ldd "$2" 2>&1)
+	if [ -z "${3:-}" ]; then
+		if echo "$libs" | grep -q 'librcuboost\.so' &&
+		   ! echo "$libs" | grep -qE 'liburcu(-memb)?\.so'; then
+			result "$1 links librcuboost, not urcu-memb" ok ""
+		else
+			result "$1 links librcuboost, not urcu-memb" FAILED "$(echo "$libs" | grep -iE 'rcu|not found')"
+		fi
+		return
+	fi
+	needed=$(readelf -d "$2" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*rcu.*\)\]$/\1/p' | tr '\n' ' ')
 	if echo "$libs" | grep -q 'librcuboost\.so' &&
-	   ! echo "$libs" | grep -qE 'liburcu(-memb)?\.so'; then
-		result "$1 links librcuboost, not urcu-memb" ok ""
+	   ! echo "$libs" | grep -qE 'liburcu(-(memb|qsbr|bp|mb|signal))?\.so'; then
+		result "$1 links librcuboost, not urcu-$3" ok "NEEDED: ${needed% }; no liburcu flavor loaded (ldd)"
 	else
-		result "$1 links librcuboost, not urcu-memb" FAILED "$(echo "$libs" | grep -iE 'rcu|not found')"
+		result "$1 links librcuboost, not urcu-$3" FAILED "NEEDED: ${needed% }; $(echo "$libs" | grep -iE 'rcu|not found' | tr -s ' \t\n' ' ')"
 	fi
 }
 
@@ -190,6 +250,71 @@ fetch() {	# fetch PACKAGE [SOURCE]: its source tree's path on stdout
 	 apt-get source "$1" >> "$log" 2>&1) || return 1
 	dir=$(ls -d "$work/src/$src"-[0-9]*/ | head -1)
 	echo "${dir%/}"
+}
+
+# fetch_newer PACKAGE [SOURCE]: as fetch, from this release's sources or,
+# failing that, from the next release's ($newer: its deb-src index for
+# the same mirror, in apt state of its own under $work/apt, the system's
+# apt configuration untouched).  A mirror may serve a package's upstream
+# tarball and not its .dsc (the one this was written on does so for
+# gdnsd and ntirpc, bookworm's and trixie's): then the tarballs apt did
+# fetch, which it checked against the Sources index, are unpacked as
+# dpkg-source would (the upstream tarball, then debian/ and the patches
+# in its debian/patches/series), or the upstream tarball alone when the
+# Debian tarball is missing too.  How it came: in $work/fetched-SOURCE.
+newer=trixie
+fetch_newer() {
+	src=${2:-$1}
+	how=$work/fetched-$src
+	if dir=$(fetch "$@") && [ -n "$dir" ]; then
+		echo "apt-get source $1" > "$how"
+		echo "$dir"
+		return 0
+	fi
+	a=$work/apt
+	opts=(-o "Dir::Etc::SourceList=$a/none.list" -o "Dir::Etc::SourceParts=$a/parts"
+	      -o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a/cache")
+	if [ ! -f "$a/updated" ]; then
+		mkdir -p "$a/parts" "$a/lists/partial" "$a/cache/archives/partial"
+		mirror=$(grep -rhsE '^URIs:|^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/ |
+			 grep -oE 'https?://[^ ]+/debian/?' | head -1)
+		cat > "$a/parts/newer.sources" <<EOF
+Types: deb-src
+URIs: ${mirror:-http://deb.debian.org/debian}
+Suites: $newer
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+		apt-get "${opts[@]}" update >> "$log" 2>&1 && : > "$a/updated" || return 1
+	fi
+	(cd "$work/src" && rm -rf "$src"-[0-9]* "$src"_* &&
+	 apt-get "${opts[@]}" source "$1" >> "$log" 2>&1)
+	dir=$(ls -d "$work/src/$src"-[0-9]*/ 2>/dev/null | head -1)
+	if [ -n "$dir" ]; then
+		echo "apt-get source $1 ($newer's)" > "$how"
+		echo "${dir%/}"
+		return 0
+	fi
+	orig=$(ls "$work/src/$src"_*.orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -1)
+	[ -n "$orig" ] || return 1
+	(cd "$work/src" && tar -xf "$orig") >> "$log" 2>&1 || return 1
+	dir=$(ls -d "$work/src/$src"-[0-9]*/ 2>/dev/null | head -1)
+	dir=${dir%/}
+	[ -n "$dir" ] || return 1
+	debian=$(ls "$work/src/$src"_*.debian.tar.* 2>/dev/null | head -1)
+	if [ -z "$debian" ]; then
+		echo "$newer's upstream tarball $(basename "$orig") (the mirror has no .dsc or Debian tarball)" > "$how"
+	elif tar -xf "$debian" -C "$dir" >> "$log" 2>&1 &&
+	     (cd "$dir" && [ ! -f debian/patches/series ] ||
+	      sed -e 's/[[:space:]]*#.*//' -e '/^$/d' debian/patches/series |
+	      while read -r patch popt; do
+		patch ${popt:--p1} < "debian/patches/$patch" || exit 1
+	      done) >> "$log" 2>&1; then
+		echo "$newer's $(basename "$orig") and $(basename "$debian"), unpacked and patched as dpkg-source would (the mirror has no .dsc)" > "$how"
+	else
+		return 1
+	fi
+	echo "$dir"
 }
 
 # ---- the injected inversion ------------------------------------------------
@@ -417,8 +542,10 @@ inversion_rows() {
 }
 
 # ---- multipath-tools -------------------------------------------------------
-say "multipath-tools: fetch, build, make test"
-if mpt=$(fetch multipath-tools) && [ -n "$mpt" ]; then
+if ! wanted multipath-tools; then
+	:
+elif say "multipath-tools: fetch, build, make test" &&
+     mpt=$(fetch multipath-tools) && [ -n "$mpt" ]; then
 	mlog=$work/multipath-tools.log
 	# plugindir, runtimedir and configdir (its Makefile.inc's
 	# variables): multipathd loads its checkers from the build tree,
@@ -557,8 +684,10 @@ else
 fi
 
 # ---- Knot DNS ----------------------------------------------------------------
-say "knot: fetch, configure, build, make check (the longest step)"
-if knot=$(fetch knot) && [ -n "$knot" ]; then
+if ! wanted knot; then
+	:
+elif say "knot: fetch, configure, build, make check (the longest step)" &&
+     knot=$(fetch knot) && [ -n "$knot" ]; then
 	klog=$work/knot.log
 	(cd "$knot" &&
 	 PKG_CONFIG_PATH=$compat/pkgconfig ./configure --disable-documentation \
@@ -750,8 +879,10 @@ fi
 # like multipath-tools.  No test suite of its own (xfstests is separate):
 # mkfs.xfs on a 2 GiB file, then xfs_repair, which registers its worker
 # threads with RCU, in check-only mode and in repair mode.
-say "xfsprogs: fetch, build, mkfs.xfs and xfs_repair on a file"
-if xfs=$(fetch xfsprogs) && [ -n "$xfs" ]; then
+if ! wanted xfsprogs; then
+	:
+elif say "xfsprogs: fetch, build, mkfs.xfs and xfs_repair on a file" &&
+     xfs=$(fetch xfsprogs) && [ -n "$xfs" ]; then
 	xlog=$work/xfsprogs.log
 	img=$work/xfs.img
 	(cd "$xfs" &&
@@ -779,8 +910,10 @@ fi
 # The largest liburcu user of the three: urcu-memb (switched) beside
 # urcu-bp and liburcu-cds (Debian's, running over rcuboost's rcu_flavor),
 # with _LGPL_SOURCE; its unit tests, then a tracing session.
-say "lttng-tools: fetch, configure, build, unit tests, a session"
-if lttng=$(fetch lttng-tools ltt-control) && [ -n "$lttng" ]; then
+if ! wanted lttng-tools; then
+	:
+elif say "lttng-tools: fetch, configure, build, unit tests, a session" &&
+     lttng=$(fetch lttng-tools ltt-control) && [ -n "$lttng" ]; then
 	llog=$work/lttng-tools.log
 	(cd "$lttng" &&
 	 PKG_CONFIG_PATH=$compat/pkgconfig ./configure --disable-man-pages \
@@ -927,6 +1060,142 @@ if lttng=$(fetch lttng-tools ltt-control) && [ -n "$lttng" ]; then
 	unset LTTNG_HOME LTTNG_SESSION_CONFIG_XSD_PATH
 else
 	result "lttng-tools: apt-get source" FAILED "see $log"
+fi
+
+# ---- gdnsd (qsbr) ----------------------------------------------------------
+# liburcu's qsbr flavor: its configure looks for <urcu-qsbr.h> and
+# -lurcu-qsbr (no pkg-config), so switched like multipath-tools.  Its
+# tests (make check): libgdmaps' GeoIP tests (t/libgdmaps, automake's
+# harness), then prove over t/[0-9]*/*.t, each of which starts the gdnsd
+# it built on a local port and queries it on 127.0.0.1 (Net::DNS): its
+# UDP and TCP threads are qsbr readers, zone reloads wait for grace
+# periods.  Left out through its own TRUN variable: 009monio and
+# 011upthresh, whose http_status and tcp_connect monitors connect to
+# 192.0.2.x (TEST-NET-1), off this machine.  prove runs TEST_CPUS * 4
+# test files at once; serially (V=1) when REALAPPS_JOBS=1.
+if ! wanted gdnsd; then
+	:
+elif say "gdnsd: fetch, configure, build, make check" &&
+     gd=$(fetch_newer gdnsd) && [ -n "$gd" ]; then
+	say "gdnsd: $(cat "$work/fetched-gdnsd")"
+	glog=$work/gdnsd.log
+	gall=$(cd "$gd/t" && ls -d [0-9]*/*.t | wc -l)
+	gtrun=$(cd "$gd/t" && ls -d [0-9]*/*.t | grep -vE '^(009monio|011upthresh)/' | tr '\n' ' ')
+	gv=0
+	[ "$jobs" = 1 ] && gv=1
+	(cd "$gd" &&
+	 use_search_paths &&
+	 ./configure && make -j "$jobs" &&
+	 make check V=$gv TEST_CPUS="$jobs" TRUN="${gtrun% }") > "$glog" 2>&1
+	rc=$?
+	# Two prove runs: libgdmaps', then the daemon's.
+	runs=$(grep -E '^Files=[0-9]+, +Tests=[0-9]+' "$glog" | cut -d, -f1-2 | sed 's/, */ /')
+	passes=$(grep -c '^Result: PASS' "$glog")
+	detail="libgdmaps: $(echo "$runs" | head -1); gdnsd: $(echo "$runs" | sed -n 2p) ($(echo $gtrun | wc -w) of $gall test files: 009monio and 011upthresh connect off this machine); $passes of 2 Result: PASS"
+	if [ $rc = 0 ] && [ "$passes" = 2 ] && [ "$(echo "$runs" | wc -l)" = 2 ]; then
+		result "gdnsd $(basename "$gd"): make check" ok "$detail"
+	else
+		result "gdnsd $(basename "$gd"): make check" FAILED "exit $rc; $detail; $glog"
+	fi
+	check_links gdnsd "$gd/src/gdnsd" qsbr
+	printf '  %-15s %-17s its own suite runs and queries it; no inversion injected\n' \
+		gdnsd "no inversion:" >> "$work/boosts"
+else
+	result "gdnsd: apt-get source" FAILED "see $log"
+fi
+
+# ---- libntirpc (bp) --------------------------------------------------------
+# liburcu's bp flavor: CMake's find_library(urcu-bp) and
+# find_path(urcu-bp.h), switched by CMake's own search paths
+# (CMAKE_INCLUDE_PATH, CMAKE_LIBRARY_PATH) beside the compiler's.  No test
+# suite: tests/ builds rpcping, a client that sends NULL calls through the
+# library's work pool, whose threads register with urcu-bp.  It runs
+# against a responder on 127.0.0.1 (a few lines of Perl below: it answers
+# every call of one connection with an accepted, successful reply), with
+# LD_DEBUG=bindings to show which library served its urcu_bp_* calls.
+if ! wanted ntirpc; then
+	:
+elif say "ntirpc: fetch, build, rpcping against a local responder" &&
+     nt=$(fetch_newer ntirpc) && [ -n "$nt" ]; then
+	say "ntirpc: $(cat "$work/fetched-ntirpc")"
+	nlog=$work/ntirpc.log
+	rm -rf "$nt/build"
+	(cd "$nt" &&
+	 use_search_paths &&
+	 export CMAKE_INCLUDE_PATH=$compat/include CMAKE_LIBRARY_PATH=$compat/lib &&
+	 cmake -S . -B build && cmake --build build -j "$jobs") > "$nlog" 2>&1
+	rc=$?
+	nlib=$(ls "$nt"/build/src/libntirpc.so.* 2>/dev/null | head -1)
+	if [ $rc = 0 ] && [ -n "$nlib" ]; then
+		result "ntirpc $(basename "$nt"): builds" ok "$(grep -E '^LIBURCU_(LIB|INC)' "$nt/build/CMakeCache.txt" | sed 's/:[A-Z]*=/=/' | paste -sd ' ')"
+	else
+		result "ntirpc $(basename "$nt"): builds" FAILED "exit $rc; $nlog"
+	fi
+	check_links libntirpc.so "${nlib:-$nt/build/src/libntirpc.so}" bp
+	cat > "$work/realapps_rpc.pl" <<'EOF'
+use strict; use warnings; use IO::Socket::INET;
+$| = 1;
+my $l = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
+	Listen => 5, ReuseAddr => 1) or die "listen: $!";
+print $l->sockport, "\n";
+alarm 60;
+my $c = $l->accept or die "accept: $!";
+my $n = 0;
+sub get {	# get N: N bytes, undef at the end of the connection
+	my ($k, $b) = ($_[0], '');
+	while (length $b < $k) {
+		sysread($c, $b, $k - length $b, length $b) or return undef;
+	}
+	return $b;
+}
+# A record (RFC 5531's record marking), its xid, then a reply: REPLY,
+# MSG_ACCEPTED, an AUTH_NONE verifier, SUCCESS (a NULL call's void).
+while (defined(my $m = get(4))) {
+	my $call = get(unpack('N', $m) & 0x7fffffff) // last;
+	my $reply = substr($call, 0, 4) . pack('N5', 1, 0, 0, 0, 0);
+	syswrite($c, pack('N', 0x80000000 | length $reply) . $reply);
+	$n++;
+}
+print STDERR "$n\n";
+EOF
+	rlog=$work/ntirpc-rpcping.log
+	: > "$rlog"
+	perl "$work/realapps_rpc.pl" > "$work/rpc-port" 2> "$work/rpc-answered" &
+	rpid=$!
+	started="$started $rpid"
+	for _ in $(seq 50); do
+		[ -s "$work/rpc-port" ] && break
+		sleep 0.1
+	done
+	out=$(LD_DEBUG=bindings LD_DEBUG_OUTPUT=$work/ntirpc-bindings \
+		timeout 60 "$nt/build/tests/rpcping" tcp 127.0.0.1 --port="$(cat "$work/rpc-port")" \
+		--count=500 --workers=3 2>> "$rlog")
+	rc=$?
+	echo "$out" >> "$rlog"
+	# It ends by itself when rpcping closes the connection.
+	for _ in $(seq 50); do
+		kill -0 "$rpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	stop "$rpid"
+	answered=$(cat "$work/rpc-answered")
+	# Its urcu_bp_* calls, bound at their first call.
+	bound=$(cat "$work/ntirpc-bindings".* 2>/dev/null |
+		sed -n 's/.*binding file [^ ]*libntirpc[^ ]* \[0\] to \([^ ]*\) \[0\]: normal symbol `\(urcu_bp_[a-z_]*\).*/\2 from \1/p' |
+		sed 's|from .*/|from |' | sort -u | tr '\n' ',' | sed 's/,$//; s/,/, /g')
+	rm -f "$work/ntirpc-bindings".*
+	detail="$(echo "$out" | sed -n 's/.*: \(failures [0-9]* timeouts [0-9]*\).*/\1/p'), $answered calls answered; bound: ${bound:-none}"
+	if [ $rc = 0 ] && echo "$out" | grep -q 'failures 0 timeouts 0' &&
+	   echo "$bound" | grep -q 'urcu_bp_register_thread from librcuboost' &&
+	   ! echo "$bound" | grep -q 'liburcu'; then
+		result "ntirpc: rpcping, 500 NULL calls on 127.0.0.1" ok "$detail"
+	else
+		result "ntirpc: rpcping, 500 NULL calls on 127.0.0.1" FAILED "exit $rc; $detail; $rlog"
+	fi
+	printf '  %-15s %-17s registers its work-pool threads; no reader of its own\n' \
+		libntirpc "no inversion:" >> "$work/boosts"
+else
+	result "ntirpc: apt-get source" FAILED "see $log"
 fi
 
 echo
