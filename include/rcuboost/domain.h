@@ -14,7 +14,7 @@
  *
  *   rcb_domain_create(), rcb_domain_destroy()
  *   rcb_domain_read_lock(), rcb_domain_read_unlock(), rcb_domain_read_ongoing()
- *   rcb_domain_synchronize()
+ *   rcb_domain_synchronize(), rcb_domain_synchronize_expedited()
  *   rcb_domain_call(), rcb_domain_barrier(), rcb_domain_poll()
  *   qsbr kind: rcb_domain_register_thread(), rcb_domain_unregister_thread(),
  *     rcb_domain_quiescent_state(), rcb_domain_thread_offline(),
@@ -97,6 +97,11 @@ static inline int rcb_domain_read_ongoing(struct rcb_domain *d);
  * pass a quiescent state (qsbr; an online caller is offline while it
  * waits).  Returns 0 or -EDEADLK (inside one of @d's sections). */
 RCB_API int rcb_domain_synchronize(struct rcb_domain *d);
+
+/* rcb_domain_synchronize_expedited - as rcb_domain_synchronize(), the
+ * threads holding the grace period boosted at once, without the boost
+ * delay (a domain with boosting off: a plain grace period). */
+RCB_API int rcb_domain_synchronize_expedited(struct rcb_domain *d);
 
 /* rcb_domain_call - @func(@head) after a grace period of @d: on the
  * domain's callback thread, or (RCB_DOMAIN_OWNER_CALLBACKS) in the

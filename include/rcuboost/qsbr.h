@@ -80,6 +80,12 @@ RCB_API int rcb_qsbr_thread_is_online(void);
  */
 RCB_API int rcb_qsbr_synchronize(void);
 
+/* rcb_qsbr_synchronize_expedited - rcb_qsbr_synchronize(), the online
+ * threads that hold the grace period boosted at once (no boost delay)
+ * until their next quiescent state.  With boosting off or no
+ * permission, a plain grace period. */
+RCB_API int rcb_qsbr_synchronize_expedited(void);
+
 /*
  * Queue @head for @func after a grace period of the qsbr domain; the
  * function runs on the domain's callback thread, in queueing order, at

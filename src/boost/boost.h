@@ -362,6 +362,8 @@ int rcb__expedite_first_level(void);
 bool rcb__expedite_possible(void);
 void rcb__expedite_request(unsigned long gp, int level);
 void rcb__expedite_end(void);
+void rcb__dom_expedite_request(int d, unsigned long gp, int level);
+void rcb__dom_expedite_end(int d);
 
 void rcb__booster_kick(void);
 void rcb__pressure_kick(void);

@@ -82,6 +82,18 @@ static void off_request(unsigned long gp, int level)
 	(void)level;
 }
 
+static void off_dom_request(int d, unsigned long gp, int level)
+{
+	(void)d;
+	(void)gp;
+	(void)level;
+}
+
+static void off_dom_end(int d)
+{
+	(void)d;
+}
+
 static void off_worker(struct rcb_worker *w)
 {
 	(void)w;
@@ -103,6 +115,8 @@ const struct rcb__boost_hooks rcb__boost_hooks = {
 	.expedite_possible = off_false,
 	.expedite_request = off_request,
 	.expedite_end = off_void,
+	.dom_expedite_request = off_dom_request,
+	.dom_expedite_end = off_dom_end,
 	.no_permission = off_false,
 	.pressure_kick = off_void,
 	.cb_boost_kick = off_void,

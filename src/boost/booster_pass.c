@@ -169,9 +169,9 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 			rcb_load_relaxed(&rcb__doms[d].wait_start_ns);
 		/* A domain's own delay, but under pressure (@min_wait_ns
 		 * 0), when every holder is queued at once. */
-		uint64_t wait = min_wait_ns && rcb__doms[d].boost_delay_ns >
-							      min_wait_ns ?
-					rcb__doms[d].boost_delay_ns :
+		uint64_t delay = rcb_load_relaxed(&rcb__doms[d].boost_delay_ns);
+		uint64_t wait = min_wait_ns && delay > min_wait_ns ?
+					delay :
 					min_wait_ns;
 
 		if (s && rcb__dom_boosts(d) && now - s >= wait)

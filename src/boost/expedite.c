@@ -27,13 +27,43 @@
  *  2. With the 8-state machine (expedited grace periods only; init
  *     refuses inheritance there) the booster boosts whole elements with
  *     the machine's own walk at the first level, as pressure mode does.
+ *  3. The other domains (src/core/domain.c) have a request word each,
+ *     dom_req[d], written by that domain's leader: invariant 1 holds
+ *     with the domain's own test of holding (rcb__dom_holds_ctr()).  A
+ *     memb-kind domain's gp has its low RCB__NEST_BITS bits clear, as
+ *     the default domain's; a qsbr domain's is a small odd counter,
+ *     packed above DOM_LEVEL_BITS.
  */
 #include "boost/boost.h"
 
 /* gp | level, 0: no request.  Written by the leader (rcb__gp_lock
  * held), read by the boosters. */
 static _Atomic unsigned long exp_req;
+static _Atomic unsigned long dom_req[RCB__DOM_MAX];
 _Atomic long rcb__exp_requests, rcb__exp_lends;
+
+#define DOM_LEVEL_BITS 8
+
+/* Domain @d's request word for (gp, level) (invariant 3). */
+static unsigned long dom_pack(int d, unsigned long gp, int level)
+{
+	return rcb__doms[d].kind == RCB__DOM_KIND_QSBR ?
+		       gp << DOM_LEVEL_BITS | (unsigned long)level :
+		       gp | (unsigned long)level;
+}
+
+static unsigned long dom_gp_of(int d, unsigned long req)
+{
+	return rcb__doms[d].kind == RCB__DOM_KIND_QSBR ? req >> DOM_LEVEL_BITS :
+							 req & ~RCB__NEST_MASK;
+}
+
+static int dom_level_of(int d, unsigned long req)
+{
+	return (int)(rcb__doms[d].kind == RCB__DOM_KIND_QSBR ?
+			     req & ((1ul << DOM_LEVEL_BITS) - 1) :
+			     req & RCB__NEST_MASK);
+}
 
 int rcb__expedite_first_level(void)
 {
@@ -67,11 +97,43 @@ void rcb__expedite_end(void)
 	rcb_store_relaxed(&exp_req, 0);
 }
 
-/* Lend @level to the readers queued on @rbdp that hold @gp (invariant
- * 1).  Context: booster, lock not held. */
-static void lend_list(struct rcu_boost_dat *rbdp, unsigned long gp, int level)
+void rcb__dom_expedite_request(int d, unsigned long gp, int level)
 {
-	unsigned long req = gp | (unsigned long)level;
+	rcb__booster_kick();
+	rcb_store_relaxed(&dom_req[d], dom_pack(d, gp, level));
+	rcb_add_relaxed(&rcb__exp_requests, 1);
+	/* [BST-KW] as in rcb__expedite_request(). */
+	rcb__boosters_wake();
+}
+
+void rcb__dom_expedite_end(int d)
+{
+	rcb_store_relaxed(&dom_req[d], 0);
+}
+
+/* Does @t hold the grace period of request word @req of domain @dom
+ * (-1: the default domain), and is @req still the request? */
+static bool holds_req(const struct rcb__thread *t, int dom, unsigned long req)
+{
+	struct rcb__dom_reader *r;
+
+	if (dom < 0)
+		return rcb_load_relaxed(&exp_req) == req &&
+		       rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr),
+				     req & ~RCB__NEST_MASK);
+	r = rcb_load_relaxed(&t->dom[dom]);
+	return rcb_load_relaxed(&dom_req[dom]) == req && r &&
+	       rcb__dom_holds_ctr(rcb__doms[dom].kind,
+				  rcb_load_relaxed(&r->ctr),
+				  dom_gp_of(dom, req));
+}
+
+/* Lend @level to the readers queued on @rbdp that hold the grace period
+ * of request @req of domain @dom (-1: the default domain) (invariants 1
+ * and 3).  Context: booster, lock not held. */
+static void lend_list(struct rcu_boost_dat *rbdp, int dom, unsigned long req,
+		      int level)
+{
 	struct rcb__list list;
 	struct rcb__thread *t;
 	uint64_t t0 = 0;
@@ -82,8 +144,7 @@ static void lend_list(struct rcu_boost_dat *rbdp, unsigned long gp, int level)
 		bool boosted = state == RCU_BOOSTED;
 
 		if ((state == RCU_BOOST_BLOCKED || boosted) &&
-		    rcb_load_relaxed(&exp_req) == req &&
-		    rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp) &&
+		    holds_req(t, dom, req) &&
 		    (!boosted || t->boost.level < level)) {
 			rcb__boost_prio(t, rbdp, level);
 			rcb__bstate_store(t->rd, RCU_BOOSTED);
@@ -101,16 +162,12 @@ static void lend_list(struct rcu_boost_dat *rbdp, unsigned long gp, int level)
 	rcb__walk_end(rbdp, &t0);
 }
 
-void rcb__expedite_pass(struct rcb__booster *b, int prio, uint64_t now)
+/* Lend for request @req of domain @dom (-1: default) on @b's CPUs. */
+static void lend_all(struct rcb__booster *b, int prio, int dom,
+		     unsigned long req, int level)
 {
-	unsigned long req = rcb_load_relaxed(&exp_req);
-	unsigned long gp = req & ~RCB__NEST_MASK;
-	int level = (int)(req & RCB__NEST_MASK);
 	int cpu;
 
-	if (!req || RCB_PERTASK)
-		return;
-	rcb__booster_enqueue_now(b, now);
 	rcb__for_each_booster_cpu(b, cpu) {
 		for (int i = 0; i < rcb__boost_nelem; i++) {
 			if (rcb__machine8())
@@ -118,7 +175,32 @@ void rcb__expedite_pass(struct rcb__booster *b, int prio, uint64_t now)
 					rcb__rbd(cpu, i),
 					rcb__boost_first_level(prio));
 			else
-				lend_list(rcb__rbd(cpu, i), gp, level);
+				lend_list(rcb__rbd(cpu, i), dom, req, level);
 		}
+	}
+}
+
+void rcb__expedite_pass(struct rcb__booster *b, int prio, uint64_t now)
+{
+	unsigned long req = rcb_load_relaxed(&exp_req);
+	int n = rcb_load_relaxed(&rcb__dom_limit);
+	bool queued = false;
+
+	if (RCB_PERTASK)
+		return;
+	if (req) {
+		rcb__booster_enqueue_now(b, now);
+		queued = true;
+		lend_all(b, prio, -1, req, (int)(req & RCB__NEST_MASK));
+	}
+	for (int d = 0; d < n; d++) {
+		unsigned long r = rcb_load_relaxed(&dom_req[d]);
+
+		if (!r)
+			continue;
+		if (!queued)
+			rcb__booster_enqueue_now(b, now);
+		queued = true;
+		lend_all(b, prio, d, r, dom_level_of(d, r));
 	}
 }

@@ -101,7 +101,7 @@ static void dcb_run(int d, struct rcb_head *list)
 		fifo = list;
 		list = next;
 	}
-	(void)rcb__dom_synchronize(d, "callback thread");
+	(void)rcb__dom_synchronize(d, "callback thread", false);
 	if (is_qsbr(d))
 		rcb__qsbr_online(d);
 	for (; fifo; fifo = next) {

@@ -150,7 +150,7 @@ int rcb__dom_owner_barrier(int d, const char *call)
 		next = o->next;
 		o->wait = o->next = o->next_tail = NULL;
 		o->next_n = 0;
-		if ((err = rcb__dom_synchronize(d, call)) != 0) {
+		if ((err = rcb__dom_synchronize(d, call, false)) != 0) {
 			/* Refused (misuse, reported): put them back. */
 			o->wait = wait;
 			o->next = next;

@@ -88,8 +88,9 @@ RCB_API int rcb_domain_create(struct rcb_domain **out,
 			 id - RCB__DOM_N + 1);
 		dom->name = dom->name_buf;
 		dom->kind = qsbr ? RCB__DOM_KIND_QSBR : RCB__DOM_KIND_MEMB;
-		dom->boost = attr->boost;
-		dom->boost_delay_ns = attr->boost_delay_ms * 1000000ull;
+		rcb_store_relaxed(&dom->boost, attr->boost);
+		rcb_store_relaxed(&dom->boost_delay_ns,
+				  attr->boost_delay_ms * 1000000ull);
 		dom->flags = attr->flags;
 		/* A valid counter for the kind (qsbr: odd; memb: a step);
 		 * no thread is registered with the slot (destroy). */
@@ -151,7 +152,18 @@ RCB_API int rcb_domain_synchronize(struct rcb_domain *d)
 	int id = dom_of(d, "rcb_domain_synchronize");
 
 	return id < 0 ? -EINVAL :
-			rcb__dom_synchronize(id, "rcb_domain_synchronize");
+			rcb__dom_synchronize(id, "rcb_domain_synchronize",
+					     false);
+}
+
+RCB_API int rcb_domain_synchronize_expedited(struct rcb_domain *d)
+{
+	int id = dom_of(d, "rcb_domain_synchronize_expedited");
+
+	return id < 0 ? -EINVAL :
+			rcb__dom_synchronize(id,
+					     "rcb_domain_synchronize_expedited",
+					     true);
 }
 
 RCB_API int rcb_domain_call(struct rcb_domain *d, struct rcb_head *head,

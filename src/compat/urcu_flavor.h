@@ -45,7 +45,7 @@ RCB_API int(RCB__UF(read_ongoing))(void)
 RCB_API void RCB__UF(synchronize_rcu)(void)
 {
 	RCB__AS_LIBURCU("synchronize_rcu",
-			(void)rcb__dom_synchronize(UF_DOM, "synchronize_rcu"));
+			(void)rcb__dom_synchronize(UF_DOM, "synchronize_rcu", false));
 }
 
 RCB_API void RCB__UF(register_thread)(void)
@@ -111,7 +111,7 @@ RCB_API void RCB__UF(defer_rcu)(void (*fct)(void *p), void *p)
 	if (!d) {
 		/* No memory for its node: wait for the grace period here,
 		 * as liburcu's full queue does, and call it. */
-		(void)rcb__dom_synchronize(UF_DOM, "defer_rcu");
+		(void)rcb__dom_synchronize(UF_DOM, "defer_rcu", false);
 		fct(p);
 		return;
 	}

@@ -299,11 +299,15 @@ static bool readers_hold(int d, unsigned long gp)
 
 /* Wait until no thread holds @gp of domain @d: spin, then sleep on the
  * futex.  The booster is kicked when the spin ends, as by the default
- * domain's grace periods.  Context: leader, the domain's gp_lock held. */
-static void wait_for_readers(int d, unsigned long gp)
+ * domain's grace periods; an @expedited or inheriting leader asks the
+ * boosters to lend its level to the holders at once (src/core/
+ * inherit.c, src/boost/expedite.c).  Context: leader, the domain's
+ * gp_lock held. */
+static void wait_for_readers(int d, unsigned long gp, bool expedited)
 {
 	struct rcb__dom *dom = &rcb__doms[d];
 	unsigned long long start = rcb__now_ns();
+	int lent = 0;
 
 	rcb_store_relaxed(&dom->wait_start_ns, start);
 	for (int scan = 0;; scan++) {
@@ -317,6 +321,18 @@ static void wait_for_readers(int d, unsigned long gp)
 		}
 		if (!readers_hold(d, gp))
 			break;
+		/* At once, then after each [DG-W]. */
+		if ((scan == 0 || scan >= DOM_SPIN_SCANS) &&
+		    (expedited || rcb__settings.inherit) &&
+		    rcb__dom_boosts(d)) {
+			int level = rcb__dom_loan_level(expedited, start);
+
+			if (level > lent) {
+				lent = level;
+				rcb__boost_hooks.dom_expedite_request(d, gp,
+								      level);
+			}
+		}
 		if (scan < DOM_SPIN_SCANS) {
 			rcb_cpu_relax();
 			continue;
@@ -325,6 +341,8 @@ static void wait_for_readers(int d, unsigned long gp)
 		/* A stall report at most once per grace period. */
 		rcb__diag_hooks.dom_stall_check(d, gp, start);
 	}
+	if (lent)
+		rcb__boost_hooks.dom_expedite_end(d);
 	rcb_store_relaxed(&rcb__dom_gp[d].futex, 0);
 	rcb_store_relaxed(&dom->wait_start_ns, 0);
 }
@@ -376,7 +394,7 @@ static unsigned long dom_advance(int d)
 }
 
 /* One grace period of domain @d.  Context: its gp_lock held. */
-static void dom_grace_period(int d)
+static void dom_grace_period(int d, bool expedited)
 {
 	struct rcb__dom *dom = &rcb__doms[d];
 	unsigned long gp;
@@ -387,14 +405,14 @@ static void dom_grace_period(int d)
 		return;
 
 	gp = dom_advance(d);
-	wait_for_readers(d, gp);
+	wait_for_readers(d, gp, expedited);
 	/* [DG-B] The scans that saw every thread past its quiescent state
 	 * or out of its old section, before what the caller does next
 	 * (the free).  Pairs with [QS-A] and [RD-B]. */
 	dom_barrier(dom);
 }
 
-int rcb__dom_synchronize(int d, const char *call)
+int rcb__dom_synchronize(int d, const char *call, bool expedited)
 {
 	struct rcb__dom *dom = &rcb__doms[d];
 	struct rcb__dom_reader *me = &rcb__dom_reader[d];
@@ -448,7 +466,7 @@ int rcb__dom_synchronize(int d, const char *call)
 	if (rcb_load_relaxed(&dom->seq_done) < snap + 1) {
 		rcb_store_relaxed(&dom->seq_started,
 				  rcb_load_relaxed(&dom->seq_started) + 1);
-		dom_grace_period(d);
+		dom_grace_period(d, expedited || rcb__settings.expedited);
 		/* [DG-D] The grace period ([DG-B]) is complete before a
 		 * lock-free poller sees it counted.  Pairs with [DG-PD]. */
 		rcb_store_release(&dom->seq_done,

@@ -24,9 +24,11 @@ struct rcb__dom {
 	_Atomic bool live;
 	/* Policy (struct rcb_domain_attr): boost -1 off, else as the
 	 * library; boost_delay_ns: a grace period waits at least this long
-	 * before its readers are queued for boosting; RCB_DOMAIN_* flags. */
-	int boost;
-	unsigned long long boost_delay_ns;
+	 * before its readers are queued for boosting; RCB_DOMAIN_* flags.
+	 * Atomic: the boosters read them while rcb_domain_create() fills a
+	 * slot that a destroyed domain left. */
+	_Atomic int boost;
+	_Atomic unsigned long long boost_delay_ns;
 	unsigned int flags;
 	/* Serialises the domain's grace periods; priority inheritance and
 	 * error checking, as the default domain's lock (gp.c). */
@@ -52,7 +54,7 @@ extern _Atomic int rcb__dom_limit;
 /* Does domain @d boost its readers? */
 static inline bool rcb__dom_boosts(int d)
 {
-	return rcb__doms[d].boost >= 0;
+	return rcb_load_relaxed(&rcb__doms[d].boost) >= 0;
 }
 
 void rcb__dom_thread_exit(void);
@@ -64,8 +66,9 @@ void rcb__dom_after_fork_child(void);
 int rcb__dom_register(int d);
 int rcb__dom_unregister(int d);
 /* A grace period of domain @d; @call names the caller for misuse
- * reports.  0 or -EDEADLK (misuse, reported). */
-int rcb__dom_synchronize(int d, const char *call);
+ * reports; @expedited: its holders boosted at once (also with
+ * RCUBOOST_EXPEDITED).  0 or -EDEADLK (misuse, reported). */
+int rcb__dom_synchronize(int d, const char *call, bool expedited);
 /* Polled grace periods of domain @d, for owner-run callbacks
  * (src/callback/dom_owner.c): a cookie that a grace period begun after
  * the caller's earlier accesses satisfies; whether it is satisfied; and

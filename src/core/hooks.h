@@ -98,6 +98,11 @@ struct rcb__boost_hooks {
 	bool (*expedite_possible)(void);
 	void (*expedite_request)(unsigned long gp, int level);
 	void (*expedite_end)(void);
+	/* The same for a grace period of domain @d (src/core/domain.c):
+	 * lend @level to the threads that hold its grace period @gp, until
+	 * dom_expedite_end(@d). */
+	void (*dom_expedite_request)(int d, unsigned long gp, int level);
+	void (*dom_expedite_end)(int d);
 	bool (*no_permission)(void);
 	/* The callback layer: the backlog reached rcb__cb_hot.kick_at;
 	 * booster 0 sleeps in booster mode (rcb__cb_hot.boost_idle) and a

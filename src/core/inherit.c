@@ -171,6 +171,32 @@ void rcb__loan_update(struct rcb__loan *l, unsigned long gp,
 	rcb__boost_hooks.expedite_request(gp, level);
 }
 
+/*
+ * The level a leader of another domain's grace period (src/core/
+ * domain.c) lends the threads holding it, waiting since @start: the
+ * first boost level if it is @expedited, raised to its own real-time
+ * priority with inheritance on (at once when expedited, after one
+ * booster period otherwise).  Its other waiters block on the domain's
+ * PRIO_INHERIT lock and lend the leader their priority, which the
+ * kernel does not let it read back: only its own is lent.
+ */
+int rcb__dom_loan_level(bool expedited, unsigned long long start)
+{
+	int level = 0, p;
+
+	if (expedited)
+		level = rcb__boost_hooks.expedite_first_level();
+	if (rcb__settings.inherit &&
+	    (expedited || rcb__now_ns() - start >= period_ns()) &&
+	    (p = own_rt_prio()) > 0) {
+		if (p > rcb__settings.inherit_ceiling)
+			p = rcb__settings.inherit_ceiling;
+		if (p > level)
+			level = p;
+	}
+	return level;
+}
+
 uint64_t rcb__loan_sleep_ns(const struct rcb__loan *l, unsigned long long start,
 			    uint64_t dflt)
 {

@@ -581,6 +581,8 @@ struct rcb__loan {
 void rcb__loan_update(struct rcb__loan *l, unsigned long gp,
 		      unsigned long long start);
 /* How long the leader may sleep (at most @dflt) before its loan is due. */
+/* inherit.c: what a leader of another domain lends (domain.c). */
+int rcb__dom_loan_level(bool expedited, unsigned long long start);
 uint64_t rcb__loan_sleep_ns(const struct rcb__loan *l, unsigned long long start,
 			    uint64_t dflt);
 /* The grace period ends: withdraw the request. */

@@ -172,11 +172,21 @@ RCB_API int rcb_qsbr_thread_is_online(void)
 	return me.registered && rcb_load_relaxed(&me.ctr) != 0;
 }
 
-RCB_API int rcb_qsbr_synchronize(void)
+static int qsbr_synchronize(const char *call, bool expedited)
 {
 	if (RCB_UNLIKELY(me.depth)) {
-		rcb__qsbr_nest_misuse("rcb_qsbr_synchronize");
+		rcb__qsbr_nest_misuse(call);
 		return -EDEADLK;
 	}
-	return rcb__dom_synchronize(QSBR, "rcb_qsbr_synchronize");
+	return rcb__dom_synchronize(QSBR, call, expedited);
+}
+
+RCB_API int rcb_qsbr_synchronize(void)
+{
+	return qsbr_synchronize("rcb_qsbr_synchronize", false);
+}
+
+RCB_API int rcb_qsbr_synchronize_expedited(void)
+{
+	return qsbr_synchronize("rcb_qsbr_synchronize_expedited", true);
 }

@@ -6,6 +6,8 @@
  * its quiescent state.  Every check compares the run with itself (the
  * hog's own end), never with a speed the machine must reach. */
 #include "tests/boost/rt.h"
+#include <stdbool.h>
+
 #include "rcuboost/qsbr.h"
 
 struct run {
@@ -39,7 +41,7 @@ static void *qsbr_reader(void *arg)
 	return NULL;
 }
 
-static struct run run(int boost, double hog_s)
+static struct run run(int boost, double hog_s, bool expedited)
 {
 	struct rcb_config cfg = { .boost = boost };
 	struct run res = { 0 };
@@ -57,7 +59,8 @@ static struct run run(int boost, double hog_s)
 	CHECK(atomic_load(&online) && atomic_load(&hog.started));
 	usleep(5000);
 	t0 = rt_now();
-	CHECK(rcb_qsbr_synchronize() == 0);
+	CHECK((expedited ? rcb_qsbr_synchronize_expedited() :
+			   rcb_qsbr_synchronize()) == 0);
 	t1 = rt_now();
 	res.gp_ms = (t1 - t0) * 1e3;
 	res.hog_left_ms = (atomic_load(&hog.end_at) - t1) * 1e3;
@@ -75,20 +78,24 @@ static struct run run(int boost, double hog_s)
 int main(void)
 {
 	struct rcb_boost_stats s = { .size = sizeof(s) };
-	struct run off, on;
+	struct run off, on, exp;
 
 	rt_require();
 	rt_watchdog(60);
 	rt_pin(1);
-	off = run(-1, 0.5);
-	on = run(1, 1.5);
+	off = run(-1, 0.5, false);
+	on = run(1, 1.5, false);
+	exp = run(1, 0.5, true);
 	CHECK(rcb_boost_stats(&s) == 0);
 	printf("qsbr thread preempted online by a FIFO 40 hog:\n"
 	       "  unboosted, 0.5 s hog: grace period %.1f ms\n"
 	       "  boosted,   1.5 s hog: grace period %.1f ms, thread on at "
 	       "%.1f ms, %.1f ms of hog left\n"
+	       "  expedited, 0.5 s hog: grace period %.1f ms, %.1f ms of hog "
+	       "left\n"
 	       "  boosts %llu, unboosts %llu, on-behalf queueings %llu\n",
-	       off.gp_ms, on.gp_ms, on.resumed_ms, on.hog_left_ms,
+	       off.gp_ms, on.gp_ms, on.resumed_ms, on.hog_left_ms, exp.gp_ms,
+	       exp.hog_left_ms,
 	       (unsigned long long)s.boost, (unsigned long long)s.unboosted,
 	       (unsigned long long)s.preempt_enqueued);
 	/* Unboosted: the grace period waited for the whole hog. */
@@ -101,5 +108,9 @@ int main(void)
 	CHECK(on.boosted_seen);
 	CHECK(s.boost >= 1 && s.unboosted >= 1 && s.preempt_enqueued >= 1);
 	CHECK(off.restored && on.restored);
+	/* Expedited: boosted at once, without the boost delay the plain
+	 * boosted grace period waited (the same run's own figure). */
+	CHECK(exp.hog_left_ms > 0 && exp.boosted_seen && exp.restored);
+	CHECK(exp.gp_ms < on.gp_ms);
 	return 0;
 }
