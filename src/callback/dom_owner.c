@@ -14,18 +14,24 @@
  * src/core/domain.c).  A poll runs the wait batch once its cookie is
  * satisfied, asking for that grace period without ever blocking
  * (rcb__dom_try_gp()); it turns "next" into the wait batch once
- * OWN_BATCH callbacks are there or the oldest has waited OWN_MAX_WAIT_NS,
- * so that a grace period (two membarriers on a memb domain with other
- * registered threads) is paid for by many callbacks, not one.
+ * RCB__OWN_BATCH callbacks are there or the oldest has waited
+ * OWN_MAX_WAIT_NS, so that a grace period (two membarriers on a memb
+ * domain with other registered threads) is paid for by many callbacks,
+ * not one; at every poll when the thread is the domain's only one, as
+ * its grace periods cost nothing then.
  *
  * Invariants.
  *  1. Only the owning thread touches its lists: no atomics, no locks.
  *     A callback that queues another appends to "next", never to the
  *     batch being run, which is detached first.
  *  2. A thread with callbacks queued is registered with the domain
- *     (owner_call() registers it), so it leaves the domain by
- *     unregistering or exiting, and both flush its lists first
- *     (rcb__dom_owner_flush(), through core's dom_leave hook).
+ *     (rcb__dom_owner_call() registers it, and only then sets
+ *     ready_for, which lets rcb_domain_call()'s inline path append), so
+ *     it leaves the domain by unregistering or exiting, and both clear
+ *     ready_for and flush its lists first (rcb__dom_owner_flush(),
+ *     through core's dom_leave hook).  A domain with a registered
+ *     thread is not destroyed (domain_api.c), so ready_for names a
+ *     live domain.
  *  3. A batch runs only after a grace period that began after the last
  *     of its callbacks was queued: its cookie is taken when the batch
  *     is formed, after them, and rcb__dom_cookie_done()'s acquire
@@ -33,23 +39,24 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdlib.h>
 
 #include "callback/callback.h"
 
-/* Callbacks that make a grace period worth asking for, and the longest
- * the first of fewer waits for one (checked at polls and calls). */
-#define OWN_BATCH 4096
+/* The longest the first of fewer than RCB__OWN_BATCH callbacks waits
+ * for a grace period to be asked for (checked at polls and calls). */
 #define OWN_MAX_WAIT_NS (10ull * 1000 * 1000)
 
-struct own_lists {
-	struct rcb_head *next, *next_tail;
-	size_t next_n;
-	unsigned long long next_since_ns;
-	struct rcb_head *wait;
-	unsigned long long cookie;
-};
+/* The calling thread's lists of domain @d; NULL only without memory
+ * (then it has no callbacks queued). */
+static struct own_lists *lists_of(int d, bool alloc)
+{
+	struct rcb__thread *self = rcb__self();
 
-static __thread struct own_lists own[RCB__DOM_MAX];
+	if (RCB_UNLIKELY(!self->own) && alloc)
+		self->own = calloc(1, sizeof(*self->own));
+	return self->own ? &self->own->dom[d] : NULL;
+}
 
 /* Invoke a detached list, oldest first.  Returns how many ran. */
 static int run_list(struct rcb_head *h)
@@ -67,9 +74,8 @@ static int run_list(struct rcb_head *h)
 }
 
 /* The wait batch, if its grace period ended (asking for it if not). */
-static int run_wait_if_done(int d)
+static int run_wait_if_done(int d, struct own_lists *o)
 {
-	struct own_lists *o = &own[d];
 	struct rcb_head *batch = o->wait;
 
 	if (!batch || !rcb__dom_try_gp(d, o->cookie))
@@ -80,19 +86,19 @@ static int run_wait_if_done(int d)
 
 /* "next" becomes the wait batch, with a cookie taken after its last
  * callback was queued (invariant 3). */
-static void form_batch(int d)
+static void form_batch(int d, struct own_lists *o)
 {
-	struct own_lists *o = &own[d];
-
-	o->wait = o->next;
-	o->next = o->next_tail = NULL;
+	o->wait = rcb_load_relaxed(&o->next);
+	rcb_store_relaxed(&o->next, NULL);
+	o->next_tailp = &o->next;
 	o->next_n = 0;
+	o->next_since_ns = 0;
 	o->cookie = rcb__dom_cookie(d);
 }
 
 int rcb__dom_owner_poll(int d)
 {
-	struct own_lists *o = &own[d];
+	struct own_lists *o = lists_of(d, false);
 	int ran;
 
 	/* A poll is a quiescent state of an online qsbr thread: it is
@@ -100,40 +106,43 @@ int rcb__dom_owner_poll(int d)
 	if (rcb__doms[d].kind == RCB__DOM_KIND_QSBR &&
 	    rcb_load_relaxed(&rcb__dom_reader[d].ctr))
 		rcb__dom_quiescent_state(d);
-	ran = run_wait_if_done(d);
+	if (!o)
+		return 0;
+	ran = run_wait_if_done(d, o);
+	if (o->next_n && !o->next_since_ns)
+		o->next_since_ns = rcb__now_ns(); /* the clock starts */
+	/* A grace period costs no membarrier while the thread is the
+	 * domain's only one (others_registered() in domain.c): ask at once
+	 * then. */
 	if (!o->wait && o->next_n &&
-	    (o->next_n >= OWN_BATCH ||
+	    (o->next_n >= RCB__OWN_BATCH ||
+	     rcb_load_relaxed(&rcb__doms[d].nregs) <= 1 ||
 	     rcb__now_ns() - o->next_since_ns >= OWN_MAX_WAIT_NS)) {
-		form_batch(d);
-		ran += run_wait_if_done(d);
+		form_batch(d, o);
+		ran += run_wait_if_done(d, o);
 	}
 	return ran;
 }
 
+/* The first call of the thread on domain @d (rcb_domain_call()'s slow
+ * path): its lists, its registration (invariant 2; a qsbr thread is
+ * listed offline, queueing makes it no reader), then the append. */
 int rcb__dom_owner_call(int d, struct rcb_head *head,
 			void (*func)(struct rcb_head *head))
 {
-	struct own_lists *o = &own[d];
+	struct own_lists *o = lists_of(d, true);
 	int err;
 
-	/* Invariant 2.  A qsbr thread is listed offline: queueing makes
-	 * it no reader. */
+	if (RCB_UNLIKELY(!o))
+		return -ENOMEM;
 	if (RCB_UNLIKELY(!rcb__dom_reader[d].registered) &&
 	    (err = rcb__dom_register(d)) != 0)
 		return err;
-	head->func = func;
-	rcb_store_relaxed(&head->next, NULL);
-	if (o->next_tail)
-		rcb_store_relaxed(&o->next_tail->next, head);
-	else {
-		o->next = head;
-		o->next_since_ns = 0;
-	}
-	o->next_tail = head;
-	if (++o->next_n >= OWN_BATCH)
+	if (!o->next_tailp)
+		o->next_tailp = &o->next;
+	o->ready_for = &rcb__doms[d].pub;
+	if (rcb__own_append(o, head, func))
 		(void)rcb__dom_owner_poll(d);
-	else if (o->next_n == 1)
-		o->next_since_ns = rcb__now_ns();
 	return 0;
 }
 
@@ -141,22 +150,28 @@ int rcb__dom_owner_call(int d, struct rcb_head *head,
  * began after the last was queued.  0 or -EDEADLK (inside a section). */
 int rcb__dom_owner_barrier(int d, const char *call)
 {
-	struct own_lists *o = &own[d];
+	struct own_lists *o = lists_of(d, false);
 	struct rcb_head *wait, *next;
 	int err;
 
-	while (o->wait || o->next) {
+	if (!o) /* nothing ever queued */
+		return 0;
+	while (o->wait || rcb_load_relaxed(&o->next)) {
 		wait = o->wait;
-		next = o->next;
-		o->wait = o->next = o->next_tail = NULL;
+		next = rcb_load_relaxed(&o->next);
+		o->wait = NULL;
+		rcb_store_relaxed(&o->next, NULL);
+		o->next_tailp = &o->next;
 		o->next_n = 0;
+		o->next_since_ns = 0;
 		if ((err = rcb__dom_synchronize(d, call, false)) != 0) {
 			/* Refused (misuse, reported): put them back. */
 			o->wait = wait;
-			o->next = next;
-			while (next && rcb_load_relaxed(&next->next))
-				next = rcb_load_relaxed(&next->next);
-			o->next_tail = next;
+			rcb_store_relaxed(&o->next, next);
+			for (; next; next = rcb_load_relaxed(&next->next)) {
+				o->next_tailp = &next->next;
+				o->next_n++;
+			}
 			return err;
 		}
 		/* Callbacks may queue more: the loop runs those too. */
@@ -169,6 +184,19 @@ int rcb__dom_owner_barrier(int d, const char *call)
 /* core's dom_leave hook: the thread leaves domain @d. */
 void rcb__dom_owner_flush(int d)
 {
-	if (own[d].wait || own[d].next)
+	struct own_lists *o = lists_of(d, false);
+
+	if (!o)
+		return;
+	o->ready_for = NULL; /* the fast path goes no more */
+	if (o->wait || rcb_load_relaxed(&o->next))
 		(void)rcb__dom_owner_barrier(d, "leaving the domain");
+}
+
+/* Thread @t leaves the registry (callback/hooks.c): no domain holds it,
+ * so its lists are empty (invariant 2). */
+void rcb__dom_owner_free(struct rcb__thread *t)
+{
+	free(t->own);
+	t->own = NULL;
 }

@@ -166,8 +166,11 @@ RCB_API int rcb_domain_synchronize_expedited(struct rcb_domain *d)
 					     true);
 }
 
-RCB_API int rcb_domain_call(struct rcb_domain *d, struct rcb_head *head,
-			    void (*func)(struct rcb_head *head))
+/* rcb_domain_call() but for the inline append: checks, callback
+ * thread, or the thread's first owner-run call. */
+static __attribute__((noinline)) int
+domain_call_slow(struct rcb_domain *d, struct rcb_head *head,
+		 void (*func)(struct rcb_head *head))
 {
 	int id = dom_of(d, "rcb_domain_call");
 
@@ -181,6 +184,28 @@ RCB_API int rcb_domain_call(struct rcb_domain *d, struct rcb_head *head,
 		return -EINVAL;
 	}
 	return rcb__dom_owner_call(id, head, func);
+}
+
+RCB_API int rcb_domain_call(struct rcb_domain *d, struct rcb_head *head,
+			    void (*func)(struct rcb_head *head))
+{
+	struct rcb__own_lists *own = rcb__self()->own;
+
+	/* Owner-run, the thread registered already: an append to its own
+	 * list, with no check that ready_for does not imply (dom_owner.c
+	 * invariant 2). */
+	if (RCB_LIKELY(own && d && head && func)) {
+		unsigned int i = (unsigned int)d->rcb__id;
+
+		if (RCB_LIKELY(i < RCB__DOM_MAX &&
+			       own->dom[i].ready_for == d)) {
+			if (RCB_UNLIKELY(rcb__own_append(&own->dom[i], head,
+							 func)))
+				(void)rcb__dom_owner_poll((int)i);
+			return 0;
+		}
+	}
+	return domain_call_slow(d, head, func);
 }
 
 RCB_API int rcb_domain_barrier(struct rcb_domain *d)

@@ -36,9 +36,17 @@ static int cb_stop(void)
 	return err ? err : qerr;
 }
 
+/* A thread leaves the registry: its counts, and its owner-run lists
+ * (empty: no domain holds it any more). */
+static void cb_thread_leave(struct rcb__thread *t)
+{
+	rcb__cb_fold_thread(t);
+	rcb__dom_owner_free(t);
+}
+
 const struct rcb__cb_hooks rcb__cb_hooks = {
 	.thread_attach = rcb__cb_local_attach,
-	.thread_leave = rcb__cb_fold_thread,
+	.thread_leave = cb_thread_leave,
 	.dom_leave = rcb__dom_owner_flush,
 	.wake_late = rcb__cb_wake_late,
 	.start_later = rcb__cb_start_later,

@@ -194,6 +194,7 @@ int rcb__dom_register(int d)
 		self->dom_own_reg = !was_listed;
 	self->dom_regs |= 1u << d;
 	rcb_store_relaxed(&self->dom[d], r);
+	rcb_add_relaxed(&rcb__doms[d].nregs, 1);
 	r->registered =
 		rcb__doms[d].kind == RCB__DOM_KIND_MEMB &&
 				rcb__settings.flavor == RCB_FLAVOR_MEMBARRIER ?
@@ -217,6 +218,7 @@ static void dom_unlist(int d, bool leave)
 	rcb_store_relaxed(&self->dom[d], NULL);
 	rcb__dom_reader[d].registered = 0;
 	self->dom_regs &= ~(1u << d);
+	rcb_add_relaxed(&rcb__doms[d].nregs, -1);
 	last = !self->dom_regs && (self->dom_own_reg || self->memb_left);
 	if (!self->dom_regs)
 		self->dom_own_reg = self->memb_left = false;
@@ -596,6 +598,9 @@ void rcb__dom_after_fork_child(void)
 		rcb_store_relaxed(&rcb__dom_gp[d].futex, 0);
 		rcb_store_relaxed(&rcb__doms[d].wait_start_ns, 0);
 		rcb__doms[d].attempt_pending = false;
+		/* Only the forking thread's registrations remain. */
+		rcb_store_relaxed(&rcb__doms[d].nregs,
+				  rcb__dom_reader[d].registered ? 1 : 0);
 		dom_lock_init(&rcb__doms[d]);
 	}
 }

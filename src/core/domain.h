@@ -39,6 +39,9 @@ struct rcb__dom {
 	/* As rcb__gp_wait_start_ns: when the running grace period began to
 	 * wait for readers, 0 when none waits.  Read by the booster. */
 	_Atomic unsigned long long wait_start_ns;
+	/* Threads registered with the domain (a hint: the authority is the
+	 * registry, under its lock). */
+	_Atomic int nregs;
 	/* rcb__dom_try_gp(): a grace period numbered attempt_seq, counter
 	 * attempt_gp, advanced and not yet seen complete.  Under gp_lock. */
 	bool attempt_pending;

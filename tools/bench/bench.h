@@ -22,7 +22,7 @@
 #include "tool.h"
 
 #define BENCH_MAX_ROUNDS 101
-#define BENCH_MAX_VALS 6   /* a figure's value and its peers */
+#define BENCH_MAX_VALS 7   /* a figure's value and its peers */
 #define BENCH_MAX_FIGS 64  /* per scenario */
 #define BENCH_MAX_VALUES 5 /* per test */
 #define BENCH_MAX_HOGS 4

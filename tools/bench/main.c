@@ -17,6 +17,7 @@ static const struct bench_scenario *const sc[] = {
 const struct tool_peer *const bench_sides_table[] = {
 	&tool_peer_rcuboost, &tool_peer_urcu_memb, &tool_peer_urcu_mb,
 	&tool_peer_urcu_qsbr, &tool_peer_ck_epoch, &tool_peer_rcuboost_qsbr,
+	&tool_peer_rcuboost_owner,
 };
 #define NSIDES (sizeof(bench_sides_table) / sizeof(bench_sides_table[0]))
 const unsigned int bench_nsides = NSIDES;

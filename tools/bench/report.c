@@ -103,19 +103,22 @@ static const struct bench_val *val_of(const struct bench_fig *g,
 	return NULL;
 }
 
-/* rcuboost's qsbr domain against liburcu's qsbr flavor, measured in the
- * same rounds: one ratio per figure that has both. */
-static void print_qsbr(FILE *out, struct bench_res *const *x, unsigned int n)
+/* Side @mine against side @peer, measured in the same rounds: one ratio
+ * per figure that has both, on a line headed "MINE/PEER:". */
+static void print_pair(FILE *out, struct bench_res *const *x, unsigned int n,
+		       const char *mine, const char *peer)
 {
-	const char *sep = "\nrcuboost-qsbr/urcu-qsbr:";
-	char a[32];
+	char sep_buf[80], a[32];
+	const char *sep = sep_buf;
+
+	snprintf(sep_buf, sizeof(sep_buf), "\n%s/%s:", mine, peer);
 
 	for (unsigned int s = 0; s < n; s++) {
 		for (unsigned int i = 0; !x[s]->status && i < x[s]->nfigs;
 		     i++) {
 			const struct bench_fig *g = &x[s]->fig[i];
-			const struct bench_val *q = val_of(g, "rcuboost-qsbr");
-			const struct bench_val *u = val_of(g, "urcu-qsbr");
+			const struct bench_val *q = val_of(g, mine);
+			const struct bench_val *u = val_of(g, peer);
 
 			if (!q || !u)
 				continue;
@@ -207,7 +210,10 @@ void bench_report(FILE *out, struct bench_res *const *x, unsigned int n,
 		if (!x[s]->status && x[s]->why[0])
 			fprintf(out, "%s: %s\n", x[s]->sc->name, x[s]->why);
 	}
-	print_qsbr(out, x, n);
+	/* rcuboost's qsbr domain against liburcu's qsbr flavor; a domain
+	 * with owner-run callbacks against ck_epoch, whose model it is. */
+	print_pair(out, x, n, "rcuboost-qsbr", "urcu-qsbr");
+	print_pair(out, x, n, "rcuboost-owner", "ck-epoch");
 	fprintf(out, "\nratio = value / peer; goals against %s unless they "
 		"name a peer (\"goal\": a bound).\n%u rounds of %u ms, %lu "
 		"calls; +- = (max - min) / median; CPUs %d, %d; %.1f s.\n",

@@ -111,6 +111,7 @@ extern const struct tool_peer tool_peer_urcu_memb;
 extern const struct tool_peer tool_peer_urcu_mb;
 extern const struct tool_peer tool_peer_urcu_qsbr;
 extern const struct tool_peer tool_peer_rcuboost_qsbr;
+extern const struct tool_peer tool_peer_rcuboost_owner;
 extern const struct tool_peer tool_peer_ck_epoch;
 /* rcuboost through <rcuboost/urcu.h>, and its rcu_init().  The table's
  * out-of-line calls are rcuboost's, not liburcu's, once
