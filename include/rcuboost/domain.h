@@ -16,6 +16,7 @@
  *   rcb_domain_read_lock(), rcb_domain_read_unlock(), rcb_domain_read_ongoing()
  *   rcb_domain_synchronize(), rcb_domain_synchronize_expedited()
  *   rcb_domain_call(), rcb_domain_barrier(), rcb_domain_poll()
+ *   rcb_domain_start_poll(), rcb_domain_poll_state()
  *   qsbr kind: rcb_domain_register_thread(), rcb_domain_unregister_thread(),
  *     rcb_domain_quiescent_state(), rcb_domain_thread_offline(),
  *     rcb_domain_thread_online()
@@ -27,6 +28,8 @@
  */
 #ifndef RCUBOOST_DOMAIN_H
 #define RCUBOOST_DOMAIN_H
+
+#include <stdint.h>
 
 #include <rcuboost.h>
 
@@ -115,6 +118,20 @@ RCB_API int rcb_domain_call(struct rcb_domain *d, struct rcb_head *head,
  * run here.  Returns 0 or -EDEADLK (inside a section of @d, or from a
  * callback of @d's callback thread). */
 RCB_API int rcb_domain_barrier(struct rcb_domain *d);
+
+/* rcb_domain_start_poll - a cookie naming a grace period of @d that
+ * begins after the call, and make sure one runs (the caller's own when
+ * it is alone in the domain, else the domain's callback thread's).
+ * Full barrier before the snapshot.  Any thread, also in a section;
+ * never blocks but for the callback thread's start.  0 for a handle
+ * that is not a live domain (reported). */
+RCB_API uint64_t rcb_domain_start_poll(struct rcb_domain *d);
+
+/* rcb_domain_poll_state - has that grace period of @d ended?  1 (yes,
+ * ordered as a return from rcb_domain_synchronize()), 0 (not yet), or
+ * -EINVAL (a cookie from the future, a dead handle: reported).  Any
+ * thread, also in a section; wait-free. */
+RCB_API int rcb_domain_poll_state(struct rcb_domain *d, uint64_t cookie);
 
 /* rcb_domain_poll - RCB_DOMAIN_OWNER_CALLBACKS: run the calling thread's
  * callbacks whose grace period has ended, and start or advance a grace

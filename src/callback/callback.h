@@ -502,6 +502,10 @@ int rcb__dom_cb_stop(void);
 void rcb__dom_cb_after_fork_child(void);
 int rcb__dom_cb_thread(int d, pthread_t *out);
 bool rcb__dom_cb_refuses(const char *call);
+/* Polled grace periods of domain @d: a cookie, with a grace period that
+ * satisfies it sure to run (here when it costs nothing, else on the
+ * domain's callback thread). */
+uint64_t rcb__dom_start_poll(int d);
 /* Stop domain @d's callback thread, after running what it has queued
  * (rcb_domain_destroy()). */
 void rcb__dom_cb_stop_one(int d);

@@ -264,6 +264,54 @@ RCB_API int rcb_qsbr_barrier(void)
 	return rcb__dom_barrier(RCB__DOM_QSBR, "rcb_qsbr_barrier");
 }
 
+/* ---- polled grace periods ------------------------------------------ */
+
+/* Per domain: the highest cookie asked for, and one node that keeps a
+ * request on the domain's callback thread while a cookie waits: its
+ * batch's grace period began after the node was queued, so after every
+ * cookie taken before; a cookie taken later re-queues it. */
+static _Atomic unsigned long long poll_want[RCB__DOM_MAX];
+static _Atomic bool poll_queued[RCB__DOM_MAX];
+static struct rcb_head poll_head[RCB__DOM_MAX];
+
+static void poll_request(int d);
+
+static void poll_cb(struct rcb_head *h)
+{
+	int d = (int)(h - poll_head);
+
+	rcb_store_relaxed(&poll_queued[d], false);
+	/* [DC-PQ] The flag's clear before the look at the wanted cookie:
+	 * store buffering against a start_poll's "want = c; queued?".
+	 * Pairs with [DC-PW]. */
+	rcb_fence_seq_cst();
+	if (!rcb__dom_cookie_done(d, rcb_load_relaxed(&poll_want[d])))
+		poll_request(d);
+}
+
+static void poll_request(int d)
+{
+	if (!rcb_xchg_relaxed(&poll_queued[d], true))
+		(void)rcb__dom_call(d, &poll_head[d], poll_cb, "start_poll");
+}
+
+uint64_t rcb__dom_start_poll(int d)
+{
+	unsigned long long c = rcb__dom_cookie(d);
+
+	rcb_max_relaxed(&poll_want[d], c);
+	/* Alone in the domain: a grace period costs no membarrier, run
+	 * it here (never blocks). */
+	if (rcb_load_relaxed(&rcb__doms[d].nregs) <= 1 &&
+	    rcb__dom_try_gp(d, c))
+		return c;
+	/* [DC-PW] The wanted cookie before the look at the flag.  Pairs
+	 * with [DC-PQ]. */
+	rcb_fence_seq_cst();
+	poll_request(d);
+	return c;
+}
+
 int rcb__dom_cb_thread(int d, pthread_t *out)
 {
 	int err = dcb_ensure_thread(d, "get_call_rcu_thread");
@@ -354,6 +402,7 @@ void rcb__dom_cb_after_fork_child(void)
 		if (tail)
 			rcb_store_relaxed(tail, NULL);
 		rcb_store_relaxed(&c->top, keep);
+		/* A poll node kept on the queue stays marked queued. */
 		pthread_mutex_init(&c->lock, NULL);
 		rcb_store_relaxed(&c->running, false);
 		rcb_store_relaxed(&c->asleep, 0);

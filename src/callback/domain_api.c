@@ -226,6 +226,31 @@ RCB_API int rcb_domain_poll(struct rcb_domain *d)
 	return id >= 0 && owner_run(id) ? rcb__dom_owner_poll(id) : 0;
 }
 
+RCB_API uint64_t rcb_domain_start_poll(struct rcb_domain *d)
+{
+	int id = dom_of(d, "rcb_domain_start_poll");
+
+	return id < 0 ? 0 : rcb__dom_start_poll(id);
+}
+
+RCB_API int rcb_domain_poll_state(struct rcb_domain *d, uint64_t cookie)
+{
+	int id = dom_of(d, "rcb_domain_poll_state");
+
+	if (id < 0)
+		return -EINVAL;
+	if (RCB_UNLIKELY(cookie >
+			 rcb_load_relaxed(&rcb__doms[id].seq_started) + 1)) {
+		rcb__misuse("rcb_domain_poll_state",
+			    "cookie %llu is from the future (%s has started %llu "
+			    "grace periods)",
+			    (unsigned long long)cookie, rcb__doms[id].name,
+			    rcb_load_relaxed(&rcb__doms[id].seq_started));
+		return -EINVAL;
+	}
+	return rcb__dom_cookie_done(id, cookie);
+}
+
 RCB_API int rcb_domain_register_thread(struct rcb_domain *d)
 {
 	int id = dom_of(d, "rcb_domain_register_thread");

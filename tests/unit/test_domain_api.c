@@ -1,5 +1,6 @@
 /* The rcb_domain_* API (include/rcuboost/domain.h): created domains of
  * both kinds are isolated from each other and from the library's own,
+ * polled cookies elapse only after the readers that held them left,
  * owner-run callbacks run in the queueing thread and never before a
  * grace period, a thread's own callbacks run when it exits, destroy and
  * the slot limit, bad arguments.  No check depends on speed: "still
@@ -77,6 +78,37 @@ static void isolation(struct rcb_domain *held, struct rcb_domain *other)
 	CHECK(pthread_join(s, NULL) == 0);
 	CHECK(pthread_join(h, NULL) == 0);
 	CHECK(atomic_load(&sync_done));
+}
+
+/* ---- polled grace periods ------------------------------------------ */
+
+/* A cookie taken while a reader holds @d stays unelapsed until the
+ * reader leaves, then elapses without anyone waiting for it. */
+static void polled(struct rcb_domain *d)
+{
+	pthread_t h;
+	uint64_t c;
+	int spins = 0;
+
+	held_dom = d;
+	atomic_store(&held_ready, 0);
+	atomic_store(&held_release, 0);
+	CHECK(pthread_create(&h, NULL, holder, NULL) == 0);
+	while (!atomic_load(&held_ready))
+		sleep_ms(1);
+	c = rcb_domain_start_poll(d);
+	CHECK(c != 0);
+	sleep_ms(100);
+	CHECK(rcb_domain_poll_state(d, c) == 0); /* still held */
+	atomic_store(&held_release, 1);
+	CHECK(pthread_join(h, NULL) == 0);
+	while (rcb_domain_poll_state(d, c) != 1) {
+		sleep_ms(1);
+		spins++;
+	}
+	CHECK(rcb_domain_poll_state(d, c + 1000) == -EINVAL);
+	printf("polled: cookie %llu elapsed %d ms after the reader left\n",
+	       (unsigned long long)c, spins);
 }
 
 /* ---- owner-run callbacks ------------------------------------------- */
@@ -200,6 +232,8 @@ int main(void)
 	isolation(m, q);
 	isolation(q, m);
 	printf("isolation: ok\n");
+	polled(m);
+	polled(q);
 	owner_retire();
 	CHECK(pthread_create(&t, NULL, queue_and_exit, NULL) == 0);
 	CHECK(pthread_join(t, NULL) == 0);
