@@ -42,6 +42,7 @@
 #include <stdlib.h>
 
 #include "callback/callback.h"
+#include "callback/dom_owner.h"
 
 /* The longest the first of fewer than RCB__OWN_BATCH callbacks waits
  * for a grace period to be asked for (checked at polls and calls). */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "callback/callback.h"
+#include "callback/dom_owner.h"
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 

@@ -6,6 +6,7 @@
  * to do, that the library shuts down, and fork().
  */
 #include "callback/callback.h"
+#include "callback/dom_owner.h"
 #include "core/hooks.h"
 
 /* fork() child, after the registry is rebuilt: the workers' queues and

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The domains besides the default one (include/rcuboost/domain.h):
- * registration, grace periods, the memb kind's read-side slow paths,
- * thread exit and fork.  The qsbr kind's own calls (quiescent states,
- * online, offline) are qsbr.c's.
+ * registration, grace periods, thread exit and fork.  The memb kind's
+ * read side out of line is domain_read.c's; the qsbr kind's own calls
+ * (quiescent states, online, offline) are qsbr.c's.
  *
  * Algorithm.  Each domain d has a counter rcb__dom_gp[d].ctr and, in
  * each thread, a record rcb__dom_reader[d].  A grace period advances the
@@ -159,21 +159,6 @@ void rcb__dom_after_store(int d)
 		rcb__boost_hooks.unlock_unboost();
 }
 
-RCB_API void rcb__dom_read_misuse(int d, const char *what)
-{
-	char call[48];
-
-	snprintf(call, sizeof(call), "%s read side (%s)", rcb__doms[d].name,
-		 what);
-	if (rcb__dom_read_ongoing(d))
-		rcb__misuse(
-			call,
-			"nesting depth would wrap; the section stays at its depth");
-	else
-		rcb__misuse(call,
-			    "unlock without a matching read lock; ignored");
-}
-
 int rcb__dom_register(int d)
 {
 	struct rcb__thread *self = rcb__self();
@@ -240,37 +225,6 @@ int rcb__dom_unregister(int d)
 		rcb__qsbr_store(d, 0);
 	dom_unlist(d, true);
 	return 0;
-}
-
-/* A thread unregistered with a memb-kind domain (bp: every thread until
- * its first section) takes this path: it registers, then begins its
- * section as the inline lock would.  The fence flavor's readers come
- * here for every outermost lock. */
-RCB_API void rcb__dom_read_lock_slow(int d)
-{
-	struct rcb__dom_reader *r = &rcb__dom_reader[d];
-	int err;
-
-	if (!r->registered && (err = rcb__dom_register(d)) != 0)
-		RCB_DIE("registering the thread with a domain (first read lock)",
-			-err);
-	rcb__tsan_acquire(&rcb__dom_gp[d].ctr);
-	rcb_store_relaxed(&r->ctr, rcb_load_relaxed(&rcb__dom_gp[d].ctr) +
-					   RCB__NEST_ONE);
-	/* [RD-A] A full fence in the fence flavor; in the membarrier flavor
-	 * the inline path's compiler barrier would do, and this is the rare
-	 * first section. */
-	rcb_fence_seq_cst();
-}
-
-RCB_API void rcb__dom_read_unlock_special(int d)
-{
-	/* [RD-W] The fence flavor's store-buffering fence (the inline
-	 * path's compiler barrier is full only with membarrier).  Pairs
-	 * with [DG-W]. */
-	if (rcb__dom_reader[d].registered != RCB__DOMR_FAST)
-		rcb_fence_seq_cst();
-	rcb__dom_after_store(d);
 }
 
 /* True if some registered thread still holds grace period @gp of domain
