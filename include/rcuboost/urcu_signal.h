@@ -25,48 +25,7 @@
 
 /* ---- liburcu's map (urcu/map/urcu-signal.h): plain names to urcu_signal_* */
 
-#undef rcu_read_lock
-#undef _rcu_read_lock
-#undef rcu_read_unlock
-#undef _rcu_read_unlock
-#undef rcu_read_ongoing
-#undef _rcu_read_ongoing
-#undef rcu_register_thread
-#undef rcu_unregister_thread
-#undef rcu_init
-#undef rcu_exit
-#undef synchronize_rcu
-#undef get_cpu_call_rcu_data
-#undef get_call_rcu_thread
-#undef create_call_rcu_data
-#undef set_cpu_call_rcu_data
-#undef get_default_call_rcu_data
-#undef get_call_rcu_data
-#undef get_thread_call_rcu_data
-#undef set_thread_call_rcu_data
-#undef create_all_cpu_call_rcu_data
-#undef free_all_cpu_call_rcu_data
-#undef call_rcu
-#undef call_rcu_data_free
-#undef call_rcu_before_fork
-#undef call_rcu_after_fork_parent
-#undef call_rcu_after_fork_child
-#undef rcu_barrier
-#undef defer_rcu
-#undef rcu_defer_register_thread
-#undef rcu_defer_unregister_thread
-#undef rcu_defer_barrier
-#undef rcu_defer_barrier_thread
-#undef rcu_defer_exit
-#undef rcu_flavor
-#undef urcu_register_rculfhash_atfork
-#undef urcu_unregister_rculfhash_atfork
-#undef rcu_quiescent_state
-#undef _rcu_quiescent_state
-#undef rcu_thread_offline
-#undef rcu_thread_online
-#undef start_poll_synchronize_rcu
-#undef poll_state_synchronize_rcu
+#include <rcuboost/urcu_map_clear.h>
 
 #define rcu_read_lock urcu_signal_read_lock
 #define _rcu_read_lock _urcu_signal_read_lock
@@ -148,7 +107,6 @@
 
 #define RCB__UF(name) urcu_signal_##name
 #include <rcuboost/urcu_flavor_decl.h>
-#undef RCB__UF
 
 /* Called by name: the inline read side over the flavor's domain. */
 #define urcu_signal_read_lock() rcb__dom_read_lock(RCB__DOM_SIGNAL)
