@@ -164,7 +164,7 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 	bool memb_due = start && now - start >= min_wait_ns;
 	unsigned int doms_due = 0;
 
-	for (int d = 0; d < rcb_load_relaxed(&rcb__dom_limit); d++) {
+	for (int d = 0, nd = rcb__doms_to_scan(); d < nd; d++) {
 		unsigned long long s =
 			rcb_load_relaxed(&rcb__doms[d].wait_start_ns);
 		/* A domain's own delay, but under pressure (@min_wait_ns

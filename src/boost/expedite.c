@@ -183,8 +183,8 @@ static void lend_all(struct rcb__booster *b, int prio, int dom,
 void rcb__expedite_pass(struct rcb__booster *b, int prio, uint64_t now)
 {
 	unsigned long req = rcb_load_relaxed(&exp_req);
-	int n = rcb_load_relaxed(&rcb__dom_limit);
 	bool queued = false;
+	int n;
 
 	if (RCB_PERTASK)
 		return;
@@ -193,6 +193,7 @@ void rcb__expedite_pass(struct rcb__booster *b, int prio, uint64_t now)
 		queued = true;
 		lend_all(b, prio, -1, req, (int)(req & RCB__NEST_MASK));
 	}
+	n = rcb__doms_to_scan();
 	for (int d = 0; d < n; d++) {
 		unsigned long r = rcb_load_relaxed(&dom_req[d]);
 

@@ -80,6 +80,7 @@ struct rcb__dom rcb__doms[RCB__DOM_MAX] = {
 	LIB_DOM(RCB__DOM_SIGNAL, "signal", RCB__DOM_KIND_MEMB),
 };
 _Atomic int rcb__dom_limit = RCB__DOM_N;
+_Atomic int rcb__doms_waiting;
 
 static pthread_once_t doms_once = PTHREAD_ONCE_INIT;
 
@@ -265,6 +266,7 @@ static void wait_for_readers(int d, unsigned long gp, bool expedited)
 	unsigned long long start = rcb__now_ns();
 	int lent = 0;
 
+	rcb_add_relaxed(&rcb__doms_waiting, 1);
 	rcb_store_relaxed(&dom->wait_start_ns, start);
 	for (int scan = 0;; scan++) {
 		if (scan == DOM_SPIN_SCANS)
@@ -301,6 +303,7 @@ static void wait_for_readers(int d, unsigned long gp, bool expedited)
 		rcb__boost_hooks.dom_expedite_end(d);
 	rcb_store_relaxed(&rcb__dom_gp[d].futex, 0);
 	rcb_store_relaxed(&dom->wait_start_ns, 0);
+	rcb_add_relaxed(&rcb__doms_waiting, -1);
 }
 
 /*
@@ -548,6 +551,8 @@ void rcb__dom_thread_exit(void)
  * is harmless: the next one advances again). */
 void rcb__dom_after_fork_child(void)
 {
+	/* The parent's waiting grace periods are not the child's. */
+	rcb_store_relaxed(&rcb__doms_waiting, 0);
 	for (int d = 0; d < RCB__DOM_MAX; d++) {
 		rcb_store_relaxed(&rcb__dom_gp[d].futex, 0);
 		rcb_store_relaxed(&rcb__doms[d].wait_start_ns, 0);

@@ -53,6 +53,20 @@ extern struct rcb__dom rcb__doms[RCB__DOM_MAX];
 /* 1 + the highest slot ever used: the bound of every loop over the
  * domains (slots above it were never live). */
 extern _Atomic int rcb__dom_limit;
+/* Grace periods of these domains now waiting for readers: the
+ * boosters' loops over the domains run only while it is not 0, so that
+ * the default domain's boosting costs what it did before they existed.
+ * A hint, as wait_start_ns: raised before the wait starts. */
+extern _Atomic int rcb__doms_waiting;
+
+/* The bound of the boosters' loops over the domains: 0 while none
+ * waits. */
+static inline int rcb__doms_to_scan(void)
+{
+	return rcb_load_relaxed(&rcb__doms_waiting) ?
+		       rcb_load_relaxed(&rcb__dom_limit) :
+		       0;
+}
 
 /* Does domain @d boost its readers? */
 static inline bool rcb__dom_boosts(int d)
@@ -123,7 +137,7 @@ static inline bool rcb__thread_holds(const struct rcb__thread *t,
 {
 	if (rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp))
 		return true;
-	int n = rcb_load_relaxed(&rcb__dom_limit);
+	int n = rcb__doms_to_scan();
 
 	for (int d = 0; d < n; d++)
 		if (rcb__dom_thread_holds(t, d))
@@ -136,7 +150,7 @@ static inline bool rcb__thread_holds(const struct rcb__thread *t,
 static inline unsigned long long rcb__wait_start_any(void)
 {
 	unsigned long long m = rcb_load_relaxed(&rcb__gp_wait_start_ns);
-	int n = rcb_load_relaxed(&rcb__dom_limit);
+	int n = rcb__doms_to_scan();
 
 	for (int d = 0; d < n; d++) {
 		if (!rcb__dom_boosts(d))

@@ -365,6 +365,7 @@ static void child_unregister_in_section(void)
 	_exit(0);
 }
 
+#ifndef RCB__TSAN /* TSan: no thread may start in a forked child */
 static void *exit_in_section(void *arg)
 {
 	(void)arg;
@@ -381,6 +382,7 @@ static void child_exit_in_section(void)
 	urcu_bp_synchronize_rcu(); /* must not wait for the dead thread */
 	_exit(0);
 }
+#endif
 
 static void expect_child(void (*fn)(void), const char *what)
 {
