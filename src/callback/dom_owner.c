@@ -189,9 +189,12 @@ void rcb__dom_owner_flush(int d)
 
 	if (!o)
 		return;
-	o->ready_for = NULL; /* the fast path goes no more */
+	/* The callbacks run here may queue more through the inline path:
+	 * the barrier runs those too, and only then does the inline path
+	 * close (invariant 2: the thread is about to leave). */
 	if (o->wait || rcb_load_relaxed(&o->next))
 		(void)rcb__dom_owner_barrier(d, "leaving the domain");
+	o->ready_for = NULL;
 }
 
 /* Thread @t leaves the registry (callback/hooks.c): no domain holds it,

@@ -94,9 +94,14 @@ RCB_API int rcb_domain_create(struct rcb_domain **out,
 				  attr->boost_delay_ms * 1000000ull);
 		dom->flags = attr->flags;
 		/* A valid counter for the kind (qsbr: odd; memb: a step);
-		 * no thread is registered with the slot (destroy). */
+		 * no thread is registered with the slot (destroy).  A try's
+		 * grace period left in flight names the old counter: a scan
+		 * for it against the new one could end it early. */
+		pthread_mutex_lock(&dom->gp_lock);
+		dom->attempt_pending = false;
 		rcb_store_relaxed(&rcb__dom_gp[id].ctr,
 				  qsbr ? 1ul : RCB__GP_STEP);
+		pthread_mutex_unlock(&dom->gp_lock);
 		/* [DOM-L] The slot's fields before it is seen live.  Pairs
 		 * with the acquire in dom_of(). */
 		rcb_store_release(&dom->live, true);
