@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One liburcu memb-class flavor exported by librcuboost: the functions of
- * include/rcuboost/urcu_flavor_decl.h over a domain of its own
+ * One liburcu flavor exported by librcuboost: the functions every flavor
+ * has (include/rcuboost/urcu_flavor_decl.h's) over a domain of its own
  * (src/core/domain.c, src/callback/dom_call.c), and its flavor struct.
- * Included once by each of urcu_bp.c, urcu_mb.c and urcu_signal.c, after
- * the flavor's public header, with RCB__UF(name) (the flavor's function
- * name) and UF_DOM (its domain) defined.
+ * Included once by each of urcu_qsbr.c, urcu_bp.c, urcu_mb.c and
+ * urcu_signal.c, after the flavor's public header, with RCB__UF(name)
+ * (the flavor's function name) and UF_DOM (its domain) defined, and
+ * UF_QSBR for the qsbr flavor, whose read side, grace periods and
+ * barrier are <rcuboost/qsbr.h>'s (they check its debug nesting).
  *
  * struct rcu_head is handed to the domain's call as is: both are the two
  * words {next, func} (checked below), and the domain writes only them.
@@ -19,6 +21,22 @@
 #include "callback/callback.h"
 #include "compat/urcu_compat.h"
 #include "core/internal.h"
+
+#ifdef UF_QSBR
+#define UF_LOCK() rcb_qsbr_read_lock()
+#define UF_UNLOCK() rcb_qsbr_read_unlock()
+#define UF_ONGOING() rcb_qsbr_read_ongoing()
+#define UF_SYNC(call) rcb_qsbr_synchronize()
+#define UF_BARRIER(call) rcb_qsbr_barrier()
+#define UF_REGISTER() rcb_qsbr_register_thread()
+#else
+#define UF_LOCK() rcb__dom_read_lock(UF_DOM)
+#define UF_UNLOCK() rcb__dom_read_unlock(UF_DOM)
+#define UF_ONGOING() rcb__dom_read_ongoing(UF_DOM)
+#define UF_SYNC(call) rcb__dom_synchronize(UF_DOM, call, false)
+#define UF_BARRIER(call) rcb__dom_barrier(UF_DOM, call)
+#define UF_REGISTER() rcb__dom_register(UF_DOM)
+#endif
 
 _Static_assert(sizeof(struct rcu_head) == sizeof(struct rcb_head) &&
 		       offsetof(struct rcu_head, func) ==
@@ -79,8 +97,7 @@ RCB_API void RCB__UF(call_rcu)(struct rcu_head *head,
 
 RCB_API void RCB__UF(barrier)(void)
 {
-	RCB__AS_LIBURCU("rcu_barrier",
-			(void)rcb__dom_barrier(UF_DOM, "rcu_barrier"));
+	RCB__AS_LIBURCU("rcu_barrier", (void)UF_BARRIER("rcu_barrier"));
 }
 
 /* ---- defer_rcu ----------------------------------------------------- */
@@ -111,7 +128,7 @@ RCB_API void RCB__UF(defer_rcu)(void (*fct)(void *p), void *p)
 	if (!d) {
 		/* No memory for its node: wait for the grace period here,
 		 * as liburcu's full queue does, and call it. */
-		(void)rcb__dom_synchronize(UF_DOM, "defer_rcu", false);
+		(void)UF_SYNC("defer_rcu");
 		fct(p);
 		return;
 	}
@@ -133,7 +150,7 @@ RCB_API void RCB__UF(defer_unregister_thread)(void)
 RCB_API void RCB__UF(defer_barrier)(void)
 {
 	RCB__AS_LIBURCU("rcu_defer_barrier",
-			(void)rcb__dom_barrier(UF_DOM, "rcu_defer_barrier"));
+			(void)UF_BARRIER("rcu_defer_barrier"));
 }
 
 RCB_API void RCB__UF(defer_barrier_thread)(void)
@@ -257,35 +274,48 @@ RCB_API void RCB__UF(call_rcu_after_fork_child)(void)
 /* The flavor struct needs functions, not the header's macros. */
 static void uf_read_lock(void)
 {
-	rcb__dom_read_lock(UF_DOM);
+	UF_LOCK();
 }
 
 static void uf_read_unlock(void)
 {
-	rcb__dom_read_unlock(UF_DOM);
+	UF_UNLOCK();
 }
 
 static int uf_read_ongoing(void)
 {
-	return rcb__dom_read_ongoing(UF_DOM);
+	return UF_ONGOING();
 }
 
+#ifdef UF_QSBR
+static void uf_quiescent_state(void)
+{
+	rcb_qsbr_quiescent_state();
+}
+#define UF_QS uf_quiescent_state
+#define UF_OFFLINE urcu_qsbr_thread_offline
+#define UF_ONLINE urcu_qsbr_thread_online
+#else
 /* liburcu's memb-class flavors have no quiescent state and are always
  * online: these do nothing, as memb's. */
 static void uf_nothing(void)
 {
 }
+#define UF_QS uf_nothing
+#define UF_OFFLINE uf_nothing
+#define UF_ONLINE uf_nothing
+#endif
 
 RCB_API const struct rcu_flavor_struct RCB__UF(flavor) = {
 	.read_lock = uf_read_lock,
 	.read_unlock = uf_read_unlock,
 	.read_ongoing = uf_read_ongoing,
-	.read_quiescent_state = uf_nothing,
+	.read_quiescent_state = UF_QS,
 	.update_call_rcu = RCB__UF(call_rcu),
 	.update_synchronize_rcu = RCB__UF(synchronize_rcu),
 	.update_defer_rcu = RCB__UF(defer_rcu),
-	.thread_offline = uf_nothing,
-	.thread_online = uf_nothing,
+	.thread_offline = UF_OFFLINE,
+	.thread_online = UF_ONLINE,
 	.register_thread = RCB__UF(register_thread),
 	.unregister_thread = RCB__UF(unregister_thread),
 	.barrier = RCB__UF(barrier),
