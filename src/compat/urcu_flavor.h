@@ -47,30 +47,30 @@ _Static_assert(sizeof(struct rcu_head) == sizeof(struct rcb_head) &&
  * inline read side by function-like macros. */
 RCB_API void(RCB__UF(read_lock))(void)
 {
-	rcb__dom_read_lock(UF_DOM);
+	UF_LOCK();
 }
 
 RCB_API void(RCB__UF(read_unlock))(void)
 {
-	rcb__dom_read_unlock(UF_DOM);
+	UF_UNLOCK();
 }
 
 RCB_API int(RCB__UF(read_ongoing))(void)
 {
-	return rcb__dom_read_ongoing(UF_DOM);
+	return UF_ONGOING();
 }
 
 RCB_API void RCB__UF(synchronize_rcu)(void)
 {
 	RCB__AS_LIBURCU("synchronize_rcu",
-			(void)rcb__dom_synchronize(UF_DOM, "synchronize_rcu", false));
+			(void)UF_SYNC("synchronize_rcu"));
 }
 
 RCB_API void RCB__UF(register_thread)(void)
 {
 	int err;
 
-	RCB__AS_LIBURCU("rcu_register_thread", err = rcb__dom_register(UF_DOM));
+	RCB__AS_LIBURCU("rcu_register_thread", err = UF_REGISTER());
 	if (err)
 		rcb__misuse("rcu_register_thread",
 			    "cannot register the thread with the %s flavor: %s",
@@ -157,7 +157,7 @@ RCB_API void RCB__UF(defer_barrier_thread)(void)
 {
 	RCB__AS_LIBURCU(
 		"rcu_defer_barrier_thread",
-		(void)rcb__dom_barrier(UF_DOM, "rcu_defer_barrier_thread"));
+		(void)UF_BARRIER("rcu_defer_barrier_thread"));
 }
 
 RCB_API void RCB__UF(defer_exit)(void)

@@ -64,6 +64,11 @@ int main(void)
 	int i;
 
 	rcu_register_thread();
+#ifdef CONSUMER_QSBR
+	/* liburcu's qsbr: a registered thread is online (in a read-side
+	 * critical section, as rcu_read_ongoing() reads it). */
+	CHECK(rcu_read_ongoing());
+#endif
 	for (i = 0; i < 100; i++) {
 		o = calloc(1, sizeof(*o));
 		CHECK(o);
