@@ -109,7 +109,8 @@ RCB_API int rcb_domain_synchronize_expedited(struct rcb_domain *d);
 /* rcb_domain_call - @func(@head) after a grace period of @d: on the
  * domain's callback thread, or (RCB_DOMAIN_OWNER_CALLBACKS) in the
  * calling thread, later.  Returns 0, -EINVAL (NULL), -EAGAIN (no
- * callback thread could start: queued). */
+ * callback thread could start: queued).  A macro over an inline append
+ * for owner-run domains; (rcb_domain_call) is the function. */
 RCB_API int rcb_domain_call(struct rcb_domain *d, struct rcb_head *head,
 			    void (*func)(struct rcb_head *head));
 
@@ -255,6 +256,63 @@ static inline void rcb__dom_quiescent_state(int dom)
 		return;
 	rcb__dom_quiescent_slow(dom, gp);
 }
+
+/* A thread's owner-run callbacks of one domain (src/callback/
+ * dom_owner.c, whose invariants hold them): "next" is a list through
+ * rcb_head.next not yet given a grace period, *next_tailp its end,
+ * next_n its length; "wait" the batch waiting for grace period
+ * "cookie".  ready_for is the domain's handle once the thread may
+ * append inline.  64 bytes, so that indexing is a shift. */
+struct rcb__dom_own {
+	struct rcb_domain *ready_for;
+	RCB__ATOMIC(struct rcb_head *) *next_tailp;
+	unsigned long next_n;
+	RCB__ATOMIC(struct rcb_head *) next; /* atomic only for its type */
+	unsigned long long next_since_ns;
+	struct rcb_head *wait;
+	unsigned long long cookie;
+	unsigned long rcb__reserved;
+};
+
+/* Callbacks worth a grace period. */
+#define RCB__OWN_BATCH 16384
+
+/* The thread's RCB__DOM_MAX lists, allocated at its first owner-run
+ * call (a TLS array would take 1 KiB of every thread's static TLS,
+ * which dlopen() may not find). */
+RCB_API extern __thread struct rcb__dom_own *rcb__dom_own
+	__attribute__((tls_model("initial-exec")));
+
+/* Everything rcb__domain_call() does not do inline. */
+RCB_API int rcb__domain_call_slow(struct rcb_domain *d, struct rcb_head *head,
+				  void (*func)(struct rcb_head *head));
+
+/* rcb_domain_call(): on a domain with owner-run callbacks whose lists
+ * the thread has, an append to them with no call, so that the cost per
+ * callback is ck_epoch_call()'s; the checks it skips are implied by
+ * ready_for == @d (dom_owner.c invariant 2).  A list about to fill (a
+ * grace period to ask for), and every other case, go out of line. */
+static inline int rcb__domain_call(struct rcb_domain *d, struct rcb_head *head,
+				   void (*func)(struct rcb_head *head))
+{
+	struct rcb__dom_own *own = rcb__dom_own;
+
+	if (RCB_LIKELY(own && d && head && func)) {
+		unsigned int i = (unsigned int)d->rcb__id;
+
+		if (RCB_LIKELY(i < RCB__DOM_MAX && own[i].ready_for == d &&
+			       own[i].next_n < RCB__OWN_BATCH - 1)) {
+			head->func = func;
+			rcb__st_relaxed(&head->next, (struct rcb_head *)0);
+			rcb__st_relaxed(own[i].next_tailp, head);
+			own[i].next_tailp = &head->next;
+			own[i].next_n++;
+			return 0;
+		}
+	}
+	return rcb__domain_call_slow(d, head, func);
+}
+#define rcb_domain_call(d, head, func) rcb__domain_call(d, head, func)
 
 static inline void rcb_domain_read_lock(struct rcb_domain *d)
 {

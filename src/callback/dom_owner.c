@@ -8,7 +8,7 @@
  * the thread that touched them last, and nothing crosses to another
  * thread.
  *
- * Each thread keeps, per domain, two plain lists in its TLS: "next",
+ * Each thread keeps, per domain, two plain lists (struct rcb__dom_own): "next",
  * callbacks with no grace period asked for yet, and "wait", a batch
  * waiting for the grace period its cookie names (rcb__dom_cookie(),
  * src/core/domain.c).  A poll runs the wait batch once its cookie is
@@ -48,15 +48,17 @@
  * for a grace period to be asked for (checked at polls and calls). */
 #define OWN_MAX_WAIT_NS (10ull * 1000 * 1000)
 
+/* The calling thread's lists, RCB__DOM_MAX of them (domain.h). */
+RCB_API __thread struct rcb__dom_own *rcb__dom_own
+	__attribute__((tls_model("initial-exec")));
+
 /* The calling thread's lists of domain @d; NULL only without memory
  * (then it has no callbacks queued). */
-static struct own_lists *lists_of(int d, bool alloc)
+static struct rcb__dom_own *lists_of(int d, bool alloc)
 {
-	struct rcb__thread *self = rcb__self();
-
-	if (RCB_UNLIKELY(!self->own) && alloc)
-		self->own = calloc(1, sizeof(*self->own));
-	return self->own ? &self->own->dom[d] : NULL;
+	if (RCB_UNLIKELY(!rcb__dom_own) && alloc)
+		rcb__dom_own = calloc(RCB__DOM_MAX, sizeof(*rcb__dom_own));
+	return rcb__dom_own ? &rcb__dom_own[d] : NULL;
 }
 
 /* Invoke a detached list, oldest first.  Returns how many ran. */
@@ -75,7 +77,7 @@ static int run_list(struct rcb_head *h)
 }
 
 /* The wait batch, if its grace period ended (asking for it if not). */
-static int run_wait_if_done(int d, struct own_lists *o)
+static int run_wait_if_done(int d, struct rcb__dom_own *o)
 {
 	struct rcb_head *batch = o->wait;
 
@@ -87,7 +89,7 @@ static int run_wait_if_done(int d, struct own_lists *o)
 
 /* "next" becomes the wait batch, with a cookie taken after its last
  * callback was queued (invariant 3). */
-static void form_batch(int d, struct own_lists *o)
+static void form_batch(int d, struct rcb__dom_own *o)
 {
 	o->wait = rcb_load_relaxed(&o->next);
 	rcb_store_relaxed(&o->next, NULL);
@@ -99,7 +101,7 @@ static void form_batch(int d, struct own_lists *o)
 
 int rcb__dom_owner_poll(int d)
 {
-	struct own_lists *o = lists_of(d, false);
+	struct rcb__dom_own *o = lists_of(d, false);
 	int ran;
 
 	/* A poll is a quiescent state of an online qsbr thread: it is
@@ -131,7 +133,7 @@ int rcb__dom_owner_poll(int d)
 int rcb__dom_owner_call(int d, struct rcb_head *head,
 			void (*func)(struct rcb_head *head))
 {
-	struct own_lists *o = lists_of(d, true);
+	struct rcb__dom_own *o = lists_of(d, true);
 	int err;
 
 	if (RCB_UNLIKELY(!o))
@@ -151,7 +153,7 @@ int rcb__dom_owner_call(int d, struct rcb_head *head,
  * began after the last was queued.  0 or -EDEADLK (inside a section). */
 int rcb__dom_owner_barrier(int d, const char *call)
 {
-	struct own_lists *o = lists_of(d, false);
+	struct rcb__dom_own *o = lists_of(d, false);
 	struct rcb_head *wait, *next;
 	int err;
 
@@ -185,7 +187,7 @@ int rcb__dom_owner_barrier(int d, const char *call)
 /* core's dom_leave hook: the thread leaves domain @d. */
 void rcb__dom_owner_flush(int d)
 {
-	struct own_lists *o = lists_of(d, false);
+	struct rcb__dom_own *o = lists_of(d, false);
 
 	if (!o)
 		return;
@@ -197,10 +199,10 @@ void rcb__dom_owner_flush(int d)
 	o->ready_for = NULL;
 }
 
-/* Thread @t leaves the registry (callback/hooks.c): no domain holds it,
- * so its lists are empty (invariant 2). */
-void rcb__dom_owner_free(struct rcb__thread *t)
+/* The calling thread leaves the registry (callback/hooks.c): no domain
+ * holds it, so its lists are empty (invariant 2). */
+void rcb__dom_owner_free(void)
 {
-	free(t->own);
-	t->own = NULL;
+	free(rcb__dom_own);
+	rcb__dom_own = NULL;
 }

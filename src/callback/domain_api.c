@@ -172,11 +172,11 @@ RCB_API int rcb_domain_synchronize_expedited(struct rcb_domain *d)
 					     true);
 }
 
-/* rcb_domain_call() but for the inline append: checks, callback
- * thread, or the thread's first owner-run call. */
-static __attribute__((noinline)) int
-domain_call_slow(struct rcb_domain *d, struct rcb_head *head,
-		 void (*func)(struct rcb_head *head))
+/* rcb_domain_call() but for the inline append (<rcuboost/domain.h>):
+ * checks, the callback thread, a full list, or the thread's first
+ * owner-run call. */
+RCB_API int rcb__domain_call_slow(struct rcb_domain *d, struct rcb_head *head,
+				  void (*func)(struct rcb_head *head))
 {
 	int id = dom_of(d, "rcb_domain_call");
 
@@ -192,26 +192,12 @@ domain_call_slow(struct rcb_domain *d, struct rcb_head *head,
 	return rcb__dom_owner_call(id, head, func);
 }
 
-RCB_API int rcb_domain_call(struct rcb_domain *d, struct rcb_head *head,
-			    void (*func)(struct rcb_head *head))
+/* The function behind the header's macro, for callers that take its
+ * address or cannot inline (bindings). */
+RCB_API int(rcb_domain_call)(struct rcb_domain *d, struct rcb_head *head,
+			     void (*func)(struct rcb_head *head))
 {
-	struct rcb__own_lists *own = rcb__self()->own;
-
-	/* Owner-run, the thread registered already: an append to its own
-	 * list, with no check that ready_for does not imply (dom_owner.c
-	 * invariant 2). */
-	if (RCB_LIKELY(own && d && head && func)) {
-		unsigned int i = (unsigned int)d->rcb__id;
-
-		if (RCB_LIKELY(i < RCB__DOM_MAX &&
-			       own->dom[i].ready_for == d)) {
-			if (RCB_UNLIKELY(rcb__own_append(&own->dom[i], head,
-							 func)))
-				(void)rcb__dom_owner_poll((int)i);
-			return 0;
-		}
-	}
-	return domain_call_slow(d, head, func);
+	return rcb__domain_call(d, head, func);
 }
 
 RCB_API int rcb_domain_barrier(struct rcb_domain *d)

@@ -42,7 +42,7 @@ static int cb_stop(void)
 static void cb_thread_leave(struct rcb__thread *t)
 {
 	rcb__cb_fold_thread(t);
-	rcb__dom_owner_free(t);
+	rcb__dom_owner_free();
 }
 
 const struct rcb__cb_hooks rcb__cb_hooks = {

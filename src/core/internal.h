@@ -237,9 +237,6 @@ struct rcb__thread {
 	struct rcb__dom_reader *_Atomic dom[RCB__DOM_MAX];
 	unsigned int dom_regs;
 	bool dom_own_reg, memb_left;
-	/* Owner-run callback lists (src/callback/dom_owner.c): the
-	 * thread's own, freed when it leaves the registry. */
-	struct rcb__own_lists *own;
 	struct rcb__boost_thread boost;
 };
 

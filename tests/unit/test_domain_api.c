@@ -216,6 +216,41 @@ static void *queue_and_exit(void *arg)
 	return NULL;
 }
 
+static atomic_int nopoll_ran;
+
+static void count_nopoll(struct rcb_head *h)
+{
+	(void)h;
+	atomic_fetch_add(&nopoll_ran, 1);
+}
+
+/* A thread that queues without ever polling: each full list asks for a
+ * grace period from the call itself, so callbacks run before the
+ * barrier; the out-of-line function (taken by address, as bindings do)
+ * and the inline macro share the lists; a NULL head is refused. */
+static void owner_no_poll(void)
+{
+	int (*fn)(struct rcb_domain *, struct rcb_head *,
+		  void (*)(struct rcb_head *)) = rcb_domain_call;
+	int n = 3 * RCB__OWN_BATCH + 7, before_barrier;
+	struct rcb_head *heads = calloc((size_t)n, sizeof(*heads));
+
+	CHECK(heads);
+	for (int i = 0; i < n; i++)
+		CHECK((i & 1 ? fn(own_dom, &heads[i], count_nopoll) :
+			       rcb_domain_call(own_dom, &heads[i],
+					       count_nopoll)) == 0);
+	before_barrier = atomic_load(&nopoll_ran);
+	CHECK(rcb_domain_call(own_dom, NULL, count_nopoll) == -EINVAL);
+	CHECK(rcb_domain_barrier(own_dom) == 0);
+	printf("owner-run without polls: %d queued, %d ran before the "
+	       "barrier, %d after\n",
+	       n, before_barrier, atomic_load(&nopoll_ran));
+	CHECK(before_barrier >= 2 * RCB__OWN_BATCH - 1);
+	CHECK(atomic_load(&nopoll_ran) == n);
+	free(heads);
+}
+
 int main(void)
 {
 	struct rcb_domain_attr qattr = { .kind = RCB_DOMAIN_QSBR };
@@ -235,6 +270,7 @@ int main(void)
 	polled(m);
 	polled(q);
 	owner_retire();
+	owner_no_poll();
 	CHECK(pthread_create(&t, NULL, queue_and_exit, NULL) == 0);
 	CHECK(pthread_join(t, NULL) == 0);
 	CHECK(atomic_load(&exit_ran) == 10);
