@@ -66,6 +66,17 @@ struct rcb_domain_attr {
 	 * least the library's boost period); 0: the library's. */
 	unsigned int boost_delay_ms;
 	unsigned int flags; /* RCB_DOMAIN_* */
+	/* The SCHED_FIFO priority a thread is boosted to when only this
+	 * domain's grace periods (or only those of domains with a reader
+	 * priority of their own: the highest) have it boosted, escalation
+	 * and expedited grace periods included; 1-98, never above the
+	 * library's levels; 0: the library's (RCUBOOST_READER_PRIO). */
+	int reader_prio;
+	/* Callbacks queued on the domain's callback thread and not yet run
+	 * from which its grace periods are expedited (their holders boosted
+	 * at once); 0: never. */
+	unsigned long pressure_callbacks;
+	unsigned long reserved[4]; /* 0 */
 };
 
 /* Handle; the member is the inline read side's. */

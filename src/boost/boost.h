@@ -109,7 +109,7 @@ int rcb__boost_early_init(void);
 void rcb__boost_early_publish(void);
 void rcb__boost_early_undo(void);
 bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
-			bool on_behalf);
+			bool on_behalf, int level_cap);
 void rcb__boost_adopt(struct rcb__thread *self);
 struct rcu_boost_dat *rcb__boost_lock_own(struct rcb__thread *self);
 void rcb__boost_revert(struct rcb__thread *t, struct rcu_boost_dat *rbdp);

@@ -86,6 +86,9 @@ void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 	struct rcb__sched_attr cur, want;
 	int err;
 
+	/* A domain's reader priority (rcb_domain_attr.reader_prio). */
+	if (b->level_cap && rcuprio > b->level_cap)
+		rcuprio = b->level_cap;
 	if (rcb__backend_pi()) {
 		if (rcb__pi_boost(t, rbdp, rcuprio)) {
 			note_boost_latency(t, rcuprio);

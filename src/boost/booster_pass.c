@@ -152,6 +152,27 @@ static bool dom_due_holds(const struct rcb__thread *t, unsigned int due)
 	return false;
 }
 
+/* The level cap for @t, queued for the grace periods of the domains in
+ * @due that it holds: the highest of their reader priorities, or 0 (the
+ * library's levels) if one of them has none. */
+static int dom_due_cap(const struct rcb__thread *t, unsigned int due)
+{
+	int cap = 0;
+
+	for (int d = 0; due; d++, due >>= 1) {
+		int p;
+
+		if (!(due & 1) || !rcb__dom_thread_holds(t, d))
+			continue;
+		p = rcb_load_relaxed(&rcb__doms[d].reader_prio);
+		if (!p)
+			return 0;
+		if (p > cap)
+			cap = p;
+	}
+	return cap;
+}
+
 static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 				     uint64_t min_wait_ns)
 {
@@ -183,12 +204,17 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 	pthread_mutex_lock(&rcb__registry_lock);
 	rcb__for_each_thread(t) {
 		struct rcu_boost_dat *rbdp;
+		bool memb_holds;
+		int cap;
 
-		if (rcb__bstate_relaxed(t->rd) != RCU_BOOST_IDLE ||
-		    !((memb_due &&
-		       rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp)) ||
-		      dom_due_holds(t, doms_due)))
+		if (rcb__bstate_relaxed(t->rd) != RCU_BOOST_IDLE)
 			continue;
+		memb_holds = memb_due &&
+			     rcb__holds_gp(rcb_load_relaxed(&t->rd->ctr), gp);
+		if (!memb_holds && !dom_due_holds(t, doms_due))
+			continue;
+		/* Held only for domains with reader priorities: theirs. */
+		cap = memb_holds ? 0 : dom_due_cap(t, doms_due);
 		cpu = rcb__sched_last_cpu(t->tid);
 		if (cpu < 0 || cpu >= rcb__boost_ncpus)
 			cpu = 0;
@@ -196,7 +222,7 @@ static int enqueue_preempted_readers(struct rcb__booster *b, uint64_t now,
 		if (rcb__cpu_booster[cpu] != b->id)
 			continue;
 		rbdp = rcb__rbd(cpu, rcb_load_relaxed(&b->idx));
-		if (rcb__boost_enqueue(t, rbdp, true)) {
+		if (rcb__boost_enqueue(t, rbdp, true, cap)) {
 			queued_on[n] = rbdp;
 			queued[n++] = t;
 		}

@@ -12,7 +12,7 @@
 bool rcb__boost3_note_block(struct rcb__thread *self,
 			    struct rcu_boost_dat *rbdp)
 {
-	return rcb__boost_enqueue(self, rbdp, false);
+	return rcb__boost_enqueue(self, rbdp, false, 0);
 }
 
 /*

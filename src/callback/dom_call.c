@@ -79,6 +79,9 @@ static void dcb_push(struct dom_cb *c, struct rcb_head *h)
 		 * fields to the thread's [DC-T].  Pairs with [DC-S]. */
 	} while (!atomic_compare_exchange_weak_explicit(
 		&c->top, &old, h, memory_order_seq_cst, memory_order_relaxed));
+	/* Counted only for a pressure threshold (src/core/domain.c). */
+	if (rcb_load_relaxed(&rcb__doms[c - dcbs].pressure_callbacks))
+		rcb_add_relaxed(&rcb__doms[c - dcbs].backlog, 1);
 	if (!old && rcb_load_relaxed(&c->asleep)) {
 		rcb_add_relaxed(&c->wake, 1);
 		rcb__futex_wake(&c->wake, 1);
@@ -94,12 +97,14 @@ static bool is_qsbr(int d)
 static void dcb_run(int d, struct rcb_head *list)
 {
 	struct rcb_head *fifo = NULL, *next;
+	long n = 0;
 
 	while (list) {
 		next = rcb_load_relaxed(&list->next);
 		rcb_store_relaxed(&list->next, fifo);
 		fifo = list;
 		list = next;
+		n++;
 	}
 	(void)rcb__dom_synchronize(d, "callback thread", false);
 	if (is_qsbr(d))
@@ -110,6 +115,9 @@ static void dcb_run(int d, struct rcb_head *list)
 	}
 	if (is_qsbr(d))
 		rcb__qsbr_store(d, 0);
+	/* Markers and polled requests count too: they were pushed. */
+	if (rcb_load_relaxed(&rcb__doms[d].pressure_callbacks))
+		rcb_add_relaxed(&rcb__doms[d].backlog, -n);
 }
 
 static void *dcb_main(void *arg)

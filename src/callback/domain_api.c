@@ -19,6 +19,16 @@
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Fields a later version may give a meaning: 0 today. */
+static bool reserved_set(const struct rcb_domain_attr *a)
+{
+	for (size_t i = 0; i < sizeof(a->reserved) / sizeof(a->reserved[0]);
+	     i++)
+		if (a->reserved[i])
+			return true;
+	return false;
+}
+
 /* The slot of handle @d, or -1 (reported as @call's misuse). */
 static int dom_of(struct rcb_domain *d, const char *call)
 {
@@ -62,13 +72,15 @@ RCB_API int rcb_domain_create(struct rcb_domain **out,
 	if ((attr->kind != RCB_DOMAIN_MEMB && attr->kind != RCB_DOMAIN_QSBR) ||
 	    attr->boost < -1 || attr->boost > 1 ||
 	    (attr->flags & ~RCB_DOMAIN_OWNER_CALLBACKS) ||
-	    attr->boost_delay_ms > 3600u * 1000) {
+	    attr->boost_delay_ms > 3600u * 1000 || attr->reader_prio < 0 ||
+	    attr->reader_prio > 98 || reserved_set(attr)) {
 		rcb__misuse(
 			"rcb_domain_create",
 			"bad attributes (kind %d, boost %d, boost_delay_ms %u, "
-			"flags 0x%x); nothing created",
+			"flags 0x%x, reader_prio %d%s); nothing created",
 			(int)attr->kind, attr->boost, attr->boost_delay_ms,
-			attr->flags);
+			attr->flags, attr->reader_prio,
+			reserved_set(attr) ? ", reserved not 0" : "");
 		return -EINVAL;
 	}
 	if ((err = rcb__ensure_init()) != 0)
@@ -93,6 +105,10 @@ RCB_API int rcb_domain_create(struct rcb_domain **out,
 		rcb_store_relaxed(&dom->boost_delay_ns,
 				  attr->boost_delay_ms * 1000000ull);
 		dom->flags = attr->flags;
+		rcb_store_relaxed(&dom->reader_prio, attr->reader_prio);
+		rcb_store_relaxed(&dom->pressure_callbacks,
+				  attr->pressure_callbacks);
+		rcb_store_relaxed(&dom->backlog, 0);
 		/* A valid counter for the kind (qsbr: odd; memb: a step);
 		 * no thread is registered with the slot (destroy).  A try's
 		 * grace period left in flight names the old counter: a scan

@@ -254,11 +254,21 @@ static bool readers_hold(int d, unsigned long gp)
 	return held;
 }
 
+/* Has domain @d's callback backlog reached its pressure threshold
+ * (rcb_domain_attr.pressure_callbacks)? */
+static bool dom_pressured(const struct rcb__dom *dom)
+{
+	unsigned long limit = rcb_load_relaxed(&dom->pressure_callbacks);
+
+	return limit && rcb_load_relaxed(&dom->backlog) >= (long)limit;
+}
+
 /* Wait until no thread holds @gp of domain @d: spin, then sleep on the
  * futex.  The booster is kicked when the spin ends, as by the default
  * domain's grace periods; an @expedited or inheriting leader asks the
  * boosters to lend its level to the holders at once (src/core/
- * inherit.c, src/boost/expedite.c).  Context: leader, the domain's
+ * inherit.c, src/boost/expedite.c), and a leader whose domain is under
+ * callback pressure turns expedited.  Context: leader, the domain's
  * gp_lock held. */
 static void wait_for_readers(int d, unsigned long gp, bool expedited)
 {
@@ -279,6 +289,8 @@ static void wait_for_readers(int d, unsigned long gp, bool expedited)
 		}
 		if (!readers_hold(d, gp))
 			break;
+		if (!expedited && dom_pressured(dom))
+			expedited = true;
 		/* At once, then after each [DG-W]. */
 		if ((scan == 0 || scan >= DOM_SPIN_SCANS) &&
 		    (expedited || rcb__settings.inherit) &&

@@ -30,6 +30,13 @@ struct rcb__dom {
 	_Atomic int boost;
 	_Atomic unsigned long long boost_delay_ns;
 	unsigned int flags;
+	/* reader_prio: 0, or the level its holders are capped at (boost/
+	 * booster_pass.c); pressure_callbacks: 0, or the backlog (callbacks
+	 * on the callback thread, counted only then) from which its grace
+	 * periods are expedited. */
+	_Atomic int reader_prio;
+	_Atomic unsigned long pressure_callbacks;
+	_Atomic long backlog;
 	/* Serialises the domain's grace periods; priority inheritance and
 	 * error checking, as the default domain's lock (gp.c). */
 	pthread_mutex_t gp_lock;

@@ -176,6 +176,9 @@ struct rcb__boost_thread {
 	 * raise (escalation), when it was queued (boost latency), and its
 	 * proxy-lock slot (pi backend). */
 	int level;
+	/* 0, or the highest level this queueing may boost to: a domain's
+	 * reader priority (booster_pass.c).  Set at the queueing. */
+	int level_cap;
 	long esc_pass;
 	uint64_t queued_ns;
 	struct rcb__pi_slot *pi_slot;

@@ -7,8 +7,10 @@
  * must reach; test_qsbr_inversion and test_boost_inversion show the
  * unboosted side, the whole hog.  Then rcb_domain_create()'s per-domain
  * policy: a domain with boosting off waits for the whole hog while the
- * library boosts, and one with a boost delay of its own is boosted no
- * sooner than that delay. */
+ * library boosts, one with a boost delay of its own is boosted no sooner
+ * than that delay unless its callback backlog reaches its pressure
+ * threshold, and one with a reader priority of its own boosts to exactly
+ * that priority. */
 #include "tests/boost/rt.h"
 #include "rcuboost/urcu_bp.h"
 #include "rcuboost/urcu_mb.h"
@@ -21,11 +23,20 @@ static const char *const flav_name[NFLAV] = { "bp", "mb", "signal" };
 
 struct run {
 	double gp_ms, hog_left_ms, resumed_ms, hog_ms;
-	int restored, boosted_seen;
+	int restored, boosted_seen, mid_prio;
 };
 
 static struct rt_hog hog;
-static atomic_int inside, restored, boosted_seen, flavor;
+static atomic_int inside, restored, boosted_seen, flavor, mid_prio;
+/* The hog's priority; callbacks queued on the created domain just
+ * before its grace period. */
+static int hog_prio = 40, queue_before;
+static struct rcb_head heads[256];
+
+static void noop(struct rcb_head *h)
+{
+	(void)h;
+}
 static _Atomic double resumed_at;
 
 static void *reader(void *arg)
@@ -50,6 +61,7 @@ static void *reader(void *arg)
 	atomic_store(&resumed_at, rt_now());
 	CHECK(rt_get(0, &mid) == 0);
 	atomic_store(&boosted_seen, mid.policy != SCHED_FIFO || mid.prio != 10);
+	atomic_store(&mid_prio, mid.policy == SCHED_FIFO ? (int)mid.prio : -1);
 	if (f == BP) /* the unboost */
 		urcu_bp_read_unlock();
 	else if (f == MB)
@@ -78,13 +90,15 @@ static struct run run(int f, double hog_s)
 	atomic_store(&inside, 0);
 	atomic_store(&restored, 0);
 	atomic_store(&boosted_seen, 0);
-	rt_hog_arm(&hog, 0, 40, hog_s);
+	rt_hog_arm(&hog, 0, hog_prio, hog_s);
 	CHECK(pthread_create(&r, NULL, reader, NULL) == 0);
 	while (!atomic_load(&hog.started) && !atomic_load(&hog.ended))
 		usleep(100);
 	CHECK(atomic_load(&inside) && atomic_load(&hog.started));
 	usleep(5000);
 	t0 = rt_now();
+	for (int i = 0; i < queue_before; i++)
+		CHECK(rcb_domain_call(created, &heads[i], noop) == 0);
 	if (f == BP)
 		urcu_bp_synchronize_rcu();
 	else if (f == MB)
@@ -103,6 +117,7 @@ static struct run run(int f, double hog_s)
 		(atomic_load(&resumed_at) - atomic_load(&hog.start_at)) * 1e3;
 	res.restored = atomic_load(&restored);
 	res.boosted_seen = atomic_load(&boosted_seen);
+	res.mid_prio = atomic_load(&mid_prio);
 	CHECK(rcb_shutdown() == 0);
 	return res;
 }
@@ -156,6 +171,45 @@ int main(void)
 		       r.boosted_seen ? "yes" : "no");
 		CHECK(r.gp_ms >= 250 && r.hog_left_ms > 0);
 		CHECK(r.boosted_seen && r.restored);
+		CHECK(rcb_domain_destroy(created) == 0);
+	}
+	{
+		/* A boost delay longer than the hog, but a callback backlog
+		 * over the domain's pressure threshold: boosted at once. */
+		struct rcb_domain_attr pressed = { .boost = 1,
+						   .boost_delay_ms = 1000,
+						   .pressure_callbacks = 100 };
+		struct run r;
+
+		CHECK(rcb_domain_create(&created, &pressed) == 0);
+		queue_before = 150;
+		r = run(CREATED, 0.6);
+		queue_before = 0;
+		printf("domain with a 1000 ms boost delay and 150 callbacks "
+		       "over a threshold of 100, hog of %.0f ms: grace period "
+		       "%.1f ms, %.1f ms of hog left, boosted %s\n",
+		       r.hog_ms, r.gp_ms, r.hog_left_ms,
+		       r.boosted_seen ? "yes" : "no");
+		CHECK(r.hog_left_ms > 0 && r.boosted_seen && r.restored);
+		CHECK(rcb_domain_barrier(created) == 0);
+		CHECK(rcb_domain_destroy(created) == 0);
+	}
+	{
+		/* A reader priority of its own, below the library's level
+		 * (one below the booster's): boosted to exactly it, which
+		 * still beats a FIFO 15 hog. */
+		struct rcb_domain_attr low = { .boost = 1, .reader_prio = 20 };
+		struct run r;
+
+		CHECK(rcb_domain_create(&created, &low) == 0);
+		hog_prio = 15;
+		r = run(CREATED, 0.6);
+		hog_prio = 40;
+		printf("domain with reader priority 20, FIFO 15 hog of %.0f ms: "
+		       "grace period %.1f ms, %.1f ms of hog left, boosted to "
+		       "FIFO %d\n",
+		       r.hog_ms, r.gp_ms, r.hog_left_ms, r.mid_prio);
+		CHECK(r.hog_left_ms > 0 && r.mid_prio == 20 && r.restored);
 		CHECK(rcb_domain_destroy(created) == 0);
 	}
 	return 0;

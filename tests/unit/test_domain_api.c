@@ -264,6 +264,13 @@ int main(void)
 	CHECK(rcb_domain_create(&q, &qattr) == 0);
 	CHECK(rcb_domain_create(&own_dom, &oattr) == 0);
 	CHECK(rcb_domain_create(&extra, &bad) == -EINVAL);
+	{
+		struct rcb_domain_attr high = { .reader_prio = 99 };
+		struct rcb_domain_attr later = { .reserved = { 0, 0, 1 } };
+
+		CHECK(rcb_domain_create(&extra, &high) == -EINVAL);
+		CHECK(rcb_domain_create(&extra, &later) == -EINVAL);
+	}
 	isolation(m, q);
 	isolation(q, m);
 	printf("isolation: ok\n");
