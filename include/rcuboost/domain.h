@@ -58,6 +58,7 @@ enum rcb_domain_kind {
 #define RCB_DOMAIN_OWNER_CALLBACKS 0x1u
 
 struct rcb_domain_attr {
+	size_t size; /* sizeof(struct rcb_domain_attr), or 0 */
 	enum rcb_domain_kind kind;
 	/* 1 on, -1 off, 0 as the library (rcb_init()). */
 	int boost;
@@ -76,8 +77,10 @@ struct rcb_domain_attr {
 	 * from which its grace periods are expedited (their holders boosted
 	 * at once); 0: never. */
 	unsigned long pressure_callbacks;
-	unsigned long reserved[4]; /* 0 */
 };
+
+/* sizeof(struct rcb_domain_attr) in its first layout (1.0). */
+#define RCB_DOMAIN_ATTR_SIZE_V1 40
 
 /* Handle; the member is the inline read side's. */
 struct rcb_domain {
@@ -87,8 +90,9 @@ struct rcb_domain {
 
 /* rcb_domain_create - a new domain with @attr (NULL: a memb domain,
  * boosting as the library, callbacks on a callback thread) into *@out.
- * Returns 0, -EINVAL (bad kind, boost or flags), -ENOSPC (RCB_DOMAIN_MAX
- * domains exist), or rcb_init()'s error. */
+ * Returns 0, -EINVAL (a bad size or field), -E2BIG (a later layout's
+ * field set), -ENOSPC (RCB_DOMAIN_MAX domains exist), or rcb_init()'s
+ * error. */
 #define RCB_DOMAIN_MAX 12
 RCB_API int rcb_domain_create(struct rcb_domain **out,
 			      const struct rcb_domain_attr *attr);

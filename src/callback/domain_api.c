@@ -19,15 +19,9 @@
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Fields a later version may give a meaning: 0 today. */
-static bool reserved_set(const struct rcb_domain_attr *a)
-{
-	for (size_t i = 0; i < sizeof(a->reserved) / sizeof(a->reserved[0]);
-	     i++)
-		if (a->reserved[i])
-			return true;
-	return false;
-}
+/* A field added later goes after the first layout, which stays. */
+_Static_assert(sizeof(struct rcb_domain_attr) == RCB_DOMAIN_ATTR_SIZE_V1,
+	       "struct rcb_domain_attr's first layout changed");
 
 /* The slot of handle @d, or -1 (reported as @call's misuse). */
 static int dom_of(struct rcb_domain *d, const char *call)
@@ -58,8 +52,9 @@ static bool owner_run(int id)
 RCB_API int rcb_domain_create(struct rcb_domain **out,
 			      const struct rcb_domain_attr *attr)
 {
-	static const struct rcb_domain_attr plain;
+	struct rcb_domain_attr a = { 0 };
 	struct rcb__dom *dom = NULL;
+	size_t usize;
 	int err, id;
 
 	if (!out) {
@@ -67,20 +62,33 @@ RCB_API int rcb_domain_create(struct rcb_domain **out,
 			    "out is NULL; nothing created");
 		return -EINVAL;
 	}
-	if (!attr)
-		attr = &plain;
+	if (attr) {
+		usize = rcb__sized_arg("rcb_domain_create", "attr",
+				       &attr->size, RCB_DOMAIN_ATTR_SIZE_V1,
+				       sizeof(a));
+		if (!usize)
+			return -EINVAL;
+		if (!rcb__sized_in(&a, sizeof(a), attr, usize)) {
+			rcb__misuse("rcb_domain_create",
+				    "attr->size %zu is larger than this "
+				    "library's %zu and sets fields it does not "
+				    "know; nothing created",
+				    usize, sizeof(a));
+			return -E2BIG;
+		}
+	}
+	attr = &a;
 	if ((attr->kind != RCB_DOMAIN_MEMB && attr->kind != RCB_DOMAIN_QSBR) ||
 	    attr->boost < -1 || attr->boost > 1 ||
 	    (attr->flags & ~RCB_DOMAIN_OWNER_CALLBACKS) ||
 	    attr->boost_delay_ms > 3600u * 1000 || attr->reader_prio < 0 ||
-	    attr->reader_prio > 98 || reserved_set(attr)) {
+	    attr->reader_prio > 98) {
 		rcb__misuse(
 			"rcb_domain_create",
 			"bad attributes (kind %d, boost %d, boost_delay_ms %u, "
-			"flags 0x%x, reader_prio %d%s); nothing created",
+			"flags 0x%x, reader_prio %d); nothing created",
 			(int)attr->kind, attr->boost, attr->boost_delay_ms,
-			attr->flags, attr->reader_prio,
-			reserved_set(attr) ? ", reserved not 0" : "");
+			attr->flags, attr->reader_prio);
 		return -EINVAL;
 	}
 	if ((err = rcb__ensure_init()) != 0)

@@ -266,10 +266,20 @@ int main(void)
 	CHECK(rcb_domain_create(&extra, &bad) == -EINVAL);
 	{
 		struct rcb_domain_attr high = { .reader_prio = 99 };
-		struct rcb_domain_attr later = { .reserved = { 0, 0, 1 } };
+		struct {
+			struct rcb_domain_attr a;
+			unsigned long newer_field;
+		} later = { .a.size = sizeof(later), .newer_field = 1 },
+		  later0 = { .a.size = sizeof(later0) };
+		struct rcb_domain_attr garbage = { .size = 3 };
 
 		CHECK(rcb_domain_create(&extra, &high) == -EINVAL);
-		CHECK(rcb_domain_create(&extra, &later) == -EINVAL);
+		CHECK(rcb_domain_create(&extra, &garbage) == -EINVAL);
+		/* A newer caller's field this library does not know. */
+		CHECK(rcb_domain_create(&extra, &later.a) == -E2BIG);
+		/* ... left 0: accepted. */
+		CHECK(rcb_domain_create(&extra, &later0.a) == 0);
+		CHECK(rcb_domain_destroy(extra) == 0);
 	}
 	isolation(m, q);
 	isolation(q, m);
