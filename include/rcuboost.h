@@ -100,8 +100,8 @@ extern "C" {
  * change of their layout, or of a public struct's but growth behind its
  * size, bumps RCB_SONAME_MAJOR (1: sizes added; 2: struct rcb_head lost
  * its bytes word to struct rcb_head_sized). */
-#define RCB_VERSION_MAJOR 0
-#define RCB_VERSION_MINOR 1
+#define RCB_VERSION_MAJOR 1
+#define RCB_VERSION_MINOR 0
 #define RCB_VERSION_PATCH 0
 #define RCB_SONAME_MAJOR 2
 /* A number in release order (parts below 256); "MAJOR.MINOR.PATCH". */
