@@ -10,6 +10,7 @@
 
 #define RCB__UF(name) urcu_bp_##name
 #define UF_DOM RCB__DOM_BP
+#define UF_BP 1
 #include "compat/urcu_flavor.h"
 
 /* liburcu-bp's is an empty inline: the thread's record goes with its

@@ -7,7 +7,8 @@
  * urcu_signal.c, after the flavor's public header, with RCB__UF(name)
  * (the flavor's function name) and UF_DOM (its domain) defined, and
  * UF_QSBR for the qsbr flavor, whose read side, grace periods and
- * barrier are <rcuboost/qsbr.h>'s (they check its debug nesting).
+ * barrier are <rcuboost/qsbr.h>'s (they check its debug nesting), or
+ * UF_BP for bp, which has an unregistration of its own.
  *
  * struct rcu_head is handed to the domain's call as is: both are the two
  * words {next, func} (checked below), and the domain writes only them.
@@ -29,6 +30,7 @@
 #define UF_SYNC(call) rcb_qsbr_synchronize()
 #define UF_BARRIER(call) rcb_qsbr_barrier()
 #define UF_REGISTER() rcb_qsbr_register_thread()
+#define UF_UNREGISTER() rcb_qsbr_unregister_thread()
 #else
 #define UF_LOCK() rcb__dom_read_lock(UF_DOM)
 #define UF_UNLOCK() rcb__dom_read_unlock(UF_DOM)
@@ -36,6 +38,7 @@
 #define UF_SYNC(call) rcb__dom_synchronize(UF_DOM, call, false)
 #define UF_BARRIER(call) rcb__dom_barrier(UF_DOM, call)
 #define UF_REGISTER() rcb__dom_register(UF_DOM)
+#define UF_UNREGISTER() rcb__dom_unregister(UF_DOM)
 #endif
 
 _Static_assert(sizeof(struct rcu_head) == sizeof(struct rcb_head) &&
@@ -76,6 +79,31 @@ RCB_API void RCB__UF(register_thread)(void)
 			    "cannot register the thread with the %s flavor: %s",
 			    rcb__doms[UF_DOM].name, strerror(-err));
 }
+
+/* bp's is its own (UF_BP): an empty call, as liburcu-bp's. */
+#ifndef UF_BP
+RCB_API void RCB__UF(unregister_thread)(void)
+{
+	int err;
+
+#ifndef UF_QSBR /* a qsbr thread unregisters online */
+	if (UF_ONGOING()) {
+		rcb__misuse("rcu_unregister_thread",
+			    "called inside a read-side critical section of the %s "
+			    "flavor; the thread stays registered",
+			    rcb__doms[UF_DOM].name);
+		return;
+	}
+#endif
+	RCB__AS_LIBURCU("rcu_unregister_thread", err = UF_UNREGISTER());
+	/* liburcu asserts; its void call cannot return -ENOENT. */
+	if (err == -ENOENT)
+		rcb__misuse("rcu_unregister_thread",
+			    "the thread is not registered with the %s flavor; "
+			    "nothing done",
+			    rcb__doms[UF_DOM].name);
+}
+#endif
 
 RCB_API void RCB__UF(init)(void)
 {

@@ -32,14 +32,3 @@ RCB_API void urcu_qsbr_thread_online(void)
 	RCB__AS_LIBURCU("rcu_thread_online", rcb_qsbr_thread_online());
 }
 
-RCB_API void urcu_qsbr_unregister_thread(void)
-{
-	int err;
-
-	RCB__AS_LIBURCU("rcu_unregister_thread",
-			err = rcb_qsbr_unregister_thread());
-	/* liburcu asserts; its void call cannot return -ENOENT. */
-	if (err == -ENOENT)
-		rcb__misuse("rcu_unregister_thread",
-			    "the thread is not registered with the qsbr flavor; nothing done");
-}
