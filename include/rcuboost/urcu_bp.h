@@ -13,8 +13,7 @@
  * the compatibility install, when only PKG_CONFIG_PATH (liburcu-bp.pc) or
  * -L changes (rcuboost-urcu(7)).  The common parts (struct rcu_head, the
  * flavor struct, the pointer macros, liburcu-cds) are those of
- * <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.  Not
- * provided: liburcu 0.14's polled grace periods.
+ * <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.
  */
 #ifndef RCUBOOST_URCU_BP_H
 #define RCUBOOST_URCU_BP_H
@@ -53,6 +52,8 @@
 #define call_rcu_after_fork_parent urcu_bp_call_rcu_after_fork_parent
 #define call_rcu_after_fork_child urcu_bp_call_rcu_after_fork_child
 #define rcu_barrier urcu_bp_barrier
+#define start_poll_synchronize_rcu urcu_bp_start_poll_synchronize_rcu
+#define poll_state_synchronize_rcu urcu_bp_poll_state_synchronize_rcu
 #define defer_rcu urcu_bp_defer_rcu
 #define rcu_defer_register_thread urcu_bp_defer_register_thread
 #define rcu_defer_unregister_thread urcu_bp_defer_unregister_thread

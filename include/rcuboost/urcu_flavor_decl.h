@@ -40,6 +40,12 @@ RCB_API void RCB__UF(call_rcu)(struct rcu_head *head,
 			      void (*func)(struct rcu_head *head));
 RCB_API void RCB__UF(barrier)(void);
 
+/* liburcu 0.14's polled grace periods over the flavor's domain
+ * (rcb_domain_start_poll(), rcb_domain_poll_state()); a cookie from the
+ * future reads as not elapsed. */
+RCB_API struct urcu_gp_poll_state RCB__UF(start_poll_synchronize_rcu)(void);
+RCB_API bool RCB__UF(poll_state_synchronize_rcu)(struct urcu_gp_poll_state s);
+
 /* defer_rcu() through the callback thread; without memory for its node
  * it waits for a grace period and calls @fct itself, as liburcu's full
  * queue does. */

@@ -21,8 +21,7 @@
  *
  * The call_rcu_data functions exist, with one difference: the flavor
  * has one callback thread, and every call_rcu_data handle (default,
- * per CPU, per thread, created) is that thread.  Not provided: liburcu
- * 0.14's polled grace periods.
+ * per CPU, per thread, created) is that thread.
  */
 #ifndef RCUBOOST_URCU_QSBR_H
 #define RCUBOOST_URCU_QSBR_H
@@ -51,6 +50,8 @@
 #define synchronize_rcu urcu_qsbr_synchronize_rcu
 #define call_rcu urcu_qsbr_call_rcu
 #define rcu_barrier urcu_qsbr_barrier
+#define start_poll_synchronize_rcu urcu_qsbr_start_poll_synchronize_rcu
+#define poll_state_synchronize_rcu urcu_qsbr_poll_state_synchronize_rcu
 #define defer_rcu urcu_qsbr_defer_rcu
 #define rcu_defer_register_thread urcu_qsbr_defer_register_thread
 #define rcu_defer_unregister_thread urcu_qsbr_defer_unregister_thread
@@ -133,6 +134,10 @@ RCB_API void urcu_qsbr_call_rcu(struct rcu_head *head,
 				void (*func)(struct rcu_head *head));
 /* rcb_qsbr_barrier(). */
 RCB_API void urcu_qsbr_barrier(void);
+/* liburcu 0.14's polled grace periods over the qsbr domain, as the
+ * memb-class flavors' (<rcuboost/urcu_flavor_decl.h>). */
+RCB_API struct urcu_gp_poll_state urcu_qsbr_start_poll_synchronize_rcu(void);
+RCB_API bool urcu_qsbr_poll_state_synchronize_rcu(struct urcu_gp_poll_state s);
 
 /* defer_rcu() for this flavor: @fct(@p) after a grace period, through
  * the callback thread (the register and barrier calls are liburcu's; the

@@ -15,7 +15,6 @@
  * (liburcu-signal.pc) or -L changes (rcuboost-urcu(7)).  The common parts
  * (struct rcu_head, the flavor struct, the pointer macros, liburcu-cds)
  * are those of <rcuboost/urcu.h>, whose urcu_memb_* names stay declared.
- * Not provided: liburcu 0.14's polled grace periods.
  */
 #ifndef RCUBOOST_URCU_SIGNAL_H
 #define RCUBOOST_URCU_SIGNAL_H
@@ -54,6 +53,8 @@
 #define call_rcu_after_fork_parent urcu_signal_call_rcu_after_fork_parent
 #define call_rcu_after_fork_child urcu_signal_call_rcu_after_fork_child
 #define rcu_barrier urcu_signal_barrier
+#define start_poll_synchronize_rcu urcu_signal_start_poll_synchronize_rcu
+#define poll_state_synchronize_rcu urcu_signal_poll_state_synchronize_rcu
 #define defer_rcu urcu_signal_defer_rcu
 #define rcu_defer_register_thread urcu_signal_defer_register_thread
 #define rcu_defer_unregister_thread urcu_signal_defer_unregister_thread

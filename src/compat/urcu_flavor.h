@@ -80,6 +80,20 @@ RCB_API void RCB__UF(register_thread)(void)
 			    rcb__doms[UF_DOM].name, strerror(-err));
 }
 
+RCB_API struct urcu_gp_poll_state RCB__UF(start_poll_synchronize_rcu)(void)
+{
+	struct urcu_gp_poll_state s = { .grace_period_id =
+						rcb__dom_start_poll(UF_DOM) };
+
+	return s;
+}
+
+RCB_API bool RCB__UF(poll_state_synchronize_rcu)(struct urcu_gp_poll_state s)
+{
+	/* Acquire ([DG-PD]): the caller's frees after the grace period. */
+	return rcb__dom_cookie_done(UF_DOM, s.grace_period_id);
+}
+
 /* bp's is its own (UF_BP): an empty call, as liburcu-bp's. */
 #ifndef UF_BP
 RCB_API void RCB__UF(unregister_thread)(void)

@@ -2,9 +2,10 @@
  * urcu_mb.h, urcu_signal.h), each a domain of its own: what a grace
  * period waits for and what it does not (the other flavors', the default
  * domain's and the qsbr domain's readers), readers that must never see a
- * retired object, callbacks and barrier, nesting across flavors, and
- * misuse.  No check depends on speed: "still waiting" is checked while
- * the reader it waits for is held by the test. */
+ * retired object, callbacks and barrier, polled grace periods (the qsbr
+ * flavor's too), nesting across flavors, and misuse.  No check depends
+ * on speed: "still waiting" is checked while the reader it waits for is
+ * held by the test. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -21,6 +22,7 @@
 #include "rcuboost/urcu_bp.h"
 #include "rcuboost/urcu_mb.h"
 #include "rcuboost/urcu_signal.h"
+#include "rcuboost/urcu_qsbr.h"
 
 enum { BP, MB, SIG, NFLAV };
 static const char *const flav_name[NFLAV] = { "bp", "mb", "signal" };
@@ -137,6 +139,31 @@ static void f_barrier(int f)
 	}
 }
 
+/* liburcu 0.14's polled grace periods of each flavor. */
+static struct urcu_gp_poll_state f_start_poll(int f)
+{
+	switch (f) {
+	case BP:
+		return urcu_bp_start_poll_synchronize_rcu();
+	case MB:
+		return urcu_mb_start_poll_synchronize_rcu();
+	default:
+		return urcu_signal_start_poll_synchronize_rcu();
+	}
+}
+
+static bool f_poll_state(int f, struct urcu_gp_poll_state s)
+{
+	switch (f) {
+	case BP:
+		return urcu_bp_poll_state_synchronize_rcu(s);
+	case MB:
+		return urcu_mb_poll_state_synchronize_rcu(s);
+	default:
+		return urcu_signal_poll_state_synchronize_rcu(s);
+	}
+}
+
 /* ---- a reader held inside a section of one flavor ----------------- */
 
 static atomic_int held_ready, held_release, held_flavor;
@@ -168,9 +195,11 @@ static void *syncer(void *arg)
 }
 
 /* A reader held in flavor @f: every other domain's grace period ends
- * meanwhile; @f's own waits until the reader leaves. */
+ * meanwhile, polled ones too; @f's own waits until the reader leaves,
+ * and its polled cookie stays unelapsed until then. */
 static void isolation(int f)
 {
+	struct urcu_gp_poll_state own;
 	pthread_t r, s;
 
 	atomic_store(&held_flavor, f);
@@ -179,9 +208,16 @@ static void isolation(int f)
 	CHECK(pthread_create(&r, NULL, held_reader, NULL) == 0);
 	while (!atomic_load(&held_ready))
 		sleep_ms(1);
-	for (int g = 0; g < NFLAV; g++)
-		if (g != f)
-			f_sync(g); /* returns: would hang (timeout) if not */
+	own = f_start_poll(f);
+	for (int g = 0; g < NFLAV; g++) {
+		struct urcu_gp_poll_state other;
+
+		if (g == f)
+			continue;
+		other = f_start_poll(g);
+		f_sync(g); /* returns: would hang (timeout) if not */
+		CHECK(f_poll_state(g, other));
+	}
 	CHECK(rcb_synchronize() == 0);
 	CHECK(rcb_qsbr_synchronize() == 0);
 	atomic_store(&sync_flavor, f);
@@ -189,10 +225,47 @@ static void isolation(int f)
 	CHECK(pthread_create(&s, NULL, syncer, NULL) == 0);
 	sleep_ms(100);
 	CHECK(!atomic_load(&sync_done)); /* the reader still holds it */
+	CHECK(!f_poll_state(f, own));
 	atomic_store(&held_release, 1);
 	CHECK(pthread_join(s, NULL) == 0);
 	CHECK(atomic_load(&sync_done));
 	CHECK(pthread_join(r, NULL) == 0);
+	f_sync(f);
+	CHECK(f_poll_state(f, own));
+}
+
+/* The qsbr flavor's polled grace period: not elapsed while a thread stays
+ * online without a quiescent state, elapsed after its quiescent state and
+ * a grace period. */
+static atomic_int q_ready, q_release;
+
+static void *qsbr_online_holder(void *arg)
+{
+	(void)arg;
+	urcu_qsbr_register_thread(); /* online */
+	atomic_store(&q_ready, 1);
+	while (!atomic_load(&q_release))
+		sleep_ms(1);
+	urcu_qsbr_quiescent_state();
+	urcu_qsbr_unregister_thread();
+	return NULL;
+}
+
+static void qsbr_flavor_poll(void)
+{
+	struct urcu_gp_poll_state s;
+	pthread_t h;
+
+	CHECK(pthread_create(&h, NULL, qsbr_online_holder, NULL) == 0);
+	while (!atomic_load(&q_ready))
+		sleep_ms(1);
+	s = urcu_qsbr_start_poll_synchronize_rcu();
+	sleep_ms(100);
+	CHECK(!urcu_qsbr_poll_state_synchronize_rcu(s));
+	atomic_store(&q_release, 1);
+	CHECK(pthread_join(h, NULL) == 0);
+	urcu_qsbr_synchronize_rcu();
+	CHECK(urcu_qsbr_poll_state_synchronize_rcu(s));
 }
 
 /* ---- readers never see a retired object ---------------------------- */
@@ -407,6 +480,8 @@ int main(void)
 		isolation(f);
 		callbacks(f);
 	}
+	qsbr_flavor_poll();
+	printf("polled grace periods of every flavor: ok\n");
 	printf("isolation and callbacks: ok\n");
 	for (int f = 0; f < NFLAV; f++)
 		retire(f);
