@@ -83,12 +83,13 @@ void rcb__boost_prio(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		     int rcuprio)
 {
 	struct rcb__boost_thread *b = &t->boost;
+	/* A domain's reader priority (rcb_domain_attr.reader_prio). */
+	int cap = rcb_load_relaxed(&b->level_cap);
 	struct rcb__sched_attr cur, want;
 	int err;
 
-	/* A domain's reader priority (rcb_domain_attr.reader_prio). */
-	if (b->level_cap && rcuprio > b->level_cap)
-		rcuprio = b->level_cap;
+	if (cap && rcuprio > cap)
+		rcuprio = cap;
 	if (rcb__backend_pi()) {
 		if (rcb__pi_boost(t, rbdp, rcuprio)) {
 			note_boost_latency(t, rcuprio);

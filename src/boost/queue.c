@@ -250,7 +250,7 @@ bool rcb__boost_enqueue(struct rcb__thread *t, struct rcu_boost_dat *rbdp,
 		rcb__boost_stat(rbdp, RCU_BOOST_DAT_BLOCK, RCU_BOOST_IDLE);
 		rcb__list_add_tail(&t->boost.rcub_entry, &rbdp->rbs_toboost);
 		t->boost.on_behalf = on_behalf;
-		t->boost.level_cap = level_cap;
+		rcb_store_relaxed(&t->boost.level_cap, level_cap);
 		t->boost.queued_ns = rcb__now_ns();
 		t->boost.esc_pass = 0;
 		/* [BST-P] pairs with [BST-Q] in rcb__boost_lock_own(). */
@@ -361,7 +361,7 @@ void rcb__boost_adopt(struct rcb__thread *self)
 		if (rbdp) {
 			self->boost.on_behalf = false;
 			/* Its own block: the library's levels. */
-			self->boost.level_cap = 0;
+			rcb_store_relaxed(&self->boost.level_cap, 0);
 			rcb__boost_unlock(rbdp);
 			return;
 		}
