@@ -100,6 +100,8 @@ bool rcb__boost8_note_block(struct rcb__thread *self,
 			rcb__list_add_tail(&self->boost.rcub_entry,
 					   &rbdp->rbs_toboost);
 			self->boost.on_behalf = false;
+			/* Its own block: the library's levels. */
+			rcb_store_relaxed(&self->boost.level_cap, 0);
 			queued = true;
 			/* [BST-P] pairs with [BST-Q]. */
 			rcb_store_release(&self->boost.rcub_rbdp, rbdp);

@@ -177,10 +177,11 @@ struct rcb__boost_thread {
 	 * proxy-lock slot (pi backend). */
 	int level;
 	/* 0, or the highest level this queueing may boost to: a domain's
-	 * reader priority (booster_pass.c).  Set at the queueing, cleared
-	 * when the thread adopts it; atomic because the 8-state booster
-	 * boosts without the element lock (a stale cap is one boost at the
-	 * other level, corrected at the next). */
+	 * reader priority (booster_pass.c).  Set at every queueing (0 when
+	 * the thread queues itself), cleared when it adopts the booster's;
+	 * atomic because the 8-state booster boosts without the element
+	 * lock: a stale cap is one boost at the domain's lower level,
+	 * raised by the next pass. */
 	_Atomic int level_cap;
 	long esc_pass;
 	uint64_t queued_ns;
