@@ -154,7 +154,11 @@ static bool dom_due_holds(const struct rcb__thread *t, unsigned int due)
 
 /* The level cap for @t, queued for the grace periods of the domains in
  * @due that it holds: the highest of their reader priorities, or 0 (the
- * library's levels) if one of them has none. */
+ * library's levels) if one of them has none.  t->boost.level_cap is set
+ * at every queueing (0 when the thread queues itself) and cleared when
+ * the thread adopts the booster's; it is atomic because the 8-state
+ * booster boosts without the element lock: a stale cap is one boost at
+ * the domain's lower level, raised by the next pass. */
 static int dom_due_cap(const struct rcb__thread *t, unsigned int due)
 {
 	int cap = 0;

@@ -12,6 +12,7 @@
  * the thread that queued them, from lists of the thread's own per domain
  * (struct rcb__dom_own, <rcuboost/domain.h>, whose rcb__domain_call()
  * appends inline). */
+
 /* Append @head to the list not yet given a grace period; true when it
  * holds enough callbacks for a grace period. */
 static inline bool rcb__own_append(struct rcb__dom_own *o,

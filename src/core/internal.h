@@ -176,12 +176,8 @@ struct rcb__boost_thread {
 	 * raise (escalation), when it was queued (boost latency), and its
 	 * proxy-lock slot (pi backend). */
 	int level;
-	/* 0, or the highest level this queueing may boost to: a domain's
-	 * reader priority (booster_pass.c).  Set at every queueing (0 when
-	 * the thread queues itself), cleared when it adopts the booster's;
-	 * atomic because the 8-state booster boosts without the element
-	 * lock: a stale cap is one boost at the domain's lower level,
-	 * raised by the next pass. */
+	/* 0, or the highest level this queueing may boost to
+	 * (booster_pass.c, dom_due_cap()). */
 	_Atomic int level_cap;
 	long esc_pass;
 	uint64_t queued_ns;
